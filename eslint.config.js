@@ -1,0 +1,19 @@
+import js from "@eslint/js";
+import tseslint from "typescript-eslint";
+
+export default tseslint.config(
+  { ignores: ["dist/", "node_modules/", "coverage/", "**/*.d.ts"] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    rules: {
+      "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_" }],
+      "no-console": ["error", { allow: [] }],
+    },
+  },
+  {
+    // Only the views, the simulator's command-line entry and the benchmarks may print.
+    files: ["src/views/**", "bench/**", "test/**", "src/simulator/cli.ts"],
+    rules: { "no-console": "off" },
+  },
+);

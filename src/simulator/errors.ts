@@ -1,0 +1,153 @@
+// Every error the simulator can answer with, in one table: the HTTP status, the service's code and its
+// message. Handlers throw `SimError` with a key of this table and the offending properties; the server
+// renders it in the problem style of the API family that was called (section 7.1 of the specification).
+//
+// Style A (Fabric, `/fabric/v4`, codes `EQ-nnnnnnn`): an array of
+//   {errorCode, errorMessage, correlationId, additionalInfo: [{property, reason}]}
+// Style B (network edge `/ne/v1` and legacy `/ecx/v3`): {errorCode, errorMessage, moreInfo, property, status}
+// Token endpoint: the OAuth error body of the official description.
+
+export type ProblemStyle = "A" | "B" | "oauth" | "metal";
+
+export interface ErrorDef {
+  status: number;
+  code: string;
+  message: string;
+}
+
+export const ERRORS = {
+  // ── Generic, every API family ───────────────────────────────────────────────────────────
+  // Conditions named in section 7.2 of the specification (all HTTP 400).
+  invalidProperty: { status: 400, code: "EQ-2010010", message: "One or more properties are invalid" },
+  invalidQueryParameter: { status: 400, code: "EQ-2014010", message: "One or more properties are invalid" },
+  referenceNotFound: { status: 400, code: "EQ-2012010", message: "One or more properties are invalid" },
+  missingProperty: { status: 400, code: "EQ-2012011", message: "One or more mandatory properties are missing" },
+  attachmentInvalid: { status: 400, code: "EQ-2012012", message: "Attachment is invalid" },
+  notInAllowedList: { status: 400, code: "EQ-2012025", message: "Selected value is not in allowed list of values" },
+  serviceDeskOnly: { status: 400, code: "EQ-2019010", message: "One or more properties are invalid" },
+  invalidFutureDate: { status: 400, code: "EQ-2021010", message: "One or more properties are invalid" },
+  // Conditions the specification leaves open; codes and wording from the official description's examples.
+  malformedJson: { status: 400, code: "EQ-3046116", message: "JSON syntax error." },
+  unsupportedSortDirection: { status: 400, code: "EQ-3040054", message: "Invalid value for sorting direction." },
+  unsupportedSearchProperty: { status: 400, code: "EQ-3040055", message: "Unsupported search property" },
+  unauthorized: { status: 401, code: "EQ-3000039", message: "User not found in request or invalid." },
+  forbidden: { status: 403, code: "EQ-3001033", message: "You are not authorized to execute the requested action on the resource" },
+  notFound: { status: 404, code: "EQ-3073004", message: "Resource not found" },
+  methodNotAllowed: { status: 405, code: "EQ-3034003", message: "Method not supported,Please check the URL passed" },
+  unsupportedMediaType: { status: 415, code: "EQ-3040016", message: "Unsupported media type, please check the request's Content-Type or Content-Encoding" },
+  tooManyRequests: { status: 429, code: "EQ-3000429", message: "Too many requests, retry later" },
+  internalError: { status: 500, code: "EQ-3001206", message: "Internal Server Error" },
+  badGateway: { status: 502, code: "EQ-3000502", message: "Bad gateway" },
+  serviceUnavailable: { status: 503, code: "EQ-3000503", message: "The system is unable to process your request." },
+  gatewayTimeout: { status: 504, code: "EQ-3000504", message: "Gateway timeout" },
+
+  // ── OAuth token endpoint ────────────────────────────────────────────────────────────────
+  invalidClient: { status: 400, code: "IC-AUTH-400", message: "Please enter a valid client id/client secret and try again." },
+  unsupportedGrant: { status: 400, code: "IC-AUTH-401", message: "Unsupported grant_type; use client_credentials" },
+
+  // ── Route filters and attachments (4.3) ─────────────────────────────────────────────────
+  // area:route-filters
+
+  // ── Connections (4.5) ───────────────────────────────────────────────────────────────────
+  // area:connections
+
+  // ── Routing protocols (4.6) ─────────────────────────────────────────────────────────────
+  // area:routing-protocols
+
+  // ── Metros, prices, ports, cloud events ─────────────────────────────────────────────────
+  // area:catalogue
+
+  // ── Network edge: devices, device types and their catalogue calls (style B) ─────────────
+  // area:ne-devices
+
+  // ── Network edge: VPN, backups, images, keys, files, order summary (style B) ────────────
+  // area:ne-services
+
+  // ── Signature policies, bare-metal API keys, maintenance notifications, legacy layer 2 ──
+  // area:other
+} as const satisfies Record<string, ErrorDef>;
+
+export type ErrorKey = keyof typeof ERRORS;
+
+export interface ProblemDetail {
+  property: string;
+  reason: string;
+  value?: unknown;
+}
+
+/** Thrown by handlers; the server turns it into a response in the right problem style. */
+export class SimError extends Error {
+  readonly def: ErrorDef;
+  constructor(
+    readonly key: ErrorKey,
+    readonly details: ProblemDetail[] = [],
+    readonly headers: Record<string, string> = {},
+    messageOverride?: string,
+  ) {
+    const def = ERRORS[key];
+    super(messageOverride ?? def.message);
+    this.def = messageOverride ? { ...def, message: messageOverride } : def;
+  }
+}
+
+/** Shorthand for the common case of one offending property. */
+export const fail = (key: ErrorKey, property?: string, reason?: string, value?: unknown): never => {
+  const detail: ProblemDetail[] = property ? [{ property, reason: reason ?? ERRORS[key].message, ...(value === undefined ? {} : { value }) }] : [];
+  throw new SimError(key, detail);
+};
+
+export function problemStyleFor(path: string): ProblemStyle {
+  if (path.startsWith("/ne/") || path.startsWith("/ecx/")) return "B";
+  if (path.startsWith("/oauth2/")) return "oauth";
+  if (path.startsWith("/metal/")) return "metal";
+  return "A";
+}
+
+export function renderProblem(err: SimError, style: ProblemStyle, correlationId: string): unknown {
+  const { code, message, status } = err.def;
+  switch (style) {
+    case "A":
+      return [
+        {
+          errorCode: code,
+          errorMessage: message,
+          correlationId,
+          ...(err.details.length
+            ? {
+                additionalInfo: err.details.map((d) => ({
+                  property: d.property,
+                  reason: d.reason,
+                  ...(d.value === undefined ? {} : { value: String(d.value) }),
+                })),
+              }
+            : {}),
+        },
+      ];
+    case "B": {
+      // Style B is one object with one property (the official schema); further problems are counted in the message.
+      const first = err.details[0];
+      const more = err.details.length > 1 ? ` (and ${err.details.length - 1} more problems)` : "";
+      return {
+        errorCode: code,
+        errorMessage: (first && first.reason !== message ? `${message}: ${first.reason}` : message) + more,
+        moreInfo: correlationId,
+        property: first?.property ?? "",
+        status: String(status),
+      };
+    }
+    case "oauth":
+      return {
+        error_domain: "apigateway",
+        error_title: status === 401 ? "Unauthorized" : "Invalid request",
+        error_code: code,
+        developer_message: err.details[0]?.reason ?? message,
+        error_message: message,
+      };
+    case "metal":
+      return { errors: [err.details[0]?.reason ?? message] };
+    default: {
+      const unreachable: never = style;
+      return unreachable;
+    }
+  }
+}

@@ -1,0 +1,4 @@
+// PLACEHOLDER: this area is being built; it serves nothing yet.
+import type { Area } from "./context.js";
+
+export const connectionsArea: Area = { name: "fabric-connections" };

@@ -1,0 +1,109 @@
+// Fault injection (`POST /__sim/faults`, `--faults`): random server errors, rate limiting with
+// Retry-After, added latency, and transitions that end in their failed state. Its dice are seeded, so a
+// failing run can be replayed.
+
+import { SimError, type ErrorKey } from "./errors.js";
+import { Random } from "./random.js";
+import type { FaultSettings, World } from "./world.js";
+
+const STATUS_KEYS: Record<number, ErrorKey> = {
+  429: "tooManyRequests",
+  500: "internalError",
+  502: "badGateway",
+  503: "serviceUnavailable",
+  504: "gatewayTimeout",
+};
+
+export class Faults {
+  private settings: FaultSettings = {};
+  private dice = new Random(1);
+  private requestCount = 0;
+
+  constructor(private readonly world: World) {}
+
+  current(): FaultSettings {
+    return { ...this.settings, ...(this.settings.failTransitions ? { failTransitions: { ...this.settings.failTransitions, count: this.world.pendingFailures.get(this.settings.failTransitions.kind) ?? 0 } } : {}) };
+  }
+
+  configure(settings: FaultSettings): void {
+    this.settings = settings;
+    this.dice = new Random(settings.seed ?? 1);
+    this.requestCount = 0;
+    this.world.pendingFailures.clear();
+    if (settings.failTransitions) this.world.pendingFailures.set(settings.failTransitions.kind, settings.failTransitions.count);
+  }
+
+  /** Added latency for this request, in ms. */
+  latency(): number {
+    return this.settings.latencyMs ?? 0;
+  }
+
+  /** Throws the injected error for this request, if the dice say so. */
+  check(): void {
+    this.requestCount++;
+    const { rateLimit, errorRate, errorStatuses } = this.settings;
+    if (rateLimit && rateLimit.every > 0 && this.requestCount % rateLimit.every === 0) {
+      throw new SimError("tooManyRequests", [], { "Retry-After": String(rateLimit.retryAfterS) });
+    }
+    if (errorRate && this.dice.next() < errorRate) {
+      const statuses = errorStatuses?.length ? errorStatuses : [500, 503];
+      const status = statuses[this.dice.int(0, statuses.length - 1)]!;
+      throw new SimError(STATUS_KEYS[status] ?? "internalError");
+    }
+  }
+}
+
+/** Parses the command-line form `errorRate=0.2,seed=7,rateLimit.every=5,failTransitions.kind=connections`. */
+export function parseFaultSpec(spec: string): FaultSettings {
+  const out: Record<string, unknown> = {};
+  for (const part of spec.split(",").map((s) => s.trim()).filter(Boolean)) {
+    const eq = part.indexOf("=");
+    if (eq < 0) throw new Error(`fault setting "${part}" is not of the form name=value`);
+    const path = part.slice(0, eq).split(".");
+    const raw = part.slice(eq + 1);
+    let value: unknown = raw;
+    if (path[0] === "errorStatuses") value = raw.split(/[;|]/).map(Number);
+    else if (/^-?\d+(\.\d+)?$/.test(raw)) value = Number(raw);
+    let target = out;
+    for (const key of path.slice(0, -1)) target = (target[key] ??= {}) as Record<string, unknown>;
+    target[path[path.length - 1]!] = value;
+  }
+  return validateFaults(out);
+}
+
+const KNOWN = ["errorRate", "errorStatuses", "rateLimit", "latencyMs", "failTransitions", "seed"];
+
+/** Checks a fault settings object from the control API or the command line. */
+export function validateFaults(input: unknown): FaultSettings {
+  if (input === null || typeof input !== "object" || Array.isArray(input)) throw new Error("fault settings must be an object");
+  const s = input as Record<string, unknown>;
+  for (const key of Object.keys(s)) if (!KNOWN.includes(key)) throw new Error(`unknown fault setting ${key}; known: ${KNOWN.join(", ")}`);
+  const num = (v: unknown, name: string, min: number, max = Infinity) => {
+    if (v === undefined) return undefined;
+    if (typeof v !== "number" || Number.isNaN(v) || v < min || v > max) throw new Error(`${name} must be a number from ${min} to ${max}`);
+    return v;
+  };
+  const out: FaultSettings = {};
+  const errorRate = num(s.errorRate, "errorRate", 0, 1);
+  if (errorRate !== undefined) out.errorRate = errorRate;
+  if (s.errorStatuses !== undefined) {
+    if (!Array.isArray(s.errorStatuses) || !s.errorStatuses.every((x) => typeof x === "number" && x in STATUS_KEYS)) {
+      throw new Error(`errorStatuses must be a list of ${Object.keys(STATUS_KEYS).join(", ")}`);
+    }
+    out.errorStatuses = s.errorStatuses as number[];
+  }
+  if (s.rateLimit !== undefined) {
+    const r = s.rateLimit as Record<string, unknown>;
+    out.rateLimit = { every: num(r.every, "rateLimit.every", 1) ?? 10, retryAfterS: num(r.retryAfterS, "rateLimit.retryAfterS", 0) ?? 1 };
+  }
+  const latency = num(s.latencyMs, "latencyMs", 0, 60_000);
+  if (latency !== undefined) out.latencyMs = latency;
+  if (s.failTransitions !== undefined) {
+    const f = s.failTransitions as Record<string, unknown>;
+    if (typeof f.kind !== "string") throw new Error("failTransitions.kind must name a kind, e.g. connections");
+    out.failTransitions = { kind: f.kind, count: num(f.count, "failTransitions.count", 0) ?? 1 };
+  }
+  const seed = num(s.seed, "seed", 0);
+  if (seed !== undefined) out.seed = seed;
+  return out;
+}

@@ -1,0 +1,289 @@
+// Request helpers shared by every area: JSON bodies, query pagination, search filters and sorting,
+// list envelopes, and the audit blocks (changeLog) the service stamps on what it stores.
+
+import type { Context } from "hono";
+import { SimError, fail } from "./errors.js";
+import { getPointer, type Json, type JsonObject } from "./world.js";
+import type { SimEnv } from "./context.js";
+
+/** Parses a JSON request body; 415 for another content type, 400 for malformed JSON. */
+export async function readJson(c: Context<SimEnv>): Promise<Json> {
+  const type = c.req.header("content-type") ?? "";
+  if (!/^application\/([\w.+-]+\+)?json\b/i.test(type)) {
+    throw new SimError("unsupportedMediaType", [{ property: "Content-Type", reason: `expected application/json, got ${type || "nothing"}` }]);
+  }
+  const text = await c.req.text();
+  if (text.trim() === "") fail("missingProperty", "body", "a JSON request body is required");
+  try {
+    return JSON.parse(text) as Json;
+  } catch (e) {
+    return fail("malformedJson", "body", (e as Error).message);
+  }
+}
+
+/** Parses a JSON body that must be an object. */
+export async function readObject(c: Context<SimEnv>): Promise<JsonObject> {
+  const body = await readJson(c);
+  if (body === null || typeof body !== "object" || Array.isArray(body)) fail("invalidProperty", "body", "the request body must be a JSON object");
+  return body as JsonObject;
+}
+
+/** Parses a JSON body that must be an array (PATCH operation lists). */
+export async function readArray(c: Context<SimEnv>): Promise<Json[]> {
+  const body = await readJson(c);
+  if (!Array.isArray(body)) fail("invalidProperty", "body", "the request body must be a JSON array of operations");
+  return body as Json[];
+}
+
+/** Refuses query parameters the endpoint does not define (section 7.2: EQ-2010010). */
+export function rejectUnknownQuery(c: Context<SimEnv>, allowed: readonly string[]): void {
+  for (const name of Object.keys(c.req.queries())) {
+    if (!allowed.includes(name)) fail("invalidQueryParameter", name, `unknown query parameter ${name}; allowed: ${allowed.join(", ") || "none"}`);
+  }
+}
+
+export interface PageLimits {
+  defaultLimit: number;
+  maxLimit?: number;
+  minLimit?: number;
+}
+
+export interface PageRequest {
+  offset: number;
+  limit: number;
+}
+
+function parseIntParam(raw: string | undefined, property: string): number | undefined {
+  if (raw === undefined) return undefined;
+  if (!/^-?\d+$/.test(raw.trim())) fail("invalidQueryParameter", property, `${property} must be an integer, got "${raw}"`);
+  return Number(raw);
+}
+
+/** offset/limit from the query string, checked against the endpoint's limits. */
+export function queryPage(c: Context<SimEnv>, limits: PageLimits): PageRequest {
+  return checkPage(
+    parseIntParam(c.req.query("offset"), "offset"),
+    parseIntParam(c.req.query("limit"), "limit"),
+    limits,
+    "",
+  );
+}
+
+/** offset/limit from a search body's pagination object. */
+export function bodyPage(pagination: Json | undefined, limits: PageLimits): PageRequest {
+  if (pagination === undefined || pagination === null) return checkPage(undefined, undefined, limits, "/pagination/");
+  if (typeof pagination !== "object" || Array.isArray(pagination)) fail("invalidProperty", "/pagination", "pagination must be an object");
+  const p = pagination as JsonObject;
+  for (const key of ["offset", "limit"] as const) {
+    if (p[key] !== undefined && (typeof p[key] !== "number" || !Number.isInteger(p[key]))) {
+      fail("invalidProperty", `/pagination/${key}`, `${key} must be an integer`);
+    }
+  }
+  return checkPage(p.offset as number | undefined, p.limit as number | undefined, limits, "/pagination/");
+}
+
+function checkPage(offset: number | undefined, limit: number | undefined, limits: PageLimits, prefix: string): PageRequest {
+  const min = limits.minLimit ?? 1;
+  const o = offset ?? 0;
+  const l = limit ?? limits.defaultLimit;
+  if (o < 0) fail("invalidProperty", `${prefix}offset`, "offset must be 0 or more", o);
+  if (l < min || (limits.maxLimit !== undefined && l > limits.maxLimit)) {
+    fail("invalidProperty", `${prefix}limit`, `limit must be between ${min} and ${limits.maxLimit ?? "any"}`, l);
+  }
+  return { offset: o, limit: l };
+}
+
+export interface PageEnvelope<T> {
+  pagination: { offset: number; limit: number; total: number; next?: string | null; previous?: string | null };
+  data: T[];
+}
+
+/**
+ * One page of `items`. `link` builds the next/previous reference (a URL for GET lists, omitted for
+ * search bodies, where the client sends the next offset itself).
+ */
+export function paginate<T>(items: T[], page: PageRequest, link?: (offset: number, limit: number) => string): PageEnvelope<T> {
+  const { offset, limit } = page;
+  const total = items.length;
+  const data = items.slice(offset, offset + limit);
+  const hasNext = offset + limit < total;
+  const hasPrevious = offset > 0;
+  return {
+    pagination: {
+      offset,
+      limit,
+      total,
+      ...(link
+        ? {
+            next: hasNext ? link(offset + limit, limit) : null,
+            previous: hasPrevious ? link(Math.max(0, offset - limit), limit) : null,
+          }
+        : {}),
+    },
+    data,
+  };
+}
+
+/** A next/previous link for a GET list: the same path and query with another offset. */
+export function pageLink(c: Context<SimEnv>): (offset: number, limit: number) => string {
+  return (offset, limit) => {
+    const url = new URL(c.req.url);
+    url.searchParams.set("offset", String(offset));
+    url.searchParams.set("limit", String(limit));
+    return `${url.pathname}${url.search}`;
+  };
+}
+
+// ── search filters (`{filter: {and: [{property, operator, values}]}}`) ──────────────────────
+
+export interface SearchRules {
+  /** Properties the endpoint can filter on (JSON pointers into the returned object). */
+  properties: readonly string[];
+  operators: readonly string[];
+  /** Where a filter property is spelled differently from where its value sits in the object. */
+  aliases?: Record<string, string>;
+}
+
+type Predicate = (item: JsonObject) => boolean;
+
+function likeToRegExp(pattern: string): RegExp {
+  const escaped = pattern.replace(/[.*+?^${}()|[\]\\]/g, "\\$&").replace(/%/g, ".*").replace(/_/g, ".");
+  return new RegExp(`^${escaped}$`, "i");
+}
+
+function asComparable(v: Json | undefined): string | number | undefined {
+  if (typeof v === "number" || typeof v === "string") return v;
+  if (typeof v === "boolean") return String(v);
+  return undefined;
+}
+
+/** Compiles a search filter into a predicate, refusing properties and operators the endpoint does not support. */
+export function compileFilter(filter: Json | undefined, rules: SearchRules, path = "/filter"): Predicate {
+  if (filter === undefined || filter === null) return () => true;
+  if (typeof filter !== "object" || Array.isArray(filter)) return fail("invalidProperty", path, "filter must be an object");
+  const f = filter as JsonObject;
+  if (Array.isArray(f.and) || Array.isArray(f.or)) {
+    const key = Array.isArray(f.and) ? "and" : "or";
+    const parts = (f[key] as Json[]).map((sub, i) => compileFilter(sub, rules, `${path}/${key}/${i}`));
+    return key === "and" ? (item) => parts.every((p) => p(item)) : (item) => parts.some((p) => p(item));
+  }
+  const property = f.property;
+  const operator = f.operator;
+  const values = f.values;
+  if (typeof property !== "string") return fail("missingProperty", `${path}/property`, "property is required");
+  if (!rules.properties.includes(property)) {
+    return fail("unsupportedSearchProperty", `${path}/property`, `unsupported search property ${property}; supported: ${rules.properties.join(", ")}`);
+  }
+  if (typeof operator !== "string") return fail("missingProperty", `${path}/operator`, "operator is required");
+  if (!rules.operators.includes(operator)) {
+    return fail("notInAllowedList", `${path}/operator`, `operator ${operator} is not supported; allowed: ${rules.operators.join(", ")}`);
+  }
+  if (!Array.isArray(values) || values.length === 0) return fail("missingProperty", `${path}/values`, "values must be a non-empty array");
+  const pointer = rules.aliases?.[property] ?? property;
+  const wanted = values.map((v) => asComparable(v)).filter((v): v is string | number => v !== undefined);
+  const read = (item: JsonObject) => asComparable(getPointer(item, pointer));
+  const eq = (a: string | number | undefined, b: string | number) => a !== undefined && String(a) === String(b);
+  switch (operator) {
+    case "=":
+    case "IN":
+      return (item) => wanted.some((w) => eq(read(item), w));
+    case "!=":
+    case "NOT IN":
+      return (item) => !wanted.some((w) => eq(read(item), w));
+    case "like": {
+      const patterns = wanted.map((w) => likeToRegExp(String(w)));
+      return (item) => {
+        const v = read(item);
+        return v !== undefined && patterns.some((p) => p.test(String(v)));
+      };
+    }
+    case ">":
+    case ">=":
+    case "<":
+    case "<=": {
+      const w = wanted[0]!;
+      return (item) => {
+        const v = read(item);
+        if (v === undefined) return false;
+        const cmp = compare(v, w);
+        return operator === ">" ? cmp > 0 : operator === ">=" ? cmp >= 0 : operator === "<" ? cmp < 0 : cmp <= 0;
+      };
+    }
+    case "BETWEEN": {
+      if (wanted.length !== 2) fail("invalidProperty", `${path}/values`, "BETWEEN takes exactly two values");
+      const [lo, hi] = wanted as [string | number, string | number];
+      return (item) => {
+        const v = read(item);
+        return v !== undefined && compare(v, lo) >= 0 && compare(v, hi) <= 0;
+      };
+    }
+    default:
+      return fail("notInAllowedList", `${path}/operator`, `operator ${operator} is not supported`);
+  }
+}
+
+function compare(a: string | number, b: string | number): number {
+  if (typeof a === "number" && typeof b === "number") return a - b;
+  const na = Number(a);
+  const nb = Number(b);
+  if (a !== "" && b !== "" && !Number.isNaN(na) && !Number.isNaN(nb)) return na - nb;
+  return String(a) < String(b) ? -1 : String(a) > String(b) ? 1 : 0;
+}
+
+/** Sorts by `[{property, direction}]`; directions ASC and DESC. */
+export function sortBy(items: JsonObject[], sort: Json | undefined, allowed: readonly string[], defaultDirection: "ASC" | "DESC" = "DESC"): JsonObject[] {
+  if (sort === undefined || sort === null) return items;
+  if (!Array.isArray(sort)) return fail("invalidProperty", "/sort", "sort must be an array of {property, direction}");
+  const keys = sort.map((s, i) => {
+    const entry = (s ?? {}) as JsonObject;
+    const property = entry.property ?? allowed[0];
+    const direction = entry.direction ?? defaultDirection;
+    if (typeof property !== "string" || !allowed.includes(property)) {
+      fail("invalidProperty", `/sort/${i}/property`, `sort property must be one of ${allowed.join(", ")}`);
+    }
+    if (direction !== "ASC" && direction !== "DESC") fail("unsupportedSortDirection", `/sort/${i}/direction`, "direction must be ASC or DESC");
+    return { property: property as string, sign: direction === "ASC" ? 1 : -1 };
+  });
+  return [...items].sort((x, y) => {
+    for (const k of keys) {
+      const a = asComparable(getPointer(x, k.property)) ?? "";
+      const b = asComparable(getPointer(y, k.property)) ?? "";
+      const cmp = compare(a, b);
+      if (cmp !== 0) return cmp * k.sign;
+    }
+    return 0;
+  });
+}
+
+// ── audit ────────────────────────────────────────────────────────────────────────────────
+
+export interface Actor {
+  userName: string;
+  fullName: string;
+  email: string;
+}
+
+/** A Fabric changeLog block for a new object. */
+export function newChangeLog(actor: Actor, at: string): JsonObject {
+  return {
+    createdBy: actor.userName,
+    createdByFullName: actor.fullName,
+    createdByEmail: actor.email,
+    createdDateTime: at,
+    updatedBy: actor.userName,
+    updatedByFullName: actor.fullName,
+    updatedByEmail: actor.email,
+    updatedDateTime: at,
+  };
+}
+
+/** Pointer -> value entries that stamp an update (or a deletion) on a Fabric changeLog. */
+export function changeLogUpdate(actor: Actor, at: string, deleted = false): Record<string, Json> {
+  const who = deleted ? "deleted" : "updated";
+  return {
+    [`/changeLog/${who}By`]: actor.userName,
+    [`/changeLog/${who}ByFullName`]: actor.fullName,
+    [`/changeLog/${who}ByEmail`]: actor.email,
+    [`/changeLog/${who}DateTime`]: at,
+  };
+}

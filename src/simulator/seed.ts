@@ -1,0 +1,109 @@
+// The seeded world shared by every area: the organisation's projects and accounts, colocation ports in
+// metros of all three regions, and service profiles to connect to. Fixed identifiers, so that examples
+// and documentation can name them.
+
+import { ACCOUNTS, ORG_ID, PROJECTS } from "./auth.js";
+import type { Area } from "./context.js";
+import { METRO_BY_CODE } from "./metros-data.js";
+import type { JsonObject, World } from "./world.js";
+
+/** Metros with seeded ports: at least six, spread over the three regions. */
+export const PORT_METROS = ["DC", "SV", "NY", "LD", "AM", "FR", "SG", "TY"] as const;
+
+/** A stable uuid for seeded objects: a readable prefix per kind and a counter. */
+export const seededUuid = (prefix: string, n: number): string => `${prefix}-0000-4000-8000-${n.toString(16).padStart(12, "0")}`;
+
+/** The first port keeps the identifier the configuration documentation uses in its example. */
+const portUuid = (n: number) => (n === 1 ? "c791f8cb-5cc8-cc80-8ce0-306a5c00a4ee" : seededUuid("c791f8cb", n));
+
+function port(n: number, metro: string, priority: "PRIMARY" | "SECONDARY", encapsulation: "DOT1Q" | "QINQ", projectId: string): JsonObject {
+  const uuid = portUuid(n);
+  const info = METRO_BY_CODE.get(metro)!;
+  return {
+    href: `/fabric/v4/ports/${uuid}`,
+    type: "XF_PORT",
+    uuid,
+    name: `${ORG_ID}-${metro}1-CX-${priority === "PRIMARY" ? "PRI" : "SEC"}-0${n % 10}`,
+    description: `${info.name} ${priority.toLowerCase()} port (${encapsulation})`,
+    physicalPortsSpeed: 10_000,
+    physicalPortsType: "10GBASE_LR",
+    physicalPortsCount: 1,
+    connectivitySourceType: "COLO",
+    state: "ACTIVE",
+    bandwidth: 10_000,
+    availableBandwidth: 10_000,
+    usedBandwidth: 0,
+    location: { metroCode: metro, metroName: info.name, region: info.region, ibx: `${metro}1` },
+    redundancy: { group: "1", priority },
+    encapsulation: { type: encapsulation, tagProtocolId: encapsulation === "DOT1Q" ? "0x8100" : "0x88A8" },
+    lagEnabled: false,
+    package: { code: "STANDARD" },
+    settings: { sharedPortType: false },
+    account: { accountNumber: ACCOUNTS.main.accountNumber, orgId: Number(ORG_ID), organizationName: ACCOUNTS.main.accountName },
+    project: { projectId },
+  };
+}
+
+export const SERVICE_PROFILES = [
+  { uuid: "22d4ff47-7c4e-4b2a-9e0f-2c9d1f0e8a11", name: "CloudExchange Direct", metros: ["SV", "DC", "NY", "LD", "AM", "FR", "SG", "TY"], bandwidths: [50, 100, 200, 500, 1000, 2000, 5000, 10000] },
+  { uuid: "4b1e2c3d-5f60-4718-9a2b-3c4d5e6f7a22", name: "Secure Storage Network", metros: ["DC", "NY", "LD", "FR"], bandwidths: [50, 100, 200, 500, 1000] },
+  { uuid: "7c8d9e0f-1a2b-4c3d-8e4f-5a6b7c8d9e33", name: "Global SaaS Access", metros: ["SV", "LD", "SG", "TY", "AM"], bandwidths: [50, 200, 500, 1000, 10000] },
+] as const;
+
+function serviceProfile(p: (typeof SERVICE_PROFILES)[number]): JsonObject {
+  return {
+    href: `/fabric/v4/serviceProfiles/${p.uuid}`,
+    type: "L2_PROFILE",
+    uuid: p.uuid,
+    name: p.name,
+    description: `${p.name} (seeded)`,
+    state: "ACTIVE",
+    visibility: "PUBLIC",
+    notifications: [{ type: "BANDWIDTH_ALERT", emails: ["provider-noc@example.net"] }],
+    accessPointTypeConfigs: [
+      {
+        type: "COLO",
+        supportedBandwidths: [...p.bandwidths],
+        allowRemoteConnections: true,
+        allowCustomBandwidth: false,
+        allowBandwidthAutoApproval: true,
+        connectionRedundancyRequired: false,
+        connectionLabel: "Connection",
+        authenticationKey: { required: false },
+        linkProtocolConfig: { encapsulationStrategy: "CTAGED", reuseVlanSTag: false, encapsulation: "DOT1Q" },
+      },
+    ],
+    metros: p.metros.map((code) => ({ code, name: METRO_BY_CODE.get(code)!.name, ibxs: [`${code}1`], inTrail: false, displayName: METRO_BY_CODE.get(code)!.name })),
+  };
+}
+
+export const coreArea: Area = {
+  name: "core",
+  define(world) {
+    world.defineKind("ports", { statePath: "/state", eventType: "equinix.fabric.port", subject: (o) => `/fabric/v4/ports/${o.uuid}` });
+    world.defineKind("serviceProfiles", { statePath: "/state", eventType: "equinix.fabric.service_profile", subject: (o) => `/fabric/v4/serviceProfiles/${o.uuid}` });
+    world.defineKind("projects", { eventType: "equinix.resourcemanager.project", subject: (o) => `/resourceManager/v1/projects/${o.uuid}` });
+    world.defineKind("accounts", { eventType: "equinix.accountmanager.account", subject: (o) => `/accountManager/v1/accounts/${o.uuid}` });
+  },
+  seed(world: World) {
+    for (const p of Object.values(PROJECTS)) {
+      world.create("projects", { projectId: p.projectId, name: p.name, organizationId: ORG_ID }, { uuid: p.projectId, projectId: p.projectId });
+    }
+    for (const a of Object.values(ACCOUNTS)) {
+      world.create("accounts", { accountNumber: a.accountNumber, accountName: a.accountName, ucmId: a.ucmId, orgId: ORG_ID, status: "ACTIVE" }, { uuid: a.ucmId });
+    }
+    let n = 1;
+    for (const metro of PORT_METROS) {
+      // Two DOT1Q ports (a redundant pair) in the production project and one QINQ port in the sandbox.
+      for (const [priority, encapsulation, project] of [
+        ["PRIMARY", "DOT1Q", PROJECTS.production.projectId],
+        ["SECONDARY", "DOT1Q", PROJECTS.production.projectId],
+        ["PRIMARY", "QINQ", PROJECTS.sandbox.projectId],
+      ] as const) {
+        const body = port(n++, metro, priority, encapsulation, project);
+        world.create("ports", body, { projectId: project });
+      }
+    }
+    for (const p of SERVICE_PROFILES) world.create("serviceProfiles", serviceProfile(p));
+  },
+};
