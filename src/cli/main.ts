@@ -1,0 +1,13 @@
+#!/usr/bin/env node
+// netform's entry point: builds the program from one registration per verb and runs it.
+
+import { createRequire } from "node:module";
+import { createProgram } from "./program.js";
+import { registerSim } from "./sim.js";
+
+const { version } = createRequire(import.meta.url)("../../package.json") as { version: string };
+
+const program = createProgram(version);
+registerSim(program);
+
+await program.parseAsync(process.argv);

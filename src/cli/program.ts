@@ -1,0 +1,53 @@
+// The command-line program: global options, one registration per verb, and the mapping from a
+// command's outcome to the exit codes of CLI.md (0 success, 1 error, 2 changes or drift present).
+
+import { Command, CommanderError } from "commander";
+import { renderError } from "../views/errors.js";
+import { Output } from "../views/output.js";
+
+export interface GlobalOptions {
+  color?: boolean;
+  debug?: boolean;
+}
+
+/** What a command's action gets: the output to write to and whether --debug is on. */
+export interface RunContext {
+  output: Output;
+  debug: boolean;
+}
+
+/** A command's action returns its exit code. */
+export type Action<A extends unknown[]> = (ctx: RunContext, ...args: A) => Promise<number> | number;
+
+export function globals(cmd: Command): GlobalOptions {
+  return cmd.optsWithGlobals() as GlobalOptions;
+}
+
+/** Wraps a command action: builds the output from the global flags, renders errors, sets the exit code. */
+export function run<A extends unknown[]>(action: Action<A>) {
+  return async (...args: unknown[]): Promise<void> => {
+    const cmd = args[args.length - 1] as Command;
+    const opts = globals(cmd);
+    const output = new Output({ ...(opts.color === false ? { color: false } : {}) });
+    try {
+      process.exitCode = await action({ output, debug: Boolean(opts.debug) }, ...(args.slice(0, -1) as A));
+    } catch (error) {
+      renderError(output, error, Boolean(opts.debug));
+      process.exitCode = 1;
+    }
+  };
+}
+
+export function createProgram(version: string): Command {
+  const program = new Command("netform")
+    .description("Declarative provisioning for interconnection infrastructure: connections, routing protocols, route filters, virtual devices and VPNs.")
+    .version(version, "-V, --version", "print the version")
+    .option("--no-color", "do not colour the output (also: NO_COLOR=1)")
+    .option("--debug", "show stack traces and HTTP traces (secrets redacted)")
+    .showHelpAfterError("(run with --help for usage)")
+    .exitOverride((err: CommanderError) => {
+      // Usage errors exit 1, like every other error; help and version exit 0.
+      process.exit(err.exitCode === 0 ? 0 : 1);
+    });
+  return program;
+}
