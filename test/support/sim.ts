@@ -105,7 +105,7 @@ export function useSimulator(options: SimulatorOptions = {}): TestSim {
         body = JSON.stringify(opts.body);
         headers["content-type"] = opts.contentType ?? "application/json";
       }
-      const res = await fetch(`${running!.url}${path}`, { method, headers, body: body as BodyInit | undefined });
+      const res = await fetch(`${running!.url}${path}`, { method, headers, body: body as RequestInit["body"] });
       const text = await res.text();
       let parsed: unknown = text;
       if ((res.headers.get("content-type") ?? "").includes("json") && text) parsed = JSON.parse(text);
