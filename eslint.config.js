@@ -8,7 +8,7 @@ export default tseslint.config(
   {
     rules: {
       "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_" }],
-      "no-console": ["error", { allow: [] }],
+      "no-console": "error",
     },
   },
   {
