@@ -103,12 +103,14 @@ export function tokenRoutes(app: SimApp, tokens: TokenStore): void {
 /** Requires a valid bearer token; sets the caller as `principal`. */
 export function bearerAuth(tokens: TokenStore): MiddlewareHandler<SimEnv> {
   return async (c, next) => {
+    const key = c.req.path.startsWith("/fabric/v4/metros") ? "metrosUnauthorized" : "unauthorized";
+    const refuse = (reason: string) => new SimError(key, [{ property: "Authorization", reason }]);
     const header = c.req.header("authorization") ?? "";
     const match = /^Bearer\s+(\S+)$/i.exec(header);
-    if (!match) throw new SimError("unauthorized", [{ property: "Authorization", reason: header ? "Invalid Authorization header format" : "Missing Authorization header" }]);
+    if (!match) throw refuse(header ? "Invalid Authorization header format" : "Missing Authorization header");
     const principal = tokens.resolve(match[1]!);
-    if (principal === "expired") throw new SimError("unauthorized", [{ property: "Authorization", reason: "the access token has expired; request a new one" }]);
-    if (!principal) throw new SimError("unauthorized", [{ property: "Authorization", reason: "Invalid or unknown access token" }]);
+    if (principal === "expired") throw refuse("the access token has expired; request a new one");
+    if (!principal) throw refuse("Invalid or unknown access token");
     c.set("principal", principal);
     await next();
   };

@@ -31,6 +31,8 @@ export const ERRORS = {
   unsupportedSortDirection: { status: 400, code: "EQ-3040054", message: "Invalid value for sorting direction." },
   unsupportedSearchProperty: { status: 400, code: "EQ-3040055", message: "Unsupported search property" },
   unauthorized: { status: 401, code: "EQ-3000039", message: "User not found in request or invalid." },
+  // The metro endpoints document their own closed list of codes.
+  metrosUnauthorized: { status: 401, code: "EQ-3036001", message: "Unauthorized" },
   forbidden: { status: 403, code: "EQ-3001033", message: "You are not authorized to execute the requested action on the resource" },
   notFound: { status: 404, code: "EQ-3073004", message: "Resource not found" },
   methodNotAllowed: { status: 405, code: "EQ-3034003", message: "Method not supported,Please check the URL passed" },
@@ -53,6 +55,10 @@ export const ERRORS = {
 
   // ── Routing protocols (4.6) ─────────────────────────────────────────────────────────────
   // area:routing-protocols
+  routingProtocolConnectionNotFound: { status: 404, code: "EQ-3041120", message: "The connection ID was not found or was already deleted." },
+  routingProtocolConnectionTransient: { status: 400, code: "EQ-3142510", message: "Connection is in transient state" },
+  routingProtocolTransient: { status: 400, code: "EQ-3041012", message: "The system is unable to process your request." },
+  routingProtocolBgpBeforeDirect: { status: 400, code: "EQ-3041016", message: "The system is unable to process your request." },
 
   // ── Metros, prices, ports, cloud events ─────────────────────────────────────────────────
   // area:catalogue
@@ -65,6 +71,16 @@ export const ERRORS = {
 
   // ── Signature policies, bare-metal API keys, maintenance notifications, legacy layer 2 ──
   // area:other
+  // Bare-metal API (`{errors: [...]}`; the code is never shown): request bodies it cannot use.
+  metalUnprocessable: { status: 422, code: "METAL-422", message: "Unprocessable entity" },
+  // Legacy layer 2 (section 7.3, all HTTP 400 as the legacy interface answers them).
+  layer2Invalid: { status: 400, code: "IC-LAYER2-402", message: "Invalid input" },
+  layer2ConnectionNotFound: { status: 400, code: "IC-LAYER2-4023", message: "Connection does not exist or do not belong to user,Please check connection Id" },
+  layer2NamedTagInUse: { status: 400, code: "IC-LAYER2-AUTH-006", message: "Named tag is already used in another connection under this authorization key" },
+  layer2KeyMetroMismatch: { status: 400, code: "IC-LAYER2-AUTH-007", message: "Authorization key does not match the destination metro" },
+  layer2Dot1qLimit: { status: 400, code: "IC-LAYER2-DOT1Q-001", message: "No more than three Dot1Q connections are allowed per authorization key" },
+  layer2PortNotFound: { status: 400, code: "IC-LAYER2-PORTS-001", message: "Port does not exist or not belong to user" },
+  layer2PortTypesDiffer: { status: 400, code: "IC-LAYER2-PORTS-016", message: "Different port types used for the primary and secondary connections" },
 } as const satisfies Record<string, ErrorDef>;
 
 export type ErrorKey = keyof typeof ERRORS;

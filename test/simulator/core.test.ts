@@ -38,7 +38,7 @@ describe("bearer tokens", () => {
   it("answers 401 in problem style A without a token or with an unknown one", async () => {
     const none = await t.call("GET", "/fabric/v4/metros", { client: "none" });
     expect(none.status).toBe(401);
-    expect(none.body[0]).toMatchObject({ errorCode: "EQ-3000039", additionalInfo: [{ property: "Authorization" }] });
+    expect(none.body[0]).toMatchObject({ errorCode: "EQ-3036001", additionalInfo: [{ property: "Authorization" }] });
     const bad = await t.call("GET", "/fabric/v4/metros", { client: "none", headers: { authorization: "Bearer nope" } });
     expect(bad.status).toBe(401);
   });
