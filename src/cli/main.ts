@@ -3,11 +3,13 @@
 
 import { createRequire } from "node:module";
 import { createProgram } from "./program.js";
+import { registerDemo } from "./demo.js";
 import { registerSim } from "./sim.js";
 
 const { version } = createRequire(import.meta.url)("../../package.json") as { version: string };
 
 const program = createProgram(version);
 registerSim(program);
+registerDemo(program);
 
 await program.parseAsync(process.argv);
