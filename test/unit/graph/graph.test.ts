@@ -1,0 +1,82 @@
+import { describe, expect, it } from "vitest";
+import { CycleError, Graph, walk } from "../../../src/graph/index.js";
+
+function chain(...edges: Array<[string, string]>): Graph {
+  const g = new Graph();
+  for (const [dependent, dependency] of edges) g.addEdge(dependent, dependency);
+  return g;
+}
+
+describe("Graph", () => {
+  it("orders dependencies first, stably", () => {
+    const g = chain(["bgp", "direct"], ["direct", "conn"], ["attach", "conn"], ["attach", "filter"]);
+    expect(g.order()).toEqual(["conn", "filter", "attach", "direct", "bgp"]);
+    expect(g.reversed().order()).toEqual(["attach", "bgp", "direct", "conn", "filter"]);
+  });
+
+  it("names the whole cycle", () => {
+    const g = chain(["a", "b"], ["b", "c"], ["c", "a"], ["d", "a"]);
+    expect(g.findCycle()).toEqual(["a", "b", "c", "a"]);
+    expect(() => g.order()).toThrow(CycleError);
+    expect(() => g.order()).toThrow("dependency cycle: a -> b -> c -> a");
+  });
+
+  it("keeps transitive edges when restricted to a subset", () => {
+    const g = chain(["a", "x"], ["x", "b"]);
+    const sub = g.restrictedTo(new Set(["a", "b"]));
+    expect(sub.dependenciesOf("a")).toEqual(["b"]);
+    expect(g.transitiveDependents("b")).toEqual(new Set(["x", "a"]));
+  });
+});
+
+describe("walk", () => {
+  it("runs independent nodes concurrently, up to the limit", async () => {
+    const g = new Graph();
+    for (const n of ["a", "b", "c", "d"]) g.addNode(n);
+    let running = 0;
+    let peak = 0;
+    await walk(g, {
+      concurrency: 2,
+      visit: async () => {
+        running++;
+        peak = Math.max(peak, running);
+        await new Promise((r) => setTimeout(r, 5));
+        running--;
+      },
+    });
+    expect(peak).toBe(2);
+  });
+
+  it("starts a node only after its dependencies succeeded", async () => {
+    const g = chain(["bgp", "direct"], ["direct", "conn"]);
+    const order: string[] = [];
+    const outcomes = await walk(g, { concurrency: 10, visit: async (id) => void order.push(id) });
+    expect(order).toEqual(["conn", "direct", "bgp"]);
+    expect([...outcomes.values()].every((o) => o.status === "done")).toBe(true);
+  });
+
+  it("skips what depends on a failure and lets independent work finish", async () => {
+    const g = chain(["bgp", "direct"], ["direct", "conn"], ["attach", "filter"]);
+    const skipped: string[] = [];
+    const outcomes = await walk(g, {
+      concurrency: 10,
+      visit: async (id) => {
+        if (id === "conn") throw new Error("boom");
+      },
+      onSkip: (id) => skipped.push(id),
+    });
+    expect(outcomes.get("conn")).toMatchObject({ status: "failed" });
+    expect(outcomes.get("direct")).toEqual({ status: "skipped", blockedBy: "conn" });
+    expect(outcomes.get("bgp")).toEqual({ status: "skipped", blockedBy: "conn" });
+    expect(outcomes.get("filter")).toEqual({ status: "done" });
+    expect(outcomes.get("attach")).toEqual({ status: "done" });
+    expect(skipped.sort()).toEqual(["bgp", "direct"]);
+  });
+
+  it("refuses a cyclic graph before running anything", async () => {
+    const g = chain(["a", "b"], ["b", "a"]);
+    let ran = false;
+    await expect(walk(g, { concurrency: 1, visit: async () => void (ran = true) })).rejects.toThrow(CycleError);
+    expect(ran).toBe(false);
+  });
+});
