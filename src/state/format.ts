@@ -1,0 +1,37 @@
+// The state file's format, version 1 (DESIGN.md): what netform manages, as the API last returned it,
+// with sensitive values replaced by keyed hashes, and a `pending` record for any mutating call whose
+// outcome is not yet known.
+
+import { z } from "zod";
+
+export const STATE_VERSION = 1;
+
+export const pendingSchema = z.object({
+  operation: z.enum(["create", "update", "delete"]),
+  startedAt: z.string(),
+  /** What identifies the object the call creates, for finding it when the outcome is unknown (kind-specific). */
+  lookup: z.record(z.string(), z.unknown()).optional(),
+});
+export type PendingOperation = z.infer<typeof pendingSchema>;
+
+export const resourceStateSchema = z.object({
+  kind: z.string(),
+  /** The service's identifier; absent while a create is pending and its object not yet known. */
+  id: z.string().optional(),
+  attributes: z.record(z.string(), z.unknown()),
+  /** Field path -> keyed hash of the sensitive value last applied. */
+  sensitiveHashes: z.record(z.string(), z.string()).default({}),
+  dependencies: z.array(z.string()).default([]),
+  pending: pendingSchema.optional(),
+});
+export type ResourceState = z.infer<typeof resourceStateSchema>;
+
+export const stateFileSchema = z.object({
+  version: z.literal(STATE_VERSION),
+  lineage: z.string(),
+  serial: z.number().int().nonnegative(),
+  generator: z.string(),
+  resources: z.record(z.string(), resourceStateSchema),
+  outputs: z.record(z.string(), z.unknown()).default({}),
+});
+export type StateFile = z.infer<typeof stateFileSchema>;
