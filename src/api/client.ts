@@ -5,6 +5,7 @@
 import { Agent, request } from "undici";
 import { NetformError } from "../diag/index.js";
 import { ApiError } from "./errors.js";
+import { DEFAULT_RETRY, RETRYABLE_STATUSES, backoffDelay, isIdempotent, neverSent, retryAfterMs, type RetryPolicy } from "./retry.js";
 
 export type Credentials = { clientId: string; clientSecret: string } | { token: string };
 
@@ -13,23 +14,61 @@ export interface ApiClientOptions {
   credentials: Credentials;
   /** Called for every exchange (for --debug traces and request counts). */
   onExchange?: (e: { method: string; path: string; status: number; ms: number }) => void;
+  /** Called before waiting to try a request again. */
+  onRetry?: (e: { method: string; path: string; attempt: number; delayMs: number; reason: string }) => void;
+  retry?: Partial<RetryPolicy>;
+  /** Waits (tests pass a fast one). */
+  sleep?: (ms: number) => Promise<void>;
+  /** How long to wait for the service's answer before giving up on an attempt. */
+  timeoutMs?: number;
 }
+
+/**
+ * A POST whose outcome is unknown: the request went out, and the connection broke or the service
+ * failed before saying whether it acted. The caller looks the object up before trying again.
+ */
+export class OutcomeUnknownError extends NetformError {
+  constructor(
+    readonly method: string,
+    readonly path: string,
+    cause: unknown,
+  ) {
+    super({ code: "api.outcome_unknown", message: `${method} ${path}: the service did not say whether it acted (${describe(cause)})`, source: "user", cause });
+    this.name = "OutcomeUnknownError";
+  }
+}
+
+function describe(cause: unknown): string {
+  if (cause instanceof ApiError) return `HTTP ${cause.status}`;
+  return cause instanceof Error ? cause.message : String(cause);
+}
+
+type Response = { status: number; body: unknown; headers: Record<string, string | string[] | undefined> };
 
 export interface RequestOptions {
   body?: unknown;
   query?: Record<string, string | number | boolean | undefined>;
+  /** A POST that changes nothing (a search): retried like a read. */
+  readOnly?: boolean;
 }
 
 /** Renew this long before the service's stated expiry, so no request carries a token that dies in flight. */
 const RENEW_MARGIN_MS = 60_000;
 
 export class ApiClient {
-  private readonly agent = new Agent({ keepAliveTimeout: 30_000, connections: 32 });
+  private readonly agent: Agent;
+  private readonly policy: RetryPolicy;
+  private readonly sleep: (ms: number) => Promise<void>;
   private token: { value: string; expires: number } | undefined;
   private renewing: Promise<string> | undefined;
   requestCount = 0;
 
-  constructor(private readonly options: ApiClientOptions) {}
+  constructor(private readonly options: ApiClientOptions) {
+    const timeout = options.timeoutMs ?? 60_000;
+    this.agent = new Agent({ keepAliveTimeout: 30_000, connections: 32, headersTimeout: timeout, bodyTimeout: timeout });
+    this.policy = { ...DEFAULT_RETRY, ...options.retry };
+    this.sleep = options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)));
+  }
 
   get baseUrl(): string {
     return this.options.baseUrl;
@@ -50,9 +89,10 @@ export class ApiClient {
   }
 
   private async fetchToken(creds: { clientId: string; clientSecret: string }): Promise<string> {
-    const res = await this.send("POST", "/oauth2/v1/token", {
+    // Asking for a token changes nothing on the service, so it is retried like a read.
+    const res = await this.exchange("POST", "/oauth2/v1/token", {
       body: { grant_type: "client_credentials", client_id: creds.clientId, client_secret: creds.clientSecret },
-    });
+    }, { idempotent: true, authenticated: false });
     if (res.status !== 200) {
       throw new NetformError({
         code: "auth.failed",
@@ -66,30 +106,20 @@ export class ApiClient {
     return body.access_token;
   }
 
-  private async send(method: string, path: string, opts: RequestOptions & { token?: string } = {}): Promise<{ status: number; body: unknown; headers: Record<string, string | string[] | undefined> }> {
+  private async send(method: string, path: string, opts: RequestOptions & { token?: string } = {}): Promise<Response> {
     const url = new URL(path, this.options.baseUrl);
     for (const [k, v] of Object.entries(opts.query ?? {})) if (v !== undefined) url.searchParams.set(k, String(v));
     const headers: Record<string, string> = { accept: "application/json" };
     if (opts.token) headers.authorization = `Bearer ${opts.token}`;
     if (opts.body !== undefined) headers["content-type"] = "application/json";
     const started = performance.now();
-    let res;
-    try {
-      res = await request(url, {
-        method: method as "GET",
-        headers,
-        body: opts.body === undefined ? null : JSON.stringify(opts.body),
-        dispatcher: this.agent,
-      });
-    } catch (cause) {
-      throw new NetformError({
-        code: "api.unreachable",
-        message: `cannot reach the service at ${this.options.baseUrl}: ${(cause as Error).message}`,
-        hint: "check provider.endpoint (or NETFORM_ENDPOINT) and your network",
-        cause,
-      });
-    }
     this.requestCount++;
+    const res = await request(url, {
+      method: method as "GET",
+      headers,
+      body: opts.body === undefined ? null : JSON.stringify(opts.body),
+      dispatcher: this.agent,
+    });
     const text = await res.body.text();
     let body: unknown = text;
     if (text && String(res.headers["content-type"] ?? "").includes("json")) {
@@ -103,19 +133,71 @@ export class ApiClient {
     return { status: res.statusCode, body, headers: res.headers };
   }
 
+  /**
+   * One logical request: retries what may be retried (reads and writes that replace state on 429, 502,
+   * 503, 504 and broken connections; anything on 429 or a connection never made), renews the token once
+   * on a 401, and turns a POST whose outcome is unknown into OutcomeUnknownError.
+   */
+  private async exchange(method: string, path: string, opts: RequestOptions, how: { idempotent: boolean; authenticated: boolean }): Promise<Response> {
+    let renewed = false;
+    let forceToken = false;
+    for (let attempt = 1; ; attempt++) {
+      const last = attempt >= this.policy.attempts;
+      let res: Response;
+      try {
+        const token = how.authenticated ? await this.accessToken(forceToken) : undefined;
+        forceToken = false;
+        res = await this.send(method, path, token ? { ...opts, token } : opts);
+      } catch (cause) {
+        if (cause instanceof NetformError) throw cause;
+        const retryable = how.idempotent || neverSent(cause);
+        if (!retryable) throw new OutcomeUnknownError(method, path, cause);
+        if (last) {
+          throw new NetformError({
+            code: "api.unreachable",
+            message: `cannot reach the service at ${this.options.baseUrl} (${method} ${path}): ${describe(cause)}`,
+            hint: "check provider.endpoint (or NETFORM_ENDPOINT) and your network",
+            cause,
+          });
+        }
+        await this.wait(method, path, attempt, undefined, describe(cause));
+        continue;
+      }
+      if (res.status === 401 && how.authenticated && !renewed && !("token" in this.options.credentials)) {
+        renewed = true;
+        forceToken = true;
+        attempt--;
+        continue;
+      }
+      if (RETRYABLE_STATUSES.has(res.status)) {
+        const safe = how.idempotent || res.status === 429;
+        if (!safe) throw new OutcomeUnknownError(method, path, new ApiError({ status: res.status, method, path, body: res.body }));
+        if (!last) {
+          await this.wait(method, path, attempt, retryAfterMs(res.headers["retry-after"]), `HTTP ${res.status}`);
+          continue;
+        }
+      }
+      if (res.status >= 500 && !how.idempotent) throw new OutcomeUnknownError(method, path, new ApiError({ status: res.status, method, path, body: res.body }));
+      return res;
+    }
+  }
+
+  private async wait(method: string, path: string, attempt: number, retryAfter: number | undefined, reason: string): Promise<void> {
+    const delayMs = retryAfter ?? backoffDelay(this.policy, attempt);
+    this.options.onRetry?.({ method, path, attempt, delayMs, reason });
+    await this.sleep(delayMs);
+  }
+
   /** Sends a request without credentials (the simulator's control API); throws ApiError for a 4xx/5xx. */
   async unauthenticated<T = unknown>(method: string, path: string, opts: RequestOptions = {}): Promise<T> {
-    const res = await this.send(method, path, opts);
+    const res = await this.exchange(method, path, opts, { idempotent: opts.readOnly || isIdempotent(method), authenticated: false });
     if (res.status >= 400) throw new ApiError({ status: res.status, method, path, body: res.body });
     return res.body as T;
   }
 
   /** Sends an authenticated request; returns the parsed body, or throws ApiError for a 4xx/5xx. */
   async call<T = unknown>(method: string, path: string, opts: RequestOptions = {}): Promise<T> {
-    let res = await this.send(method, path, { ...opts, token: await this.accessToken() });
-    if (res.status === 401 && !("token" in this.options.credentials)) {
-      res = await this.send(method, path, { ...opts, token: await this.accessToken(true) });
-    }
+    const res = await this.exchange(method, path, opts, { idempotent: opts.readOnly || isIdempotent(method), authenticated: true });
     if (res.status >= 400) throw new ApiError({ status: res.status, method, path, body: res.body });
     return res.body as T;
   }

@@ -1,0 +1,52 @@
+// When a request may be tried again, and how long to wait first: exponential backoff with full
+// jitter, honouring the service's Retry-After. A POST creates something, so it is re-sent only when
+// the service certainly did not act on it (429, or a connection that was never made).
+
+export interface RetryPolicy {
+  /** Attempts in all, the first included. */
+  attempts: number;
+  baseDelayMs: number;
+  maxDelayMs: number;
+}
+
+export const DEFAULT_RETRY: RetryPolicy = { attempts: 6, baseDelayMs: 250, maxDelayMs: 15_000 };
+
+export const RETRYABLE_STATUSES = new Set([429, 502, 503, 504]);
+
+/** Connection errors after which the request certainly never reached the service. */
+const NOT_SENT_CODES = new Set(["ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN", "UND_ERR_CONNECT_TIMEOUT"]);
+/** Connection errors after which the service may or may not have acted. */
+const UNKNOWN_OUTCOME_CODES = new Set(["ECONNRESET", "EPIPE", "UND_ERR_SOCKET", "UND_ERR_HEADERS_TIMEOUT", "UND_ERR_BODY_TIMEOUT", "UND_ERR_CLOSED", "ETIMEDOUT"]);
+
+export const isIdempotent = (method: string) => method !== "POST";
+
+export function errorCode(error: unknown): string | undefined {
+  let e: unknown = error;
+  while (e && typeof e === "object") {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === "string") return code;
+    e = (e as { cause?: unknown }).cause;
+  }
+  return undefined;
+}
+
+export const neverSent = (error: unknown) => NOT_SENT_CODES.has(errorCode(error) ?? "");
+export const isTransportError = (error: unknown) => {
+  const code = errorCode(error) ?? "";
+  return NOT_SENT_CODES.has(code) || UNKNOWN_OUTCOME_CODES.has(code);
+};
+
+/** Milliseconds to wait before attempt `attempt` (1 = the first retry). */
+export function backoffDelay(policy: RetryPolicy, attempt: number, random: () => number = Math.random): number {
+  const ceiling = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** (attempt - 1));
+  return Math.round(random() * ceiling);
+}
+
+/** A Retry-After header in milliseconds (seconds or an HTTP date); undefined when absent or unreadable. */
+export function retryAfterMs(header: string | string[] | undefined, now = Date.now()): number | undefined {
+  const value = Array.isArray(header) ? header[0] : header;
+  if (!value) return undefined;
+  if (/^\d+(\.\d+)?$/.test(value.trim())) return Number(value) * 1000;
+  const at = Date.parse(value);
+  return Number.isNaN(at) ? undefined : Math.max(0, at - now);
+}
