@@ -49,9 +49,17 @@ export const ERRORS = {
 
   // ── Route filters and attachments (4.3) ─────────────────────────────────────────────────
   // area:route-filters
+  // Codes and wording from the official description's examples for /fabric/v4/routeFilters and attachments.
+  routeFilterStillAttached: { status: 400, code: "EQ-3044007", message: "Cannot delete route filter still attached to a connection" },
+  routeFilterInvalidDirection: { status: 400, code: "EQ-3044001", message: "Invalid input" },
+  routeFilterConnectionTransient: { status: 400, code: "EQ-3044008", message: "Cannot attach or detach route filter with connection in transient state" },
+  routeFilterInvalidOperation: { status: 400, code: "EQ-3044011", message: "Invalid argument passed" },
+  routeFilterConnectionNotFound: { status: 404, code: "EQ-3041120", message: "The connection ID was not found or was already deleted." },
 
   // ── Connections (4.5) ───────────────────────────────────────────────────────────────────
   // area:connections
+  connectionTransientState: { status: 400, code: "EQ-3142510", message: "Connection is in transient state" },
+  connectionAlreadyDeleted: { status: 400, code: "EQ-3041120", message: "The connection ID was not found or was already deleted." },
 
   // ── Routing protocols (4.6) ─────────────────────────────────────────────────────────────
   // area:routing-protocols
@@ -62,12 +70,35 @@ export const ERRORS = {
 
   // ── Metros, prices, ports, cloud events ─────────────────────────────────────────────────
   // area:catalogue
+  // Metros: the official MetroError codes (the only ones its schema allows) for bad queries, paths, unknown codes.
+  invalidMetroQuery: { status: 400, code: "EQ-3036013", message: "Invalid Query Parameter" },
+  invalidMetroCode: { status: 400, code: "EQ-3036013", message: "Invalid Path Parameter" },
+  metroNotFound: { status: 404, code: "EQ-3036100", message: "Metro Not Found" },
+  // Price search: the official PriceError codes (the only ones its schema allows).
+  priceValidation: { status: 400, code: "EQ-3038010", message: "Validation failure" },
+  priceInvalidValue: { status: 400, code: "EQ-3038022", message: "Invalid value" },
+  // Port orders: the official port-400 examples, for the business rules the specification leaves open.
+  portNotificationInvalid: { status: 400, code: "EQ-3143101", message: "NOTIFICATION_CONTACT_NOT_VALID" },
+  portMetroUnavailable: { status: 400, code: "EQ-3143113", message: "provided metroCode is not available for this user" },
+  portPriorityNotPrimary: { status: 400, code: "EQ-3143115", message: "PORT_PRIORITY_SHOULD_BE_PRIMARY" },
+  portSpeedInvalid: { status: 400, code: "EQ-3143116", message: "INVALID_PHYSICAL_PORTS_SPEED" },
+  portTypeInvalid: { status: 400, code: "EQ-3143117", message: "INVALID_PHYSICAL_PORTS_TYPE" },
+  portAccountInvalid: { status: 400, code: "EQ-3143124", message: "ACCOUNT_SERVICE_ERROR" },
+  portUntaggedRedundant: { status: 400, code: "EQ-3143128", message: "UNTAGGED_REDUNDANT" },
+  portUntaggedLag: { status: 400, code: "EQ-3143129", message: "UNTAGGED_LAG" },
+  portUntaggedTpid: { status: 400, code: "EQ-3143131", message: "UNTAGGED_TPID" },
+  portLagRequired: { status: 400, code: "EQ-3143135", message: "LAG_PORT_WITHOUT_LAG" },
 
   // ── Network edge: devices, device types and their catalogue calls (style B) ─────────────
   // area:ne-devices
 
   // ── Network edge: VPN, backups, images, keys, files, order summary (style B) ────────────
   // area:ne-services
+  // Codes of the VPN service's error enumeration in the official description (GET /ne/v1/vpn/{uuid}).
+  vpnNotFound: { status: 404, code: "VPN_CONFIG_NOT_FOUND", message: "VPN configuration not found" },
+  vpnDeviceNotFound: { status: 404, code: "VPN_DEVICE_NOT_FOUND", message: "Virtual device not found" },
+  vpnDeviceNotReady: { status: 400, code: "VPN_DEVICE_NOT_IN_READY_STATE", message: "Virtual device is not in a ready state" },
+  vpnAlreadyDeleted: { status: 400, code: "VPN_ALREADY_DELETED", message: "VPN configuration is already deleted" },
 
   // ── Signature policies, bare-metal API keys, maintenance notifications, legacy layer 2 ──
   // area:other

@@ -94,7 +94,7 @@ function checkPage(offset: number | undefined, limit: number | undefined, limits
 }
 
 export interface PageEnvelope<T> {
-  pagination: { offset: number; limit: number; total: number; next?: string | null; previous?: string | null };
+  pagination: { offset: number; limit: number; total: number; next?: string; previous?: string };
   data: T[];
 }
 
@@ -113,12 +113,9 @@ export function paginate<T>(items: T[], page: PageRequest, link?: (offset: numbe
       offset,
       limit,
       total,
-      ...(link
-        ? {
-            next: hasNext ? link(offset + limit, limit) : null,
-            previous: hasPrevious ? link(Math.max(0, offset - limit), limit) : null,
-          }
-        : {}),
+      // The official Pagination schema types the links as strings: absent, not null, when there is none.
+      ...(link && hasNext ? { next: link(offset + limit, limit) } : {}),
+      ...(link && hasPrevious ? { previous: link(Math.max(0, offset - limit), limit) } : {}),
     },
     data,
   };

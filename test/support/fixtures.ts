@@ -11,6 +11,20 @@ export interface ConnectionFixture {
   name?: string;
 }
 
+/** A seeded DOT1Q port of the production project (Washington, D.C.), as a connection endpoint. */
+const DC_PORT = "c791f8cb-5cc8-cc80-8ce0-306a5c00a4ee";
+const DC_SECONDARY_PORT = "c791f8cb-0000-4000-8000-000000000002";
+
+let nextVlan = 3000;
+const endpoint = (port: string, vlanTag: number) => ({
+  accessPoint: {
+    type: "COLO",
+    port: { href: `/fabric/v4/ports/${port}`, uuid: port, type: "XF_PORT" },
+    linkProtocol: { type: "DOT1Q", vlanTag },
+    location: { metroCode: "DC" },
+  },
+});
+
 /** A provisioned port-to-port connection in the production project (or the one given). */
 export function seedConnection(t: TestSim, options: ConnectionFixture = {}): string {
   const uuid = t.sim.world.uuid();
@@ -24,6 +38,10 @@ export function seedConnection(t: TestSim, options: ConnectionFixture = {}): str
       name: options.name ?? `fixture-${uuid.slice(0, 8)}`,
       state: options.state ?? "PROVISIONED",
       bandwidth: 100,
+      order: { purchaseOrderNumber: "PO-FIXTURE" },
+      aSide: endpoint(DC_PORT, nextVlan),
+      zSide: endpoint(DC_SECONDARY_PORT, nextVlan++),
+      notifications: [{ type: "ALL", emails: ["noc@example.com"] }],
       operation: { equinixStatus: "PROVISIONED", providerStatus: "AVAILABLE" },
       project: { projectId },
     },
