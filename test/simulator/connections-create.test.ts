@@ -1,0 +1,302 @@
+import { describe, expect, it } from "vitest";
+import { seedDevice } from "../support/fixtures.js";
+import { useSimulator } from "../support/sim.js";
+import {
+  DIRECT_PROFILE,
+  PRODUCTION,
+  SANDBOX,
+  STORAGE_PROFILE,
+  coloSide,
+  connectionBody,
+  deviceSide,
+  problem,
+  profileSide,
+  provisioned,
+  qinqSide,
+  seededPort,
+} from "./connections-fixtures.js";
+
+const t = useSimulator();
+const CONNECTIONS = "/fabric/v4/connections";
+
+async function expectProblem(body: Record<string, unknown>, code: string, property: string, client: "demo" | "limited" = "demo") {
+  const res = await t.call("POST", CONNECTIONS, { body, client });
+  expect(res.status, res.text).toBe(400);
+  expect(problem(res.body).errorCode).toBe(code);
+  expect(problem(res.body).additionalInfo?.[0]?.property).toBe(property);
+  return problem(res.body).additionalInfo![0]!.reason;
+}
+
+describe("POST /fabric/v4/connections: a port to a service profile", () => {
+  it("answers 201 with the connection PENDING_AUTO_APPROVAL, then provisions it on the clock", async () => {
+    const res = await t.call("POST", CONNECTIONS, { body: connectionBody() });
+    expect(res.status).toBe(201);
+    const c = res.body;
+    expect(c).toMatchObject({
+      href: `/fabric/v4/connections/${c.uuid}`,
+      type: "EVPL_VC",
+      name: "dc-to-direct",
+      state: "PENDING_AUTO_APPROVAL",
+      operation: { equinixStatus: "PROVISIONING", providerStatus: "NOT_AVAILABLE" },
+      order: { purchaseOrderNumber: "PO-1", billingTier: "Up to 200 MB" },
+      bandwidth: 100,
+      redundancy: { group: "g-1", priority: "PRIMARY" },
+      direction: "OUTGOING",
+      isRemote: true,
+      account: { accountNumber: 270848, orgId: 216504 },
+      changeLog: { createdBy: "demo-user", createdByEmail: "demo.user@example.com" },
+      change: { type: "CONNECTION_CREATION", status: "REQUESTED" },
+      project: { projectId: PRODUCTION },
+      notifications: [{ type: "ALL", emails: ["noc@example.com"] }],
+    });
+    expect(c.aSide.accessPoint).toMatchObject({
+      type: "COLO",
+      port: { uuid: seededPort("DC", "PRIMARY"), type: "XF_PORT", href: `/fabric/v4/ports/${seededPort("DC", "PRIMARY")}`, redundancy: { priority: "PRIMARY" } },
+      linkProtocol: { type: "DOT1Q", vlanTag: 100 },
+      location: { metroCode: "DC", metroName: "Washington, D.C.", region: "AMER" },
+    });
+    expect(c.aSide.accessPoint.port.name).toMatch(/DC1/);
+    expect(c.zSide.accessPoint).toMatchObject({ type: "SP", profile: { uuid: DIRECT_PROFILE, type: "L2_PROFILE", name: "CloudExchange Direct" }, location: { metroCode: "DC" } });
+    const done = await t.waitFor(`${CONNECTIONS}/${c.uuid}`, "/state", "PROVISIONED");
+    expect(done.operation).toEqual({ equinixStatus: "PROVISIONED", providerStatus: "AVAILABLE" });
+    expect(done.change.status).toBe("COMPLETED");
+  });
+
+  it("records a cloud event for each state of the connection", async () => {
+    const uuid = await provisioned(t);
+    const events = (await t.call("GET", "/__sim/objects?kind=cloudEvents")).body.data.filter((e: { assetUuid: string }) => e.assetUuid === uuid);
+    expect(events.map((e: { state: string }) => e.state)).toEqual(["PENDING_AUTO_APPROVAL", "PROVISIONING", "PROVISIONED"]);
+    expect(events[0]).toMatchObject({ type: "equinix.fabric.connection.state", subject: `/fabric/v4/connections/${uuid}`, actor: "demo-user" });
+  });
+
+  it("ends FAILED under a transition fault", async () => {
+    await t.call("POST", "/__sim/faults", { body: { failTransitions: { kind: "connections", count: 1 } } });
+    const res = await t.call("POST", CONNECTIONS, { body: connectionBody() });
+    const failed = await t.waitFor(`${CONNECTIONS}/${res.body.uuid}`, "/state", "FAILED");
+    expect(failed.operation).toEqual({ equinixStatus: "NOT_PROVISIONED", providerStatus: "FAILED" });
+    expect(failed.change).toMatchObject({ type: "CONNECTION_CREATION", status: "FAILED" });
+  });
+
+  it("refuses a service profile that does not exist, is not offered in the metro, or lacks the bandwidth", async () => {
+    await expectProblem(connectionBody({ zSide: profileSide("0b0b0b0b-0000-4000-8000-000000000000", "DC") }), "EQ-2012010", "/zSide/accessPoint/profile/uuid");
+    const reason = await expectProblem(connectionBody({ zSide: profileSide(STORAGE_PROFILE, "SV") }), "EQ-2010010", "/zSide/accessPoint/location/metroCode");
+    expect(reason).toMatch(/not offered in SV/);
+    await expectProblem(connectionBody({ bandwidth: 150 }), "EQ-2012025", "/bandwidth");
+    await expectProblem(connectionBody({ zSide: { accessPoint: { type: "SP", profile: { uuid: DIRECT_PROFILE } } } }), "EQ-2012011", "/zSide/accessPoint/location");
+    await expectProblem(connectionBody({ zSide: { accessPoint: { type: "SP", profile: { type: "L3_PROFILE", uuid: DIRECT_PROFILE }, location: { metroCode: "DC" } } } }), "EQ-2012025", "/zSide/accessPoint/profile/type");
+  });
+});
+
+describe("POST /fabric/v4/connections: colocation ports", () => {
+  it("connects two DOT1Q ports in one metro", async () => {
+    const res = await t.call("POST", CONNECTIONS, { body: connectionBody({ zSide: coloSide(seededPort("DC", "SECONDARY"), 200), bandwidth: 1000 }) });
+    expect(res.status).toBe(201);
+    expect(res.body.zSide.accessPoint).toMatchObject({ type: "COLO", port: { uuid: seededPort("DC", "SECONDARY"), redundancy: { priority: "SECONDARY" } }, linkProtocol: { vlanTag: 200 } });
+  });
+
+  it("connects a QINQ port of the sandbox for the limited client, who cannot see production ports", async () => {
+    const body = connectionBody({ aSide: qinqSide(seededPort("DC", "QINQ"), 300, 40), project: { projectId: SANDBOX } });
+    const res = await t.call("POST", CONNECTIONS, { body, client: "limited" });
+    expect(res.status, res.text).toBe(201);
+    expect(res.body.aSide.accessPoint.linkProtocol).toEqual({ type: "QINQ", vlanSTag: 300, vlanCTag: 40 });
+    expect(res.body.account.accountNumber).toBe(270849);
+    await expectProblem(connectionBody({ project: { projectId: SANDBOX } }), "EQ-2012010", "/aSide/accessPoint/port/uuid", "limited");
+  });
+
+  it("refuses a project the caller cannot use with 403", async () => {
+    const res = await t.call("POST", CONNECTIONS, { body: connectionBody({ aSide: qinqSide(seededPort("DC", "QINQ"), 300) }), client: "limited" });
+    expect(res.status).toBe(403);
+    expect(problem(res.body).additionalInfo?.[0]?.property).toBe("/project/projectId");
+  });
+
+  it("requires the link protocol of the port's encapsulation, with tags from 2 to 4094", async () => {
+    await expectProblem(connectionBody({ aSide: qinqSide(seededPort("DC", "PRIMARY"), 300) }), "EQ-2010010", "/aSide/accessPoint/linkProtocol/type");
+    await expectProblem(connectionBody({ aSide: coloSide(seededPort("DC", "PRIMARY"), 1) }), "EQ-2010010", "/aSide/accessPoint/linkProtocol/vlanTag");
+    await expectProblem(connectionBody({ aSide: coloSide(seededPort("DC", "PRIMARY"), 4095) }), "EQ-2010010", "/aSide/accessPoint/linkProtocol/vlanTag");
+    await expectProblem(connectionBody({ aSide: coloSide(seededPort("DC", "PRIMARY"), 2.5) }), "EQ-2010010", "/aSide/accessPoint/linkProtocol/vlanTag");
+    await expectProblem(connectionBody({ aSide: { accessPoint: { type: "COLO", port: { uuid: seededPort("DC", "PRIMARY") }, linkProtocol: { type: "DOT1Q" } } } }), "EQ-2012011", "/aSide/accessPoint/linkProtocol/vlanTag");
+    await expectProblem(connectionBody({ aSide: qinqSide(seededPort("DC", "QINQ"), 300, 4095), project: { projectId: SANDBOX } }), "EQ-2010010", "/aSide/accessPoint/linkProtocol/vlanCTag");
+    await expectProblem(connectionBody({ aSide: { accessPoint: { type: "COLO", port: { uuid: seededPort("DC", "PRIMARY") } } } }), "EQ-2012011", "/aSide/accessPoint/linkProtocol");
+    await expectProblem(connectionBody({ aSide: { accessPoint: { type: "COLO" } } }), "EQ-2012011", "/aSide/accessPoint/port");
+    await expectProblem(connectionBody({ aSide: coloSide("nope", 100) }), "EQ-2012010", "/aSide/accessPoint/port/uuid");
+  });
+
+  it("keeps a VLAN tag unique per port among live connections, and frees it on deletion", async () => {
+    const first = await provisioned(t);
+    const reason = await expectProblem(connectionBody(), "EQ-2010010", "/aSide/accessPoint/linkProtocol");
+    expect(reason).toContain(first);
+    expect((await t.call("POST", CONNECTIONS, { body: connectionBody({ aSide: coloSide(seededPort("DC", "SECONDARY"), 100) }) })).status).toBe(201);
+    await t.call("DELETE", `${CONNECTIONS}/${first}`);
+    await t.waitFor(`${CONNECTIONS}/${first}`, "/state", "DEPROVISIONED");
+    expect((await t.call("POST", CONNECTIONS, { body: connectionBody() })).status).toBe(201);
+  });
+
+  it("keeps QINQ tag pairs unique: a pair, or an outer tag taken whole", async () => {
+    const sandbox = { project: { projectId: SANDBOX } };
+    expect((await t.call("POST", CONNECTIONS, { body: connectionBody({ aSide: qinqSide(seededPort("DC", "QINQ"), 300, 40), ...sandbox }) })).status).toBe(201);
+    expect((await t.call("POST", CONNECTIONS, { body: connectionBody({ aSide: qinqSide(seededPort("DC", "QINQ"), 300, 41), ...sandbox }) })).status).toBe(201);
+    await expectProblem(connectionBody({ aSide: qinqSide(seededPort("DC", "QINQ"), 300, 40), ...sandbox }), "EQ-2010010", "/aSide/accessPoint/linkProtocol");
+    await expectProblem(connectionBody({ aSide: qinqSide(seededPort("DC", "QINQ"), 300), ...sandbox }), "EQ-2010010", "/aSide/accessPoint/linkProtocol");
+  });
+
+  it("refuses the same VLAN on the same port on both sides", async () => {
+    await expectProblem(connectionBody({ zSide: coloSide(seededPort("DC", "PRIMARY"), 100) }), "EQ-2010010", "/zSide/accessPoint/linkProtocol");
+  });
+
+  it("keeps connections within the port's available bandwidth", async () => {
+    await provisioned(t, { zSide: coloSide(seededPort("DC", "SECONDARY"), 10), bandwidth: 6000 });
+    const reason = await expectProblem(connectionBody({ aSide: coloSide(seededPort("DC", "PRIMARY"), 11), zSide: coloSide(seededPort("SV", "PRIMARY"), 10), bandwidth: 5000 }), "EQ-2010010", "/bandwidth");
+    expect(reason).toMatch(/4000 Mbps available on port/);
+  });
+});
+
+describe("POST /fabric/v4/connections: virtual devices, networks, cloud routers and service tokens", () => {
+  it("connects a virtual device interface to a service profile", async () => {
+    const device = seedDevice(t);
+    const res = await t.call("POST", CONNECTIONS, { body: connectionBody({ aSide: deviceSide(device) }) });
+    expect(res.status, res.text).toBe(201);
+    expect(res.body.aSide.accessPoint).toMatchObject({
+      type: "VD",
+      virtualDevice: { uuid: device, type: "EDGE", href: `/ne/v1/devices/${device}` },
+      interface: { type: "NETWORK", id: 5 },
+      location: { metroCode: "DC" },
+    });
+  });
+
+  it("takes tag ranges in place of single tags at a virtual device, and requires one or the other", async () => {
+    const device = seedDevice(t);
+    const ranged = deviceSide(device, { linkProtocol: { type: "QINQ", vlanSTag: 10, vlanCTagMin: 20, vlanCTagMax: 30 } });
+    const res = await t.call("POST", CONNECTIONS, { body: connectionBody({ aSide: ranged }) });
+    expect(res.status, res.text).toBe(201);
+    expect(res.body.aSide.accessPoint.linkProtocol).toEqual({ type: "QINQ", vlanSTag: 10, vlanCTagMin: 20, vlanCTagMax: 30 });
+    await expectProblem(connectionBody({ aSide: deviceSide(device, { linkProtocol: { type: "DOT1Q" } }) }), "EQ-2012011", "/aSide/accessPoint/linkProtocol/vlanTagMin");
+    await expectProblem(connectionBody({ aSide: deviceSide(device, { linkProtocol: { type: "DOT1Q", vlanTagMin: 20 } }) }), "EQ-2012011", "/aSide/accessPoint/linkProtocol/vlanTagMax");
+    await expectProblem(connectionBody({ aSide: deviceSide(device, { linkProtocol: { type: "QINQ", vlanSTag: 10 } }) }), "EQ-2012011", "/aSide/accessPoint/linkProtocol/vlanCTagMin");
+    await expectProblem(connectionBody({ aSide: deviceSide(device, { linkProtocol: { type: "DOT1Q", vlanTagMin: 30, vlanTagMax: 20 } }) }), "EQ-2010010", "/aSide/accessPoint/linkProtocol/vlanTagMin");
+  });
+
+  it("refuses unknown, foreign or unprovisioned devices and a malformed interface", async () => {
+    await expectProblem(connectionBody({ aSide: deviceSide("0d0d0d0d-0000-4000-8000-000000000000") }), "EQ-2012010", "/aSide/accessPoint/virtualDevice/uuid");
+    await expectProblem(connectionBody({ aSide: deviceSide(seedDevice(t)), project: { projectId: SANDBOX } }), "EQ-2012010", "/aSide/accessPoint/virtualDevice/uuid", "limited");
+    await expectProblem(connectionBody({ aSide: deviceSide(seedDevice(t, { status: "PROVISIONING" })) }), "EQ-2010010", "/aSide/accessPoint/virtualDevice/uuid");
+    const device = seedDevice(t);
+    await expectProblem(connectionBody({ aSide: { accessPoint: { type: "VD", virtualDevice: { type: "EDGE", uuid: device }, interface: { type: "NETWORK", id: "five" } } } }), "EQ-2010010", "/aSide/accessPoint/interface/id");
+    await expectProblem(connectionBody({ aSide: { accessPoint: { type: "VD", virtualDevice: { type: "CORE", uuid: device } } } }), "EQ-2012025", "/aSide/accessPoint/virtualDevice/type");
+  });
+
+  it("allows less bandwidth between distant metros, and at most the local maximum within one", async () => {
+    const device = seedDevice(t);
+    const far = await expectProblem(connectionBody({ aSide: deviceSide(device), zSide: profileSide(DIRECT_PROFILE, "SG"), bandwidth: 10000 }), "EQ-2010010", "/bandwidth");
+    expect(far).toMatch(/5000 Mbps allowed for a connection between DC and SG/);
+    expect((await t.call("POST", CONNECTIONS, { body: connectionBody({ aSide: deviceSide(device), zSide: profileSide(DIRECT_PROFILE, "SG"), bandwidth: 5000 }) })).status).toBe(201);
+    const router = t.sim.world.uuid();
+    t.sim.world.create("routers", { uuid: router, name: "fcr-dc", location: { metroCode: "DC" } }, { uuid: router, projectId: PRODUCTION });
+    const routerSide = { accessPoint: { type: "CLOUD_ROUTER", router: { uuid: router } } };
+    const local = await expectProblem(connectionBody({ aSide: routerSide, zSide: deviceSide(device), bandwidth: 60000 }), "EQ-2010010", "/bandwidth");
+    expect(local).toMatch(/50000 Mbps allowed for a local connection in DC/);
+    await expectProblem(connectionBody({ bandwidth: 100001 }), "EQ-2010010", "/bandwidth");
+  });
+
+  it("refers to networks, cloud routers and service tokens that exist", async () => {
+    const network = t.sim.world.uuid();
+    t.sim.world.create("networks", { uuid: network, name: "my-lan", type: "EVPLAN", scope: "GLOBAL" }, { uuid: network, projectId: PRODUCTION });
+    const res = await t.call("POST", CONNECTIONS, { body: connectionBody({ type: "EVPLAN_VC", zSide: { accessPoint: { type: "NETWORK", network: { uuid: network } } } }) });
+    expect(res.status, res.text).toBe(201);
+    expect(res.body.zSide.accessPoint.network).toMatchObject({ uuid: network, name: "my-lan", type: "EVPLAN", scope: "GLOBAL" });
+    expect(res.body.isRemote).toBe(false);
+    const token = t.sim.world.uuid();
+    t.sim.world.create("serviceTokens", { uuid: token, type: "VC_TOKEN" }, { uuid: token, projectId: PRODUCTION });
+    const viaToken = await t.call("POST", CONNECTIONS, { body: connectionBody({ aSide: coloSide(seededPort("DC", "PRIMARY"), 101), zSide: { serviceToken: { uuid: token } } }) });
+    expect(viaToken.status, viaToken.text).toBe(201);
+    expect(viaToken.body.zSide.serviceToken).toMatchObject({ uuid: token, type: "VC_TOKEN" });
+    const unknown = "0e0e0e0e-0000-4000-8000-000000000000";
+    await expectProblem(connectionBody({ zSide: { accessPoint: { type: "NETWORK", network: { uuid: unknown } } } }), "EQ-2012010", "/zSide/accessPoint/network/uuid");
+    await expectProblem(connectionBody({ aSide: { accessPoint: { type: "CLOUD_ROUTER", router: { uuid: unknown } } } }), "EQ-2012010", "/aSide/accessPoint/router/uuid");
+    await expectProblem(connectionBody({ zSide: { serviceToken: { uuid: unknown } } }), "EQ-2012010", "/zSide/serviceToken/uuid");
+    await expectProblem(connectionBody({ zSide: { accessPoint: { type: "CHAINGROUP" } } }), "EQ-2012025", "/zSide/accessPoint/type");
+  });
+});
+
+describe("POST /fabric/v4/connections: the request's own fields", () => {
+  it("requires type, name, order, bandwidth, both sides and notifications", async () => {
+    for (const field of ["type", "name", "order", "bandwidth", "aSide", "zSide", "notifications"]) {
+      await expectProblem(connectionBody({ [field]: undefined }), "EQ-2012011", `/${field}`);
+    }
+  });
+
+  it("checks types and enumerations", async () => {
+    await expectProblem(connectionBody({ type: "XX_VC" }), "EQ-2012025", "/type");
+    await expectProblem(connectionBody({ name: 7 }), "EQ-2010010", "/name");
+    await expectProblem(connectionBody({ name: "" }), "EQ-2010010", "/name");
+    await expectProblem(connectionBody({ bandwidth: "100" }), "EQ-2010010", "/bandwidth");
+    await expectProblem(connectionBody({ bandwidth: 0 }), "EQ-2010010", "/bandwidth");
+    await expectProblem(connectionBody({ order: "PO-1" }), "EQ-2010010", "/order");
+    await expectProblem(connectionBody({ order: { purchaseOrderNumber: 12 } }), "EQ-2010010", "/order/purchaseOrderNumber");
+    await expectProblem(connectionBody({ redundancy: { group: "g" } }), "EQ-2012011", "/redundancy/priority");
+    await expectProblem(connectionBody({ redundancy: { priority: "PRIMARY" } }), "EQ-2012011", "/redundancy/group");
+    await expectProblem(connectionBody({ redundancy: { group: "g", priority: "TERTIARY" } }), "EQ-2012025", "/redundancy/priority");
+    await expectProblem(connectionBody({ aSide: "port" }), "EQ-2010010", "/aSide");
+  });
+
+  it("makes a connection without redundancy the primary of its own group", async () => {
+    const res = await t.call("POST", CONNECTIONS, { body: connectionBody({ redundancy: undefined }) });
+    expect(res.body.redundancy.priority).toBe("PRIMARY");
+    expect(res.body.redundancy.group).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it("takes 1 to 12 notification addresses of a known type", async () => {
+    const twelve = Array.from({ length: 12 }, (_, i) => `n${i}@example.com`);
+    const ok = await t.call("POST", CONNECTIONS, { body: connectionBody({ notifications: [{ type: "ALL", emails: twelve.slice(0, 6) }, { type: "BANDWIDTH_ALERT", emails: twelve.slice(6) }] }) });
+    expect(ok.status).toBe(201);
+    const reason = await expectProblem(connectionBody({ aSide: coloSide(seededPort("DC", "PRIMARY"), 101), notifications: [{ type: "ALL", emails: [...twelve, "x@example.com"] }] }), "EQ-2010010", "/notifications");
+    expect(reason).toMatch(/at most 12/);
+    await expectProblem(connectionBody({ notifications: [] }), "EQ-2010010", "/notifications");
+    await expectProblem(connectionBody({ notifications: [{ type: "ALL", emails: [] }] }), "EQ-2010010", "/notifications/0/emails");
+    await expectProblem(connectionBody({ notifications: [{ type: "ALL" }] }), "EQ-2012011", "/notifications/0/emails");
+    await expectProblem(connectionBody({ notifications: [{ emails: ["a@example.com"] }] }), "EQ-2012011", "/notifications/0/type");
+    await expectProblem(connectionBody({ notifications: [{ type: "SOMETIMES", emails: ["a@example.com"] }] }), "EQ-2012025", "/notifications/0/type");
+    await expectProblem(connectionBody({ notifications: [{ type: "ALL", emails: ["not-an-address"] }] }), "EQ-2010010", "/notifications/0/emails/0");
+  });
+
+  it("validates without creating on dryRun=true, and refuses other dryRun values and unknown parameters", async () => {
+    const dry = await t.call("POST", `${CONNECTIONS}?dryRun=true`, { body: connectionBody() });
+    expect(dry.status).toBe(200);
+    expect(dry.body.name).toBe("dc-to-direct");
+    expect((await t.call("GET", `${CONNECTIONS}/${dry.body.uuid}`)).status).toBe(404);
+    expect((await t.call("POST", `${CONNECTIONS}?dryRun=true`, { body: connectionBody({ bandwidth: 150 }) })).status).toBe(400);
+    const bad = await t.call("POST", `${CONNECTIONS}?dryRun=perhaps`, { body: connectionBody() });
+    expect(problem(bad.body).additionalInfo?.[0]?.property).toBe("dryRun");
+    const unknown = await t.call("POST", `${CONNECTIONS}?verbose=1`, { body: connectionBody() });
+    expect(unknown.status).toBe(400);
+    expect(problem(unknown.body).additionalInfo?.[0]?.property).toBe("verbose");
+  });
+
+  it("answers malformed bodies with 400 and other content types with 415", async () => {
+    expect((await t.call("POST", CONNECTIONS, { raw: "{nope", contentType: "application/json" })).status).toBe(400);
+    expect((await t.call("POST", CONNECTIONS, { body: [connectionBody()] })).status).toBe(400);
+    expect((await t.call("POST", CONNECTIONS, { raw: "x", contentType: "text/plain" })).status).toBe(415);
+    expect((await t.call("POST", CONNECTIONS, { body: connectionBody(), client: "none" })).status).toBe(401);
+  });
+});
+
+describe("GET /fabric/v4/connections/{uuid}", () => {
+  it("reads a connection, from the requester's direction when asked", async () => {
+    const uuid = await provisioned(t);
+    const res = await t.call("GET", `${CONNECTIONS}/${uuid}`);
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ uuid, state: "PROVISIONED", direction: "OUTGOING" });
+    expect((await t.call("GET", `${CONNECTIONS}/${uuid}?direction=INCOMING`)).body.direction).toBe("INCOMING");
+    const bad = await t.call("GET", `${CONNECTIONS}/${uuid}?direction=SIDEWAYS`);
+    expect(bad.status).toBe(400);
+    expect(problem(bad.body).additionalInfo?.[0]?.property).toBe("direction");
+    expect((await t.call("GET", `${CONNECTIONS}/${uuid}?expand=all`)).status).toBe(400);
+  });
+
+  it("answers 404 for unknown connections and those of projects the caller cannot see", async () => {
+    expect((await t.call("GET", `${CONNECTIONS}/00000000-0000-4000-8000-000000000000`)).status).toBe(404);
+    const uuid = await provisioned(t);
+    const foreign = await t.call("GET", `${CONNECTIONS}/${uuid}`, { client: "limited" });
+    expect(foreign.status).toBe(404);
+    expect(problem(foreign.body).errorCode).toBe("EQ-3073004");
+  });
+});
