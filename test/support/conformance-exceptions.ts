@@ -14,8 +14,13 @@ export interface ConformanceException {
    */
   instancePath: string;
   keyword?: string;
+  /** For a `required` error: the one missing property waived. */
+  missingProperty?: string;
   reason: string;
 }
+
+/** The keyword of the violation "a success status the description does not list for this operation". */
+export const UNDOCUMENTED_STATUS = "undocumentedStatus";
 
 /** Where a connection's own fields differ, in every response that carries connections. */
 const CONNECTION_DIFFERENCES: Array<Omit<ConformanceException, "operation" | "status">> = [
@@ -36,6 +41,27 @@ const CONNECTION_OPERATIONS = [
 export const CONFORMANCE_EXCEPTIONS: ConformanceException[] = [
   ...CONNECTION_OPERATIONS.flatMap((operation) => CONNECTION_DIFFERENCES.map((d) => ({ ...d, operation, status: "*" }))),
   ...CONNECTION_DIFFERENCES.map((d) => ({ ...d, operation: "POST /fabric/v4/connections/search", status: "200", instancePath: `/data/*${d.instancePath}` })),
+  ...[
+    { operation: "GET /ne/v1/devices/{uuid}", instancePath: "/additionalBandwidth" },
+    { operation: "GET /ne/v1/devices", instancePath: "/data/*/additionalBandwidth" },
+  ].map((x) => ({ ...x, status: "200", keyword: "type", reason: "specification 2.10: a device's additionalBandwidth is an integer (Mbps); the official schema says string" })),
+  ...["PUT /ne/v1/vpn/{uuid}", "DELETE /ne/v1/vpn/{uuid}"].map((operation) => ({
+    operation,
+    status: "202",
+    instancePath: "",
+    keyword: UNDOCUMENTED_STATUS,
+    reason: "specification 4.7 and 3.5: VPN update and delete answer 202 Accepted; the official description lists 200 and 204",
+  })),
+  {
+    operation: "GET /ne/v1/vpn/{uuid}",
+    status: "404",
+    instancePath: "",
+    reason: "errors of the device service are problem style B objects (specification 7.1); the official description types this 404 as a bare code string",
+  },
+  ...[
+    { operation: "GET /ne/v1/vpn/{uuid}", instancePath: "" },
+    { operation: "GET /ne/v1/vpn", instancePath: "/data/*" },
+  ].map((x) => ({ ...x, status: "200", keyword: "required", missingProperty: "password", reason: "specification 4.7: a VPN's BGP password is optional, so a VPN made without one has none; the official response schema requires it" })),
 ];
 
 /**
