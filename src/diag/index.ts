@@ -2,3 +2,4 @@
 // diagnostics (file:line:col, address, field, rule). Imports nothing of the domain.
 
 export * from "./errors.js";
+export * from "./diagnostics.js";

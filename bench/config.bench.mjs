@@ -1,0 +1,65 @@
+// Benchmark: parse and validate a generated configuration of 5,000 resources (all six kinds, with
+// references between them), from the built code. Run through `npm run bench` after `npm run build`.
+
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { performance } from "node:perf_hooks";
+import { loadConfiguration } from "../dist/config/index.js";
+
+const GROUPS = 500; // each group: 2 route filters, 2 connections, 2 attachments, 2 routing protocols, 1 device, 1 VPN
+
+function generate(dir) {
+  const files = { connections: [], routeFilters: [], routeFilterAttachments: [], routingProtocols: [], devices: [], vpns: [] };
+  for (let g = 0; g < GROUPS; g++) {
+    for (const i of [0, 1]) {
+      const n = `g${g}-${i}`;
+      files.routeFilters.push(`  rf-${n}:\n    type: BGP_IPv4_PREFIX_FILTER\n    description: filter ${n}\n`);
+      files.connections.push(
+        `  c-${n}:\n    type: EVPL_VC\n    bandwidth: \${var.bandwidth}\n    aSide:\n      accessPoint:\n        type: COLO\n        port: { uuid: c791f8cb-5cc8-cc80-8ce0-306a5c00a4ee }\n        linkProtocol: { type: DOT1Q, vlanTag: ${2 + ((g * 2 + i) % 4000)} }\n    zSide:\n      accessPoint:\n        type: SP\n        profile: { type: L2_PROFILE, uuid: 22d4ff47-7c4e-4b2a-9e0f-2c9d1f0e8a11 }\n        location: { metroCode: SV }\n    notifications: [{ type: ALL, emails: [noc@example.com] }]\n`,
+      );
+      files.routeFilterAttachments.push(`  a-${n}:\n    connection: \${connections.c-${n}.uuid}\n    routeFilter: \${routeFilters.rf-${n}.uuid}\n    direction: INBOUND\n`);
+    }
+    files.routingProtocols.push(`  direct-g${g}:\n    connection: \${connections.c-g${g}-0.uuid}\n    type: DIRECT\n    directIpv4: { equinixIfaceIp: 10.${g % 250}.${g % 200}.1/30 }\n`);
+    files.routingProtocols.push(
+      `  bgp-g${g}:\n    connection: \${connections.c-g${g}-0.uuid}\n    type: BGP\n    customerAsn: 65010\n    bgpIpv4: { customerPeerIp: 10.${g % 250}.${g % 200}.2, enabled: true, outboundMED: 100 }\n    bgpAuthKey: \${secret.BGP_KEY}\n    dependsOn: [routingProtocols.direct-g${g}]\n`,
+    );
+    files.devices.push(
+      `  d-g${g}:\n    deviceTypeCode: C8000V\n    metroCode: DC\n    packageCode: network-essentials\n    version: 17.11.01a\n    licenseMode: SUB\n    deviceManagementType: PROVIDER-CONFIGURED\n    core: 2\n    termlength: 12\n    notifications: [netops@example.com]\n`,
+    );
+    files.vpns.push(
+      `  v-g${g}:\n    virtualDeviceUuid: \${devices.d-g${g}.uuid}\n    siteName: site-${g}\n    configName: tunnel-${g}\n    peerIp: 203.0.113.10\n    peerSharedKey: \${secret.PSK}\n    remoteAsn: 65100\n    remoteIpAddress: 169.254.10.2\n    localAsn: 65000\n    tunnelIp: 169.254.10.1/30\n`,
+    );
+  }
+  writeFileSync(join(dir, "main.yaml"), "netform: 1\nprovider:\n  endpoint: embedded\n  projectId: 5c1a4b6e-6b55-4c34-8a4f-2a9f1d0c7e01\n  accountNumber: 270848\nvariables:\n  bandwidth: { type: number, default: 100 }\n");
+  let count = 0;
+  for (const [kind, items] of Object.entries(files)) {
+    writeFileSync(join(dir, `${kind}.yaml`), `${kind}:\n${items.join("")}`);
+    count += items.length;
+  }
+  return count;
+}
+
+export default async function bench() {
+  const dir = mkdtempSync(join(tmpdir(), "netform-bench-config-"));
+  try {
+    const count = generate(dir);
+    const env = { BGP_KEY: "bench-key", PSK: "bench-psk" };
+    const times = [];
+    for (let run = 0; run < 5; run++) {
+      const start = performance.now();
+      const { config, diagnostics } = loadConfiguration(dir, { env });
+      times.push((performance.now() - start) / 1000);
+      const errors = diagnostics.filter((d) => d.severity === "error");
+      if (errors.length > 0 || config.resources.size !== count) throw new Error(`benchmark configuration is invalid: ${errors[0]?.message ?? `${config.resources.size} of ${count} resources`}`);
+    }
+    times.sort((a, b) => a - b);
+    const median = times[Math.floor(times.length / 2)];
+    return [
+      { name: `config: parse+validate ${count.toLocaleString("en")} resources (median of 5)`, value: Number(median.toFixed(3)), unit: "s", goal: "< 1 s" },
+      { name: `config: parse+validate ${count.toLocaleString("en")} resources (slowest of 5)`, value: Number(times[times.length - 1].toFixed(3)), unit: "s", goal: "< 1 s" },
+    ];
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,19 @@
+// `netform schema`: prints the JSON Schema of the configuration format (regenerate the committed copy with
+// `netform schema > schemas/netform.schema.json`).
+
+import type { Command } from "commander";
+import { configurationJsonSchemaText } from "../config/index.js";
+import { renderSchema } from "../views/diagnostics.js";
+import { run } from "./program.js";
+
+export function registerSchema(program: Command): void {
+  program
+    .command("schema")
+    .description("print the JSON Schema of the configuration (for editors and the YAML language server)")
+    .action(
+      run(({ output }) => {
+        renderSchema(output, configurationJsonSchemaText());
+        return 0;
+      }),
+    );
+}

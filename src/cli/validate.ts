@@ -1,0 +1,70 @@
+// `netform validate`: loads the configuration and reports every problem; exit 0 when valid, 1 when not.
+// Inputs without a value (variables, environment, secrets) are reported as warnings and their uses are
+// checked at plan time, so a pipeline can validate without its secrets.
+
+import type { Command } from "commander";
+import { parseVarFlag, loadConfiguration } from "../config/index.js";
+import { hasErrors, NetformError } from "../diag/index.js";
+import { renderDiagnosticsJson, renderDiagnosticsText } from "../views/diagnostics.js";
+import { run } from "./program.js";
+
+type Format = "text" | "json";
+
+interface ValidateFlags {
+  config: string;
+  format: string;
+  var: string[];
+  varFile: string[];
+}
+
+const collect = (value: string, previous: string[]): string[] => [...previous, value];
+
+/** --var NAME=VALUE flags as a record; a malformed one is a usage error. */
+export function varFlags(flags: readonly string[]): Record<string, string> {
+  const vars: Record<string, string> = {};
+  for (const f of flags) {
+    const parsed = parseVarFlag(f);
+    if (!parsed) throw new NetformError({ code: "usage", message: `--var ${f}: expected NAME=VALUE`, hint: "e.g. --var bandwidth=100" });
+    vars[parsed.name] = parsed.value;
+  }
+  return vars;
+}
+
+function format(value: string): Format {
+  switch (value) {
+    case "text":
+    case "json":
+      return value;
+    default:
+      throw new NetformError({ code: "usage", message: `--format must be text or json, got "${value}"` });
+  }
+}
+
+export function registerValidate(program: Command): void {
+  program
+    .command("validate")
+    .description("check the configuration against the service's rules, without calling the API")
+    .option("-c, --config <path>", "a configuration file or a directory of *.yaml / *.yml files", ".")
+    .option("--format <format>", "text or json", "text")
+    .option("--var <NAME=VALUE>", "set a variable (repeatable)", collect, [])
+    .option("--var-file <file>", "read variables from a YAML file (repeatable)", collect, [])
+    .action(
+      run(({ output }, flags: ValidateFlags) => {
+        const fmt = format(flags.format);
+        const { config, diagnostics } = loadConfiguration(flags.config, { vars: varFlags(flags.var), varFiles: flags.varFile, env: process.env, missing: "unknown" });
+        switch (fmt) {
+          case "text":
+            renderDiagnosticsText(output, diagnostics, { resources: config.resources.size, files: config.files.length });
+            break;
+          case "json":
+            renderDiagnosticsJson(output, diagnostics);
+            break;
+          default: {
+            const never: never = fmt;
+            throw new Error(`unknown format ${String(never)}`);
+          }
+        }
+        return hasErrors(diagnostics) ? 1 : 0;
+      }),
+    );
+}

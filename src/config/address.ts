@@ -1,0 +1,51 @@
+// The address model: the six kinds, resource names, addresses (`kind.name`) and field paths. Addresses are
+// what plans, state and diagnostics use to name an object, so their form is fixed here and nowhere else.
+
+export const KINDS = ["routeFilters", "routeFilterAttachments", "connections", "routingProtocols", "devices", "vpns"] as const;
+export type Kind = (typeof KINDS)[number];
+
+export const isKind = (s: string): s is Kind => (KINDS as readonly string[]).includes(s);
+
+/** Lowercase so that addresses are stable in plans and state whatever the file's author typed. */
+export const NAME_PATTERN = /^[a-z0-9][a-z0-9_-]*$/;
+
+export type Address = `${Kind}.${string}`;
+
+export const address = (kind: Kind, name: string): Address => `${kind}.${name}`;
+
+export function parseAddress(text: string): { kind: Kind; name: string } | undefined {
+  const dot = text.indexOf(".");
+  if (dot < 0) return undefined;
+  const kind = text.slice(0, dot);
+  const name = text.slice(dot + 1);
+  if (!isKind(kind) || !NAME_PATTERN.test(name)) return undefined;
+  return { kind, name };
+}
+
+/** A path to a value inside a resource: object keys and array indexes. */
+export type FieldPath = readonly (string | number)[];
+
+/** `aSide.accessPoint.port.uuid`, `notifications[0].emails[1]`. */
+export function formatPath(path: FieldPath): string {
+  let out = "";
+  for (const seg of path) {
+    if (typeof seg === "number") out += `[${seg}]`;
+    else out += out === "" ? seg : `.${seg}`;
+  }
+  return out;
+}
+
+/** Inverse of formatPath for the dotted forms users write in ignoreChanges and references. */
+export function parsePath(text: string): (string | number)[] {
+  const out: (string | number)[] = [];
+  for (const part of text.split(".")) {
+    const m = /^([^[\]]*)((?:\[\d+\])*)$/.exec(part);
+    if (!m) {
+      out.push(part);
+      continue;
+    }
+    if (m[1]) out.push(/^\d+$/.test(m[1]) ? Number(m[1]) : m[1]);
+    for (const idx of (m[2] ?? "").matchAll(/\[(\d+)\]/g)) out.push(Number(idx[1]));
+  }
+  return out;
+}

@@ -1,0 +1,179 @@
+// `${...}` expressions in string values: ${var.NAME}, ${env.NAME}, ${secret.NAME} and references
+// ${kind.name.attribute}. A string that is only one expression keeps the value's type (a number variable
+// stays a number); one that embeds expressions becomes a string, or a Template while a part is unknown.
+// `$${` writes a literal `${`.
+
+import { formatPath, isKind, KINDS, type Address, type FieldPath } from "./address.js";
+import { isSensitiveAttribute, KIND_INFO } from "./kinds.js";
+import { Sensitive } from "./sensitive.js";
+import { didYouMean } from "./suggest.js";
+import { Invalid, Reference, Template, Unresolved } from "./values.js";
+import type { VariableValue } from "./variables.js";
+
+export type MissingValues = "error" | "unknown";
+
+export interface InterpolationScope {
+  variables: ReadonlyMap<string, VariableValue | undefined>;
+  env: Readonly<Record<string, string | undefined>>;
+  missing: MissingValues;
+  /** Declared addresses; undefined where references are not allowed (the provider block). */
+  addresses: ReadonlySet<string> | undefined;
+  /** Inputs already reported as unset (with missing "unknown"), so each is reported once. */
+  warned?: Set<string>;
+}
+
+export interface Problem {
+  path: FieldPath;
+  code: string;
+  message: string;
+  hint?: string;
+  severity?: "error" | "warning";
+}
+
+export interface InterpolationResult {
+  problems: Problem[];
+  references: Reference[];
+  /** Paths (formatPath) whose value is sensitive. */
+  sensitive: Set<string>;
+}
+
+export const newResult = (): InterpolationResult => ({ problems: [], references: [], sensitive: new Set() });
+
+/** Replaces every expression in a tree of plain data. */
+export function interpolate(value: unknown, path: (string | number)[], scope: InterpolationScope, out: InterpolationResult): unknown {
+  if (typeof value === "string") {
+    if (!value.includes("${")) return value;
+    const v = interpolateString(value, path, scope, out);
+    if (v instanceof Sensitive || (v instanceof Reference && v.sensitive) || (v instanceof Template && v.sensitive) || (v instanceof Unresolved && v.source === "secret")) {
+      out.sensitive.add(formatPath(path));
+    }
+    return v;
+  }
+  if (Array.isArray(value)) return value.map((item, i) => interpolate(item, [...path, i], scope, out));
+  if (value !== null && typeof value === "object") {
+    const o: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(value)) o[k] = interpolate(v, [...path, k], scope, out);
+    return o;
+  }
+  return value;
+}
+
+type Part = string | { expression: string };
+
+function split(text: string): Part[] | { error: string } {
+  const parts: Part[] = [];
+  let literal = "";
+  let i = 0;
+  while (i < text.length) {
+    if (text.startsWith("$${", i)) {
+      literal += "${";
+      i += 3;
+      continue;
+    }
+    if (text.startsWith("${", i)) {
+      const end = text.indexOf("}", i + 2);
+      if (end < 0) return { error: `unterminated "\${" in "${text}"` };
+      if (literal) parts.push(literal);
+      literal = "";
+      parts.push({ expression: text.slice(i + 2, end).trim() });
+      i = end + 1;
+      continue;
+    }
+    literal += text[i];
+    i++;
+  }
+  if (literal) parts.push(literal);
+  return parts;
+}
+
+const SEGMENT = /^[A-Za-z0-9_-]+$/;
+
+function interpolateString(text: string, path: FieldPath, scope: InterpolationScope, out: InterpolationResult): unknown {
+  const parts = split(text);
+  if ("error" in parts) {
+    out.problems.push({ path, code: "expression.syntax", message: parts.error, hint: 'write "$${" for a literal "${"' });
+    return new Invalid(text);
+  }
+  const resolved = parts.map((p) => (typeof p === "string" ? p : resolveExpression(p.expression, path, scope, out)));
+  if (resolved.some((r) => r instanceof Invalid)) return new Invalid(text);
+  if (resolved.length === 1 && typeof parts[0] !== "string") return resolved[0];
+  const pieces: (string | Sensitive<string> | Reference | Unresolved)[] = [];
+  for (const r of resolved) {
+    if (r instanceof Reference || r instanceof Unresolved) pieces.push(r);
+    else if (r instanceof Template) pieces.push(...r.parts);
+    else if (r instanceof Sensitive) {
+      const raw = r.reveal();
+      if (!isScalar(raw)) return embedError(path, out, text);
+      pieces.push(new Sensitive(String(raw)));
+    } else if (isScalar(r)) pieces.push(String(r));
+    else if (r === undefined) pieces.push("");
+    else return embedError(path, out, text);
+  }
+  if (pieces.some((p) => p instanceof Reference || p instanceof Unresolved)) return new Template(pieces);
+  const joined = pieces.map((p) => (p instanceof Sensitive ? p.reveal() : (p as string))).join("");
+  return pieces.some((p) => p instanceof Sensitive) ? new Sensitive(joined) : joined;
+}
+
+const isScalar = (v: unknown): v is string | number | boolean => typeof v === "string" || typeof v === "number" || typeof v === "boolean";
+
+function embedError(path: FieldPath, out: InterpolationResult, text: string): Invalid {
+  out.problems.push({ path, code: "expression.embed", message: "a list or mapping cannot be embedded in a string", hint: "use the expression as the whole value" });
+  return new Invalid(text);
+}
+
+const EXPRESSION_HINT = "expressions are ${var.NAME}, ${env.NAME}, ${secret.NAME} and ${kind.name.attribute}";
+
+/** The value of one expression; Invalid after reporting a problem. */
+function resolveExpression(expression: string, path: FieldPath, scope: InterpolationScope, out: InterpolationResult): unknown {
+  const segs = expression.split(".");
+  const [head = "", name = ""] = segs;
+  const problem = (code: string, message: string, hint?: string): Invalid => {
+    out.problems.push({ path, code, message, ...(hint ? { hint } : {}) });
+    return new Invalid(`\${${expression}}`);
+  };
+  if (segs.some((s) => !SEGMENT.test(s))) return problem("expression.syntax", `"\${${expression}}" is not a valid expression`, EXPRESSION_HINT);
+  switch (head) {
+    case "var": {
+      if (segs.length !== 2) return problem("expression.syntax", `"\${${expression}}": a variable is written \${var.NAME}`);
+      if (!scope.variables.has(name)) {
+        return problem("variables.undeclared", `undeclared variable "${name}"`, didYouMean(name, scope.variables.keys()) ?? `declare it under variables: ${name}: { type: string }`);
+      }
+      const v = scope.variables.get(name);
+      if (v !== undefined) return v.value;
+      if (scope.missing === "unknown") return new Unresolved("var", name);
+      return problem("variables.unset", `variable "${name}" has no value`, `set it with --var ${name}=VALUE, a --var-file, ${"NETFORM_VAR_"}${name}, or give it a default`);
+    }
+    case "env":
+    case "secret": {
+      if (segs.length !== 2) return problem("expression.syntax", `"\${${expression}}": write \${${head}.NAME}`);
+      const v = scope.env[name];
+      if (v !== undefined) return head === "secret" ? new Sensitive(v) : v;
+      if (scope.missing === "unknown") {
+        if (scope.warned && !scope.warned.has(`${head}.${name}`)) {
+          scope.warned.add(`${head}.${name}`);
+          out.problems.push({ path, code: `${head}.unset`, severity: "warning", message: `environment variable ${name} is not set; the fields that use it are checked at plan time` });
+        }
+        return new Unresolved(head, name);
+      }
+      return problem(`${head}.unset`, `environment variable ${name} is not set`, `${head === "secret" ? "the secret" : "the value"} is read from the environment: export ${name}=...`);
+    }
+    default:
+      break;
+  }
+  if (!isKind(head)) return problem("expression.unknown", `unknown expression "\${${expression}}"`, didYouMean(head, ["var", "env", "secret", ...KINDS]) ?? EXPRESSION_HINT);
+  if (scope.addresses === undefined) return problem("reference.not-allowed", `references to resources are not allowed here ("\${${expression}}")`);
+  if (segs.length < 3) return problem("expression.syntax", `"\${${expression}}": a reference is written \${${head}.NAME.ATTRIBUTE}, e.g. \${${head}.${name || "NAME"}.uuid}`);
+  const address = `${head}.${name}` as Address;
+  if (!scope.addresses.has(address)) {
+    const sameKind = [...scope.addresses].filter((a) => a.startsWith(`${head}.`));
+    return problem("reference.undeclared", `reference to undeclared ${address}`, didYouMean(address, sameKind) ?? `declare ${name} under ${head}`);
+  }
+  const attribute = segs.slice(2).join(".");
+  const first = segs[2] ?? "";
+  if (!KIND_INFO[head].attributes.includes(first)) {
+    return problem("reference.attribute", `${head} have no attribute "${first}"`, didYouMean(first, KIND_INFO[head].attributes) ?? `attributes: ${KIND_INFO[head].attributes.join(", ")}`);
+  }
+  const ref = new Reference(address, head, name, attribute, [...path], isSensitiveAttribute(head, attribute));
+  out.references.push(ref);
+  return ref;
+}

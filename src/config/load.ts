@@ -1,0 +1,491 @@
+// Loading a configuration: read one file or a directory's *.yaml / *.yml, merge them (the same address, the
+// provider block or a variable defined twice is an error naming both places), resolve variables and
+// expressions, apply defaults, validate every resource and the references between them, and return the
+// configuration with every problem found.
+
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import { dirname, isAbsolute, join, relative, resolve } from "node:path";
+import type { Diagnostic } from "../diag/index.js";
+import { sortDiagnostics } from "../diag/index.js";
+import { address as makeAddress, formatPath, isKind, KINDS, NAME_PATTERN, parsePath, type Address, type FieldPath, type Kind } from "./address.js";
+import { interpolate, newResult, type InterpolationResult, type InterpolationScope, type MissingValues } from "./interpolate.js";
+import { isSensitivePath, KIND_INFO } from "./kinds.js";
+import { parseYaml, type FileIndex, type NodeSpan, type ParsedFile, type PositionIndex, type SourcePosition } from "./positions.js";
+import { dependencyEdges, findCycles, parentReferenceProblems } from "./references.js";
+import { crossResourceRules } from "./rules-cross.js";
+import { META_KEYS, providerSchema, VARIABLE_NAME, variableSchema, type VariableType } from "./schema-meta.js";
+import { isSensitive, reveal, Sensitive } from "./sensitive.js";
+import { didYouMean } from "./suggest.js";
+import type { Configuration, ConfigResource, DependencyEdge, Lifecycle, ProviderConfig } from "./types.js";
+import { placeDiagnostic, specHasField, validateSpec } from "./validate.js";
+import { isUnknown } from "./values.js";
+import { resolveVariables, type VariableDeclaration } from "./variables.js";
+
+export interface LoadOptions {
+  /** --var NAME=VALUE pairs. */
+  vars?: Readonly<Record<string, string>>;
+  /** --var-file paths. */
+  varFiles?: readonly string[];
+  /** The environment for ${env.X}, ${secret.X}, NETFORM_VAR_X and NETFORM_ENDPOINT; default process.env. */
+  env?: Readonly<Record<string, string | undefined>>;
+  /**
+   * "error" (plan, apply): a variable, environment variable or secret without a value is an error.
+   * "unknown" (validate): it is left Unresolved, with a warning, and its uses are not checked.
+   */
+  missing?: MissingValues;
+  /** File names in diagnostics are relative to this directory when inside it; default the working directory. */
+  baseDir?: string;
+}
+
+export interface LoadResult {
+  config: Configuration;
+  /** Sorted by file and position; errors and warnings. */
+  diagnostics: Diagnostic[];
+}
+
+export interface Source {
+  file: string;
+  text: string;
+}
+
+export const DEFAULT_PARALLELISM = 10;
+
+/** How long the engine waits for an object to become ready, per kind, unless provider.timeouts says otherwise. */
+export const DEFAULT_TIMEOUTS_MS: Readonly<Record<Kind, number>> = {
+  routeFilters: 10 * 60_000,
+  routeFilterAttachments: 10 * 60_000,
+  connections: 15 * 60_000,
+  routingProtocols: 15 * 60_000,
+  devices: 90 * 60_000,
+  vpns: 30 * 60_000,
+};
+
+/** `1h30m`, `90m`, `45s` in milliseconds; undefined when malformed. */
+export function parseDuration(text: string): number | undefined {
+  const m = /^(?=\d)(?:(\d+)h)?(?:(\d+)m)?(?:(\d+)s)?$/.exec(text);
+  if (!m) return undefined;
+  return (Number(m[1] ?? 0) * 3600 + Number(m[2] ?? 0) * 60 + Number(m[3] ?? 0)) * 1000;
+}
+
+/** Reads a configuration file, or every *.yaml / *.yml file of a directory, and builds the configuration. */
+export function loadConfiguration(path: string, options: LoadOptions = {}): LoadResult {
+  const diagnostics: Diagnostic[] = [];
+  const absolute = resolve(path);
+  let directory = absolute;
+  const sources: Source[] = [];
+  try {
+    if (statSync(absolute).isDirectory()) {
+      const names = readdirSync(absolute)
+        .filter((n) => /\.ya?ml$/.test(n) && !n.startsWith("."))
+        .sort();
+      if (names.length === 0) diagnostics.push({ severity: "error", code: "config.no-files", file: path, message: "no *.yaml or *.yml files in this directory", hint: "-c takes a configuration file or a directory of them" });
+      for (const n of names) sources.push({ file: join(absolute, n), text: readFileSync(join(absolute, n), "utf8") });
+    } else {
+      directory = dirname(absolute);
+      sources.push({ file: absolute, text: readFileSync(absolute, "utf8") });
+    }
+  } catch (e) {
+    diagnostics.push({ severity: "error", code: "config.unreadable", file: path, message: `cannot read the configuration: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`, hint: "-c takes a configuration file or a directory; the default is the current directory" });
+  }
+  const result = buildConfiguration(sources, options, directory);
+  return { config: result.config, diagnostics: sortDiagnostics([...diagnostics, ...result.diagnostics]) };
+}
+
+interface RawResource {
+  kind: Kind;
+  name: string;
+  body: unknown;
+  file: string;
+  span: NodeSpan;
+  positions: PositionIndex;
+}
+
+const where = (p: SourcePosition | undefined): Pick<Diagnostic, "file" | "line" | "column"> => (p ? { file: p.file, line: p.line, column: p.column } : {});
+const at = (p: SourcePosition): string => `${p.file}:${p.line}:${p.column}`;
+/** Plain mappings only: a Reference or a Sensitive is a value, not a mapping to descend into. */
+function isMapping(v: unknown): v is Record<string, unknown> {
+  if (v === null || typeof v !== "object" || Array.isArray(v)) return false;
+  const proto: unknown = Object.getPrototypeOf(v);
+  return proto === Object.prototype || proto === null;
+}
+
+const TOP_LEVEL = ["netform", "provider", "variables", ...KINDS];
+
+/** Positions of a top-level block (provider, variables.NAME...) relative to it, across the file's scopes. */
+function blockIndex(index: FileIndex, prefix: FieldPath): PositionIndex {
+  const out: PositionIndex = new Map();
+  const p = formatPath(prefix);
+  const rel = (k: string, base: string): string => (k === base ? "" : k.slice(base.length + (k[base.length] === "[" ? 0 : 1)));
+  const under = (k: string, base: string) => k === base || k.startsWith(`${base}.`) || k.startsWith(`${base}[`);
+  for (const [k, v] of index.root) if (under(k, p)) out.set(rel(k, p), v);
+  for (const [scope, positions] of index.scopes) {
+    if (under(scope, p)) {
+      const r = rel(scope, p);
+      for (const [k, v] of positions) out.set(k === "" ? r : r === "" ? k : k.startsWith("[") ? `${r}${k}` : `${r}.${k}`, v);
+    } else if (under(p, scope)) {
+      const r = rel(p, scope);
+      for (const [k, v] of positions) if (under(k, r)) out.set(rel(k, r), v);
+    }
+  }
+  return out;
+}
+
+/** Builds a configuration from sources already read (tests and benchmarks use it directly). */
+export function buildConfiguration(sources: readonly Source[], options: LoadOptions = {}, directory = process.cwd()): LoadResult {
+  const baseDir = resolve(options.baseDir ?? process.cwd());
+  const display = (file: string): string => {
+    const rel = relative(baseDir, resolve(file));
+    return rel !== "" && !rel.startsWith("..") && !isAbsolute(rel) ? rel : file;
+  };
+  const env = options.env ?? process.env;
+  const missing = options.missing ?? "error";
+  const diagnostics: Diagnostic[] = [];
+  const parsed: ParsedFile[] = sources.map((s) => parseYaml(display(s.file), s.text));
+  for (const p of parsed) diagnostics.push(...p.diagnostics);
+  const empty: Configuration = {
+    files: parsed.map((p) => p.file),
+    directory,
+    provider: { parallelism: DEFAULT_PARALLELISM, timeouts: { ...DEFAULT_TIMEOUTS_MS } },
+    variables: new Map(),
+    resources: new Map(),
+    edges: [],
+  };
+  // What a parser recovers from a syntax error is a guess; checking it would bury the one real problem.
+  if (diagnostics.some((d) => d.severity === "error")) return { config: empty, diagnostics: sortDiagnostics(diagnostics) };
+
+  let versionSeen = false;
+  let provider: { value: unknown; file: ParsedFile; span: NodeSpan } | undefined;
+  const declarations = new Map<string, VariableDeclaration>();
+  const raws = new Map<Address, RawResource>();
+
+  for (const file of parsed) {
+    const v = file.value;
+    if (v === null || v === undefined) continue;
+    if (!isMapping(v)) {
+      diagnostics.push({ severity: "error", code: "config.shape", file: file.file, line: 1, column: 1, message: "a configuration file is a mapping of netform, provider, variables and the kinds" });
+      continue;
+    }
+    for (const [key, value] of Object.entries(v)) {
+      const span = file.index.root.get(key) as NodeSpan;
+      if (key === "netform") {
+        versionSeen = true;
+        if (value !== 1) diagnostics.push({ severity: "error", code: "config.version", ...where(span.value), path: "netform", message: `unsupported format version ${JSON.stringify(value)}; this netform reads version 1` });
+      } else if (key === "provider") {
+        if (provider) diagnostics.push({ severity: "error", code: "config.duplicate", ...where(span.key), path: "provider", message: `provider is defined twice: here and at ${at(provider.span.key ?? provider.span.value)}` });
+        else provider = { value, file, span };
+      } else if (key === "variables") {
+        collectVariables(file, value, declarations, diagnostics);
+      } else if (isKind(key)) {
+        if (value === null) continue;
+        if (!isMapping(value)) {
+          diagnostics.push({ severity: "error", code: "config.shape", ...where(span.value), path: key, message: `${key} is a mapping of resource names to their fields` });
+          continue;
+        }
+        for (const [name, body] of Object.entries(value)) {
+          const rspan = file.index.root.get(`${key}.${name}`) as NodeSpan;
+          const addr = makeAddress(key, name);
+          if (!NAME_PATTERN.test(name)) {
+            diagnostics.push({ severity: "error", code: "config.name", address: addr, ...where(rspan.key), message: `resource name "${name}" must be lowercase letters, digits, "-" and "_", starting with a letter or digit`, hint: `e.g. ${name.toLowerCase().replace(/[^a-z0-9_-]+/g, "-").replace(/^[-_]+/, "") || "my-resource"}` });
+          }
+          const first = raws.get(addr);
+          if (first) {
+            diagnostics.push({ severity: "error", code: "config.duplicate", address: addr, ...where(rspan.key), message: `${addr} is defined twice: here and at ${at(first.span.key ?? first.span.value)}` });
+            continue;
+          }
+          raws.set(addr, { kind: key, name, body, file: file.file, span: rspan, positions: file.index.scopes.get(`${key}.${name}`) ?? new Map([["", rspan]]) });
+        }
+      } else {
+        diagnostics.push({ severity: "error", code: "config.unknown-key", ...where(span.key), path: key, message: `unknown top-level key "${key}"`, hint: didYouMean(key, TOP_LEVEL) ?? `top-level keys: ${TOP_LEVEL.join(", ")}` });
+      }
+    }
+  }
+  if (!versionSeen && parsed.length > 0) {
+    diagnostics.push({ severity: "error", code: "config.version", file: parsed[0]?.file ?? "", line: 1, column: 1, message: 'missing "netform: 1" (the format version)', hint: "add the line  netform: 1  at the top of the file" });
+  }
+
+  const values = resolveVariables(declarations, { ...(options.vars ? { vars: options.vars } : {}), ...(options.varFiles ? { varFiles: options.varFiles } : {}), env, display }, diagnostics);
+  if (missing === "unknown") {
+    for (const [name, v] of values) {
+      const d = declarations.get(name);
+      if (v === undefined && d) diagnostics.push({ severity: "warning", code: "variables.unset", ...where(d.position), path: `variables.${name}`, message: `variable "${name}" has no value; the fields that use it are checked at plan time` });
+    }
+  }
+  const scope: InterpolationScope = { variables: values, env, missing, addresses: undefined, warned: new Set() };
+
+  const providerConfig = buildProvider(provider, scope, env, diagnostics);
+  const resourceScope: InterpolationScope = { ...scope, addresses: new Set(raws.keys()) };
+  const resources = new Map<Address, ConfigResource>();
+  for (const [addr, raw] of raws) {
+    const r = buildResource(addr, raw, resourceScope, providerConfig, diagnostics);
+    if (r) resources.set(addr, r);
+  }
+
+  const edges: DependencyEdge[] = [];
+  for (const r of resources.values()) edges.push(...dependencyEdges(r));
+  for (const { cycle, edge } of findCycles(resources.keys(), edges)) {
+    const from = resources.get(edge.from);
+    const names = [...cycle, cycle[0]].join(" -> ");
+    diagnostics.push(placeDiagnostic({ address: edge.from, ...(from ? { positions: from.positions } : {}) }, { path: parsePath(edge.path), code: "reference.cycle", message: `dependency cycle: ${names}`, hint: "break the cycle: a resource cannot depend, directly or not, on itself" }));
+  }
+  diagnostics.push(...crossResourceRules(resources));
+
+  const variables = new Map([...declarations].map(([n, d]) => [n, { declaration: d, value: values.get(n) }]));
+  return {
+    config: { files: parsed.map((p) => p.file), directory, provider: providerConfig, variables, resources, edges },
+    diagnostics: sortDiagnostics(diagnostics),
+  };
+}
+
+function collectVariables(file: ParsedFile, value: unknown, declarations: Map<string, VariableDeclaration>, diagnostics: Diagnostic[]): void {
+  if (value === null) return;
+  const span = file.index.root.get("variables") as NodeSpan;
+  if (!isMapping(value)) {
+    diagnostics.push({ severity: "error", code: "config.shape", ...where(span.value), path: "variables", message: "variables is a mapping of variable names to { type, default, description, sensitive }" });
+    return;
+  }
+  for (const [name, decl] of Object.entries(value)) {
+    const positions = blockIndex(file.index, ["variables", name]);
+    const keyPos = positions.get("")?.key ?? span.value;
+    if (!VARIABLE_NAME.test(name)) {
+      diagnostics.push({ severity: "error", code: "variables.name", ...where(keyPos), path: `variables.${name}`, message: `variable name "${name}" must be letters, digits and "_", not starting with a digit` });
+      continue;
+    }
+    const first = declarations.get(name);
+    if (first) {
+      diagnostics.push({ severity: "error", code: "config.duplicate", ...where(keyPos), path: `variables.${name}`, message: `variable "${name}" is declared twice: here and at ${at(first.position)}` });
+      continue;
+    }
+    const body = decl ?? {};
+    const parsedDecl = variableSchema.safeParse(body);
+    if (!parsedDecl.success) {
+      for (const issue of parsedDecl.error.issues) {
+        const path = issue.path.filter((s): s is string | number => typeof s !== "symbol");
+        const keys = issue.code === "unrecognized_keys" ? issue.keys : [undefined];
+        for (const k of keys) {
+          const d = placeDiagnostic({ address: "", positions }, {
+            path: k === undefined ? path : [...path, k],
+            code: k === undefined ? "variables.declaration" : "schema.unknown-field",
+            message: k === undefined ? (issue.code === "invalid_value" ? `type must be one of string, number, boolean, list, map` : `invalid declaration: ${issue.message}`) : `unknown field "${k}"`,
+            hint: k === undefined ? undefined : didYouMean(k, ["type", "default", "description", "sensitive"]),
+            atKey: k !== undefined,
+          });
+          delete d.address;
+          diagnostics.push({ ...d, path: `variables.${name}${d.path ? `.${d.path}` : ""}` });
+        }
+      }
+      continue;
+    }
+    const b = parsedDecl.data;
+    const defaultPos = positions.get("default")?.value;
+    declarations.set(name, {
+      name,
+      ...(b.type ? { type: b.type as VariableType } : {}),
+      ...(b.default !== undefined ? { default: b.default } : {}),
+      ...(b.description ? { description: b.description } : {}),
+      sensitive: b.sensitive ?? false,
+      position: keyPos,
+      ...(defaultPos ? { defaultPosition: defaultPos } : {}),
+    });
+  }
+}
+
+function buildProvider(provider: { value: unknown; file: ParsedFile; span: NodeSpan } | undefined, scope: InterpolationScope, env: Readonly<Record<string, string | undefined>>, diagnostics: Diagnostic[]): ProviderConfig {
+  const config: ProviderConfig = { parallelism: DEFAULT_PARALLELISM, timeouts: { ...DEFAULT_TIMEOUTS_MS } };
+  let value: Record<string, unknown> = {};
+  if (provider && provider.value !== null) {
+    const positions = blockIndex(provider.file.index, ["provider"]);
+    const loc = { address: "provider", positions };
+    if (!isMapping(provider.value)) {
+      diagnostics.push({ severity: "error", code: "config.shape", ...where(provider.span.value), path: "provider", message: "provider is a mapping: endpoint, projectId, accountNumber, parallelism, timeouts" });
+    } else {
+      const out: InterpolationResult = newResult();
+      value = interpolate(provider.value, [], scope, out) as Record<string, unknown>;
+      for (const p of out.problems) diagnostics.push(placeDiagnostic(loc, p));
+      const result = providerSchema.safeParse(revealAll(value));
+      if (!result.success) {
+        for (const issue of result.error.issues) {
+          const path = issue.path.filter((s): s is string | number => typeof s !== "symbol");
+          if (issue.code === "unrecognized_keys") {
+            for (const k of issue.keys) diagnostics.push(placeDiagnostic(loc, { path: [...path, k], code: "schema.unknown-field", message: `unknown field "${k}"`, hint: didYouMean(k, path.length === 0 ? Object.keys(providerSchema.shape) : KINDS), atKey: true }));
+          } else if (!isUnknown(valueAtPath(value, path))) {
+            diagnostics.push(placeDiagnostic(loc, { path, code: `schema.${issue.code.replaceAll("_", "-")}`, message: issue.message }));
+          }
+        }
+      }
+    }
+  }
+  const text = (v: unknown): string | undefined => {
+    const raw = reveal(v);
+    return typeof raw === "string" || typeof raw === "number" ? String(raw) : undefined;
+  };
+  const endpoint = env.NETFORM_ENDPOINT || text(value.endpoint);
+  if (endpoint) config.endpoint = endpoint;
+  const projectId = text(value.projectId);
+  if (projectId) config.projectId = projectId;
+  const account = text(value.accountNumber);
+  if (account && /^\d+$/.test(account)) config.accountNumber = account;
+  const parallelism = reveal(value.parallelism);
+  if (typeof parallelism === "number" && Number.isInteger(parallelism) && parallelism >= 1 && parallelism <= 100) config.parallelism = parallelism;
+  if (isMapping(value.timeouts)) {
+    for (const [k, v] of Object.entries(value.timeouts)) {
+      const ms = typeof v === "string" ? parseDuration(v) : undefined;
+      if (isKind(k) && ms !== undefined && ms > 0) config.timeouts[k] = ms;
+    }
+  }
+  return config;
+}
+
+function valueAtPath(root: unknown, path: FieldPath): unknown {
+  let cur = root;
+  for (const seg of path) {
+    if (!cur || typeof cur !== "object") return undefined;
+    cur = (cur as Record<string | number, unknown>)[seg];
+  }
+  return cur;
+}
+
+function revealAll(v: unknown): unknown {
+  if (isSensitive(v)) return revealAll(v.reveal());
+  if (isUnknown(v)) return undefined;
+  if (Array.isArray(v)) return v.map(revealAll);
+  if (isMapping(v)) return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, revealAll(x)]));
+  return v;
+}
+
+/** Wraps the kind's secret fields written as literals, and warns: a secret belongs in the environment. */
+function markSecrets(kind: Kind, value: unknown, path: (string | number)[], sensitive: Set<string>, literals: FieldPath[]): unknown {
+  const patterns = KIND_INFO[kind].sensitive;
+  if (patterns.length === 0) return value;
+  if (path.length > 0) {
+    // Only descend where a secret field may be: the walk is on every resource's load path.
+    const generic = formatPath(path).replace(/\[\d+\]/g, "[]");
+    if (!patterns.some((p) => p === generic || p.startsWith(`${generic}.`) || p.startsWith(`${generic}[`))) return value;
+  }
+  if (path.length > 0 && isSensitivePath(kind, formatPath(path))) {
+    sensitive.add(formatPath(path));
+    if (typeof value === "string" || typeof value === "number") {
+      literals.push([...path]);
+      return new Sensitive(value);
+    }
+    return value;
+  }
+  if (Array.isArray(value)) return value.map((x, i) => markSecrets(kind, x, [...path, i], sensitive, literals));
+  if (isMapping(value)) return Object.fromEntries(Object.entries(value).map(([k, x]) => [k, markSecrets(kind, x, [...path, k], sensitive, literals)]));
+  return value;
+}
+
+function buildResource(addr: Address, raw: RawResource, scope: InterpolationScope, provider: ProviderConfig, diagnostics: Diagnostic[]): ConfigResource | undefined {
+  const loc = { address: addr, positions: raw.positions };
+  const body = raw.body ?? {};
+  if (!isMapping(body)) {
+    diagnostics.push(placeDiagnostic(loc, { path: [], code: "config.shape", message: `${addr} must be a mapping of fields` }));
+    return undefined;
+  }
+  const out = newResult();
+  const interpolated = interpolate(body, [], scope, out) as Record<string, unknown>;
+  for (const p of out.problems) diagnostics.push(placeDiagnostic(loc, p));
+
+  const spec: Record<string, unknown> = {};
+  const meta: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(interpolated)) {
+    if ((META_KEYS as readonly string[]).includes(k)) meta[k] = v;
+    else spec[k] = v;
+  }
+  const references = out.references.filter((ref) => {
+    const head = ref.path[0];
+    if (typeof head === "string" && (META_KEYS as readonly string[]).includes(head)) {
+      diagnostics.push(placeDiagnostic(loc, { path: ref.path, code: "reference.not-allowed", message: `references are not allowed in ${head}`, hint: head === "dependsOn" ? `write the address itself: ${ref.address}` : undefined }));
+      return false;
+    }
+    return true;
+  });
+
+  const defaulted = new Set<string>();
+  const setDefault = (key: string, value: unknown) => {
+    if (spec[key] === undefined || spec[key] === null) {
+      spec[key] = value;
+      defaulted.add(key);
+    }
+  };
+  const displayName = KIND_INFO[raw.kind].displayName;
+  if (displayName) setDefault(displayName, raw.name);
+  switch (raw.kind) {
+    case "routeFilters":
+      if (provider.projectId) setDefault("project", { projectId: provider.projectId });
+      break;
+    case "connections":
+      if (provider.projectId) setDefault("project", { projectId: provider.projectId });
+      setDefault("order", {});
+      break;
+    case "devices":
+      if (provider.projectId) setDefault("projectId", provider.projectId);
+      if (provider.accountNumber) setDefault("accountNumber", provider.accountNumber);
+      if (isMapping(spec.secondary) && spec.secondary.virtualDeviceName === undefined) {
+        spec.secondary = { ...spec.secondary, virtualDeviceName: `${raw.name}-secondary` };
+        defaulted.add("secondary.virtualDeviceName");
+      }
+      break;
+    case "vpns":
+      setDefault("useNetworkServiceConnection", false);
+      break;
+    case "routeFilterAttachments":
+    case "routingProtocols":
+      break;
+    default: {
+      const never: never = raw.kind;
+      throw new Error(`unknown kind ${String(never)}`);
+    }
+  }
+
+  const literals: FieldPath[] = [];
+  const marked = markSecrets(raw.kind, spec, [], out.sensitive, literals) as Record<string, unknown>;
+  for (const p of literals) {
+    diagnostics.push(placeDiagnostic(loc, { path: p, code: "sensitive.literal", severity: "warning", message: `${formatPath(p)} is a secret written in the file`, hint: "read it from the environment: ${secret.NAME}" }));
+  }
+
+  diagnostics.push(...validateSpec(raw.kind, { ...marked, ...meta }, { ...loc, defaulted, withMeta: true }));
+
+  const resource: ConfigResource = {
+    kind: raw.kind,
+    name: raw.name,
+    address: addr,
+    spec: marked,
+    file: raw.file,
+    position: raw.span.key ?? raw.span.value,
+    positions: raw.positions,
+    references,
+    dependsOn: [],
+    dependencies: [],
+    lifecycle: lifecycleOf(meta.lifecycle),
+    sensitivePaths: out.sensitive,
+    defaulted,
+  };
+  if (typeof meta.import === "string") resource.import = meta.import;
+  for (const p of parentReferenceProblems(resource)) diagnostics.push(placeDiagnostic(loc, p));
+
+  if (Array.isArray(meta.dependsOn)) {
+    meta.dependsOn.forEach((d, i) => {
+      if (typeof d !== "string" || !scope.addresses) return;
+      if (scope.addresses.has(d)) resource.dependsOn.push(d as Address);
+      else if (/^[A-Za-z]+\.[^.]+$/.test(d) && isKind(d.split(".")[0] ?? "")) {
+        diagnostics.push(placeDiagnostic(loc, { path: ["dependsOn", i], code: "reference.undeclared", message: `dependsOn names undeclared ${d}`, hint: didYouMean(d, scope.addresses) }));
+      }
+    });
+  }
+  for (const [i, p] of resource.lifecycle.ignoreChanges.entries()) {
+    if (!specHasField(raw.kind, parsePath(p))) {
+      diagnostics.push(placeDiagnostic(loc, { path: ["lifecycle", "ignoreChanges", i], code: "lifecycle.ignore-changes", message: `ignoreChanges names "${p}", which is not a field of ${raw.kind}` }));
+    }
+  }
+  resource.dependencies = [...new Set([...references.map((r) => r.address), ...resource.dependsOn])].sort();
+  return resource;
+}
+
+function lifecycleOf(v: unknown): Lifecycle {
+  const l = isMapping(v) ? v : {};
+  return {
+    preventDestroy: l.preventDestroy === true,
+    ignoreChanges: Array.isArray(l.ignoreChanges) ? l.ignoreChanges.filter((x): x is string => typeof x === "string") : [],
+    createBeforeDestroy: l.createBeforeDestroy === true,
+  };
+}

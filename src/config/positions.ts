@@ -1,0 +1,192 @@
+// YAML with source positions. Every diagnostic points at the offending value, so parsing keeps, for each
+// value, where its key and its value start (the yaml package's node ranges through a LineCounter), indexed
+// by the value's path in the document.
+
+import { LineCounter, isAlias, isMap, isPair, isScalar, isSeq, parseDocument, type Document, type Node } from "yaml";
+import type { Diagnostic } from "../diag/index.js";
+import { formatPath, type FieldPath } from "./address.js";
+
+export interface SourcePosition {
+  file: string;
+  /** 1-based. */
+  line: number;
+  /** 1-based. */
+  column: number;
+}
+
+/** Where a value is written: its key (absent for array items and the document root) and the value itself. */
+export interface NodeSpan {
+  key?: SourcePosition;
+  value: SourcePosition;
+}
+
+/** Spans by path, `formatPath` form, relative to whatever the index was built for. */
+export type PositionIndex = Map<string, NodeSpan>;
+
+/**
+ * A file's positions. Values two levels down (a resource under its kind, `provider.timeouts`) open a scope
+ * of their own, indexed relative to it, so that a resource's positions are handed over without copying.
+ */
+export interface FileIndex {
+  /** Paths of length 0 to 2, absolute. */
+  root: PositionIndex;
+  /** By `formatPath` of the two-segment prefix: positions relative to it ("" is the prefix itself). */
+  scopes: Map<string, PositionIndex>;
+}
+
+export interface ParsedFile {
+  file: string;
+  value: unknown;
+  index: FileIndex;
+  diagnostics: Diagnostic[];
+}
+
+/** The span of an absolute path in a file. */
+export function fileSpan(index: FileIndex, path: FieldPath): { span: NodeSpan; exact: boolean } | undefined {
+  if (path.length <= 2) return spanAt(index.root, path);
+  const scope = index.scopes.get(formatPath(path.slice(0, 2)));
+  return scope ? spanAt(scope, path.slice(2)) : spanAt(index.root, path.slice(0, 2));
+}
+
+/** Parses one YAML text; syntax errors become diagnostics and the value is whatever could be read. */
+export function parseYaml(file: string, text: string): ParsedFile {
+  const lineCounter = new LineCounter();
+  const doc = parseDocument(text, { lineCounter, merge: true, prettyErrors: false, uniqueKeys: true });
+  const pos = (offset: number): SourcePosition => {
+    const { line, col } = lineCounter.linePos(offset);
+    return { file, line, column: col };
+  };
+  const diagnostics: Diagnostic[] = [];
+  const lines = text.split("\n");
+  for (const e of doc.errors) {
+    const p = pos(e.pos[0]);
+    // The usual cause: an unquoted ${...} inside { } or [ ], where the brace opens a mapping.
+    const expressionInFlow = /[{[][^\n]*\$\{/.test(lines[p.line - 1] ?? "");
+    diagnostics.push({
+      severity: "error",
+      code: `yaml.${e.code.toLowerCase().replaceAll("_", "-")}`,
+      file,
+      line: p.line,
+      column: p.column,
+      message: yamlMessage(e.message),
+      ...(expressionInFlow ? { hint: 'inside { } or [ ], quote expressions: "${...}"' } : {}),
+    });
+  }
+  for (const w of doc.warnings) {
+    const p = pos(w.pos[0]);
+    diagnostics.push({ severity: "warning", code: `yaml.${w.code.toLowerCase().replaceAll("_", "-")}`, file, line: p.line, column: p.column, message: yamlMessage(w.message) });
+  }
+  const index: FileIndex = { root: new Map(), scopes: new Map() };
+  const ctx: Walk = { doc, pos, diagnostics, file, index };
+  const value = doc.contents ? toValue(ctx, doc.contents, [], { positions: index.root, base: 0, prefix: 0 }, undefined, "") : null;
+  return { file, value, index, diagnostics };
+}
+
+/** The yaml package's messages end with a code excerpt and position; ours carry the position already. */
+function yamlMessage(message: string): string {
+  if (message.startsWith("Map keys must be unique")) return "this key is already defined in the same mapping";
+  const first = message.split("\n")[0] ?? message;
+  return first.replace(/ at line \d+, column \d+:?$/, "");
+}
+
+interface Walk {
+  doc: Document;
+  pos: (offset: number) => SourcePosition;
+  diagnostics: Diagnostic[];
+  file: string;
+  index: FileIndex;
+}
+
+interface Scope {
+  positions: PositionIndex;
+  /** How many leading path segments the scope's keys leave out. */
+  base: number;
+  /** The length of those segments in the formatted key. */
+  prefix: number;
+}
+
+/** Aliased values keep the anchor's positions (that is where they are written), so they are not indexed again. */
+const DISCARD: Scope = { positions: new Map(), base: 0, prefix: 0 };
+
+/** `key` is the path's formatPath, built incrementally by the walk rather than joined at every node. */
+function record(ctx: Walk, path: (string | number)[], key: string, scope: Scope, span: NodeSpan): Scope {
+  if (scope === DISCARD) return scope;
+  if (path.length === 2) {
+    scope.positions.set(key, span);
+    const inner: Scope = { positions: new Map([["", span]]), base: 2, prefix: key.length };
+    ctx.index.scopes.set(key, inner.positions);
+    return inner;
+  }
+  if (scope.base === 0) scope.positions.set(key, span);
+  else {
+    const rel = key.slice(scope.prefix + (key[scope.prefix] === "[" ? 0 : 1));
+    scope.positions.set(rel, span);
+  }
+  return scope;
+}
+
+const childKey = (key: string, seg: string | number): string => (typeof seg === "number" ? `${key}[${seg}]` : key === "" ? seg : `${key}.${seg}`);
+
+function toValue(ctx: Walk, node: Node, path: (string | number)[], outer: Scope, key: SourcePosition | undefined, pathKey: string, depth = 0): unknown {
+  const { doc, pos } = ctx;
+  const start = node.range?.[0] ?? 0;
+  const scope = record(ctx, path, pathKey, outer, key ? { key, value: pos(start) } : { value: pos(start) });
+  if (depth > 64) return null;
+  if (isAlias(node)) {
+    const target = node.resolve(doc);
+    return target ? toValue(ctx, target, path, DISCARD, key, pathKey, depth + 1) : null;
+  }
+  if (isScalar(node)) return node.value;
+  if (isSeq(node)) {
+    return node.items.map((item, i) => (item === null || item === undefined ? null : toValue(ctx, item as Node, [...path, i], scope, undefined, childKey(pathKey, i), depth + 1)));
+  }
+  if (isMap(node)) {
+    const out: Record<string, unknown> = {};
+    const merges: unknown[] = [];
+    for (const pair of node.items) {
+      if (!isPair(pair)) continue;
+      const k = pair.key as Node | null;
+      const keyOffset = k?.range?.[0] ?? start;
+      let name: string;
+      if (k === null || k === undefined) name = "";
+      else if (isScalar(k)) name = String(k.value);
+      else {
+        const p = pos(keyOffset);
+        ctx.diagnostics.push({ severity: "error", code: "yaml.complex-key", file: ctx.file, line: p.line, column: p.column, message: "keys must be plain strings" });
+        continue;
+      }
+      const v = pair.value as Node | null;
+      if (name === "<<" && isScalar(k) && k.source === "<<") {
+        const target = v && isAlias(v) ? v.resolve(doc) : v;
+        const targets = target && isSeq(target) ? target.items.map((t) => (isAlias(t) ? t.resolve(doc) : t)) : [target];
+        for (const t of targets) if (t) merges.push(toValue(ctx, t as Node, path, DISCARD, undefined, pathKey, depth + 1));
+        continue;
+      }
+      const child = [...path, name];
+      const ck = childKey(pathKey, name);
+      if (v === null || v === undefined) {
+        record(ctx, child, ck, scope, { key: pos(keyOffset), value: pos(keyOffset) });
+        out[name] = null;
+      } else {
+        out[name] = toValue(ctx, v, child, scope, pos(keyOffset), ck, depth + 1);
+      }
+    }
+    for (const m of merges) {
+      if (m && typeof m === "object" && !Array.isArray(m)) {
+        for (const [k, v] of Object.entries(m)) if (!(k in out)) out[k] = v;
+      }
+    }
+    return out;
+  }
+  return null;
+}
+
+/** The span of a path, or of its nearest ancestor that is written down (a missing field points at its parent's key). */
+export function spanAt(positions: PositionIndex, path: FieldPath): { span: NodeSpan; exact: boolean } | undefined {
+  for (let n = path.length; n >= 0; n--) {
+    const span = positions.get(formatPath(path.slice(0, n)));
+    if (span) return { span, exact: n === path.length };
+  }
+  return undefined;
+}
+

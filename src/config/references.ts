@@ -1,0 +1,91 @@
+// The dependency graph of a configuration: edges from references and dependsOn, the check that a parent
+// field (connection, routeFilter, virtualDeviceUuid) refers to a resource of the right kind, and cycle
+// detection that names every address of each cycle.
+
+import { formatPath, type Address } from "./address.js";
+import type { Problem } from "./interpolate.js";
+import { KIND_INFO } from "./kinds.js";
+import type { ConfigResource, DependencyEdge } from "./types.js";
+import { Reference } from "./values.js";
+
+export function dependencyEdges(resource: Pick<ConfigResource, "address" | "references" | "dependsOn">): DependencyEdge[] {
+  const edges: DependencyEdge[] = [];
+  for (const ref of resource.references) edges.push({ from: resource.address, to: ref.address, via: "reference", path: formatPath(ref.path) });
+  resource.dependsOn.forEach((to, i) => edges.push({ from: resource.address, to, via: "dependsOn", path: `dependsOn[${i}]` }));
+  return edges;
+}
+
+/** A parent field takes the uuid of a resource of the parent's kind. */
+export function parentReferenceProblems(resource: Pick<ConfigResource, "kind" | "spec">): Problem[] {
+  const problems: Problem[] = [];
+  for (const [field, parentKind] of Object.entries(KIND_INFO[resource.kind].parents)) {
+    const v = resource.spec[field];
+    if (!(v instanceof Reference)) continue;
+    if (v.kind !== parentKind) {
+      problems.push({ path: [field], code: "reference.parent-kind", message: `${field} takes the uuid of one of ${parentKind}, not of ${v.address}`, hint: `e.g. \${${parentKind}.NAME.uuid}` });
+    } else if (v.attribute !== "uuid") {
+      problems.push({ path: [field], code: "reference.parent-attribute", message: `${field} takes the uuid of ${v.address}, not its ${v.attribute}`, hint: `write \${${v.address}.uuid}` });
+    }
+  }
+  return problems;
+}
+
+/**
+ * Every cycle, each as the addresses in order starting from the smallest, with the edge that leaves the
+ * first. Found without recursion: sinks are peeled off repeatedly, and from what is left every walk along
+ * remaining edges must come back on itself.
+ */
+export function findCycles(nodes: Iterable<Address>, edges: readonly DependencyEdge[]): { cycle: Address[]; edge: DependencyEdge }[] {
+  const out = new Map<Address, DependencyEdge[]>();
+  const into = new Map<Address, DependencyEdge[]>();
+  const all = [...nodes].sort();
+  for (const n of all) {
+    out.set(n, []);
+    into.set(n, []);
+  }
+  for (const e of edges) {
+    if (!out.has(e.to) || !out.has(e.from)) continue;
+    out.get(e.from)?.push(e);
+    into.get(e.to)?.push(e);
+  }
+  const outDegree = new Map(all.map((n) => [n, new Set((out.get(n) ?? []).map((e) => e.to)).size]));
+  const removed = new Set<Address>();
+  const queue = all.filter((n) => outDegree.get(n) === 0);
+  while (queue.length > 0) {
+    const n = queue.pop() as Address;
+    if (removed.has(n)) continue;
+    removed.add(n);
+    const seen = new Set<Address>();
+    for (const e of into.get(n) ?? []) {
+      if (seen.has(e.from)) continue;
+      seen.add(e.from);
+      const d = (outDegree.get(e.from) ?? 1) - 1;
+      outDegree.set(e.from, d);
+      if (d === 0) queue.push(e.from);
+    }
+  }
+  const cycles: { cycle: Address[]; edge: DependencyEdge }[] = [];
+  const done = new Set<Address>();
+  for (const start of all) {
+    if (removed.has(start) || done.has(start)) continue;
+    const onPath = new Map<Address, number>();
+    const path: Address[] = [];
+    let cur: Address | undefined = start;
+    while (cur !== undefined && !done.has(cur) && !onPath.has(cur)) {
+      onPath.set(cur, path.length);
+      path.push(cur);
+      const next: DependencyEdge | undefined = [...(out.get(cur) ?? [])].sort((a, b) => a.to.localeCompare(b.to)).find((e) => !removed.has(e.to));
+      cur = next?.to;
+    }
+    if (cur !== undefined && onPath.has(cur)) {
+      const loop = path.slice(onPath.get(cur));
+      const first = loop.indexOf([...loop].sort()[0] as Address);
+      const cycle = [...loop.slice(first), ...loop.slice(0, first)];
+      const second = cycle[1] ?? cycle[0];
+      const edge = (out.get(cycle[0] as Address) ?? []).find((e) => e.to === second) as DependencyEdge;
+      cycles.push({ cycle, edge });
+    }
+    for (const n of path) done.add(n);
+  }
+  return cycles;
+}

@@ -1,0 +1,76 @@
+// The JSON Schema of a configuration file, generated from the same zod schemas that validate it, for
+// editors (the YAML language server validates and completes with it) and for `netform schema`. Every
+// constrained value also accepts a `${...}` expression, since a variable or a reference may stand for it.
+
+import { z } from "zod";
+import { KINDS, NAME_PATTERN } from "./address.js";
+import { providerSchema, VARIABLE_NAME, variableSchema } from "./schema-meta.js";
+import { resourceSchema } from "./validate.js";
+
+const KIND_DESCRIPTIONS: Record<(typeof KINDS)[number], string> = {
+  routeFilters: "BGP prefix filters, by name",
+  routeFilterAttachments: "route filters attached to connections, by name",
+  connections: "virtual connections between two endpoints, by name",
+  routingProtocols: "DIRECT and BGP routing protocol instances on connections, by name",
+  devices: "virtual network devices, by name",
+  vpns: "VPN configurations on virtual devices, by name",
+};
+
+export function configurationSchema() {
+  return z
+    .strictObject({
+      netform: z.literal(1).describe("format version"),
+      provider: providerSchema.optional(),
+      variables: z.record(z.string().regex(VARIABLE_NAME), variableSchema).optional().describe("input variables, by name"),
+      ...Object.fromEntries(KINDS.map((k) => [k, z.record(z.string().regex(NAME_PATTERN), resourceSchema(k)).optional().describe(KIND_DESCRIPTIONS[k])])),
+    })
+    .describe("a netform configuration file");
+}
+
+type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
+
+const EXPRESSION_REF = { $ref: "#/definitions/expression" };
+
+/** A leaf a literal ${...} would fail: typed other than string, or a constrained string. */
+function constrained(node: { [k: string]: Json }): boolean {
+  const t = node.type;
+  if (t === "integer" || t === "number" || t === "boolean" || t === "array") return true;
+  if (t === "string") return ["pattern", "format", "enum", "minLength", "maxLength"].some((k) => k in node);
+  return "enum" in node;
+}
+
+function allowExpressions(node: Json, isRoot = false): Json {
+  if (Array.isArray(node)) return node.map((n) => allowExpressions(n));
+  if (node === null || typeof node !== "object") return node;
+  const out: { [k: string]: Json } = {};
+  for (const [k, v] of Object.entries(node)) {
+    if (k === "properties" || k === "definitions" || k === "$defs") {
+      out[k] = Object.fromEntries(Object.entries(v as { [k: string]: Json }).map(([pk, pv]) => [pk, allowExpressions(pv)]));
+    } else if (k === "items" || k === "additionalProperties" || k === "anyOf" || k === "oneOf" || k === "allOf") {
+      out[k] = allowExpressions(v);
+    } else out[k] = v;
+  }
+  if (isRoot || !constrained(out)) return out;
+  const { description, default: dflt, ...rest } = out;
+  return { ...(description !== undefined ? { description } : {}), ...(dflt !== undefined ? { default: dflt } : {}), anyOf: [rest, EXPRESSION_REF] };
+}
+
+/** The JSON Schema (draft-07, which the YAML language server supports best) as a value. */
+export function configurationJsonSchema(): Json {
+  const generated = z.toJSONSchema(configurationSchema(), { target: "draft-7", io: "input", unrepresentable: "any" }) as { [k: string]: Json };
+  const { $schema, ...body } = generated;
+  const withExpressions = allowExpressions(body, true) as { [k: string]: Json };
+  return {
+    $schema: $schema ?? "http://json-schema.org/draft-07/schema#",
+    $id: "https://netform.dev/schemas/netform.schema.json",
+    title: "netform configuration",
+    ...withExpressions,
+    definitions: {
+      ...((withExpressions.definitions as { [k: string]: Json } | undefined) ?? {}),
+      expression: { type: "string", pattern: "\\$\\{[^}]+\\}", description: "${var.NAME}, ${env.NAME}, ${secret.NAME} or ${kind.name.attribute}" },
+    },
+  };
+}
+
+/** The schema file's text: stable formatting, trailing newline. */
+export const configurationJsonSchemaText = (): string => `${JSON.stringify(configurationJsonSchema(), null, 2)}\n`;

@@ -1,0 +1,76 @@
+// The loaded configuration handed to the engine: the provider block with its defaults applied, and the
+// resources by address with everything the engine needs to plan, order and report on them.
+
+import type { Address, Kind } from "./address.js";
+import type { PositionIndex, SourcePosition } from "./positions.js";
+import type { Reference } from "./values.js";
+import type { VariableDeclaration, VariableValue } from "./variables.js";
+
+export interface ProviderConfig {
+  /** "embedded" or a base URL; NETFORM_ENDPOINT (from the env given to the loader) overrides the file. Undefined when neither sets it. */
+  endpoint?: string;
+  projectId?: string;
+  accountNumber?: string;
+  /** Concurrent API operations during apply. */
+  parallelism: number;
+  /** Per kind, in milliseconds: the file's values over DEFAULT_TIMEOUTS_MS. */
+  timeouts: Record<Kind, number>;
+}
+
+export interface Lifecycle {
+  preventDestroy: boolean;
+  /** Field paths as written, e.g. "bgpIpv4.outboundMED". */
+  ignoreChanges: string[];
+  createBeforeDestroy: boolean;
+}
+
+export type EdgeVia = "reference" | "dependsOn";
+
+/** `from` depends on `to`: `to` is created first and deleted last. */
+export interface DependencyEdge {
+  from: Address;
+  to: Address;
+  via: EdgeVia;
+  /** Where in `from` the edge is written: the referencing field, or dependsOn[i]. */
+  path: string;
+}
+
+export interface ConfigResource {
+  kind: Kind;
+  name: string;
+  address: Address;
+  /**
+   * The API body with the service's field names, display name and project/account defaults applied.
+   * Values are plain data, Sensitive (secrets: reveal() only to build a request), Reference, or Template.
+   */
+  spec: Record<string, unknown>;
+  /** The file the resource is written in and where its key is. */
+  file: string;
+  position: SourcePosition;
+  /** Where every written value is, by formatPath relative to the resource ("" is its key). */
+  positions: PositionIndex;
+  /** The references in the spec, each with the path where it is written. */
+  references: Reference[];
+  /** Declared dependsOn addresses. */
+  dependsOn: Address[];
+  /** Every address this resource depends on (references and dependsOn), sorted, unique. */
+  dependencies: Address[];
+  lifecycle: Lifecycle;
+  /** uuid of an existing object to adopt instead of creating one. */
+  import?: string;
+  /** Paths (formatPath) of sensitive values: secrets, sensitive variables and the kind's secret fields. */
+  sensitivePaths: Set<string>;
+  /** Paths filled in by defaults rather than written. */
+  defaulted: Set<string>;
+}
+
+export interface Configuration {
+  /** The files read, as shown in diagnostics. */
+  files: string[];
+  /** The directory of the configuration (for the state file's default location). */
+  directory: string;
+  provider: ProviderConfig;
+  variables: Map<string, { declaration: VariableDeclaration; value: VariableValue | undefined }>;
+  resources: Map<Address, ConfigResource>;
+  edges: DependencyEdge[];
+}

@@ -1,0 +1,86 @@
+// Rendering of diagnostics: text (`file:line:col  address.field  message`, a hint beneath, a summary) and
+// the JSON document of `validate --format json`.
+
+import { countDiagnostics, diagnosticSubject, type Diagnostic } from "../diag/index.js";
+import type { Colors, Output } from "./output.js";
+
+const location = (d: Diagnostic): string => [d.file, d.line, d.column].filter((x) => x !== undefined && x !== "").join(":");
+
+/** One diagnostic as text lines, without colour when `c` is omitted. */
+export function formatDiagnostic(d: Diagnostic, c?: Colors): string[] {
+  const paint = (f: keyof Colors, s: string) => (c ? (c[f] as (s: string) => string)(s) : s);
+  const where = location(d);
+  const subject = diagnosticSubject(d);
+  const message = d.severity === "warning" ? `${paint("yellow", "warning:")} ${d.message}` : d.message;
+  const head = [where ? paint("bold", where) : "", subject ? paint(d.severity === "error" ? "red" : "yellow", subject) : "", message].filter((s) => s !== "").join("  ");
+  return d.hint ? [head, `    ${paint("dim", `hint: ${d.hint}`)}`] : [head];
+}
+
+export function formatDiagnosticsText(diagnostics: readonly Diagnostic[], c?: Colors): string[] {
+  return diagnostics.flatMap((d) => formatDiagnostic(d, c));
+}
+
+export interface ValidationSummary {
+  resources: number;
+  files: number;
+}
+
+/** `validate`'s text output: every diagnostic, then a one-line verdict. */
+export function renderDiagnosticsText(output: Output, diagnostics: readonly Diagnostic[], summary: ValidationSummary): void {
+  const { c } = output;
+  const lines = formatDiagnosticsText(diagnostics, c);
+  if (lines.length > 0) output.out(lines.join("\n"));
+  const { errors, warnings } = countDiagnostics(diagnostics);
+  const plural = (n: number, w: string) => `${n} ${w}${n === 1 ? "" : "s"}`;
+  if (errors > 0) {
+    output.out(`${c.red(c.bold("Invalid:"))} ${plural(errors, "error")}${warnings ? `, ${plural(warnings, "warning")}` : ""}`);
+  } else {
+    output.out(`${c.green(c.bold("Valid:"))} ${plural(summary.resources, "resource")} in ${plural(summary.files, "file")}${warnings ? ` (${plural(warnings, "warning")})` : ""}`);
+  }
+}
+
+export interface DiagnosticsDocument {
+  valid: boolean;
+  errorCount: number;
+  warningCount: number;
+  diagnostics: {
+    severity: Diagnostic["severity"];
+    code: string;
+    address: string | null;
+    path: string | null;
+    file: string | null;
+    line: number | null;
+    column: number | null;
+    message: string;
+    hint?: string;
+  }[];
+}
+
+export function diagnosticsDocument(diagnostics: readonly Diagnostic[]): DiagnosticsDocument {
+  const { errors, warnings } = countDiagnostics(diagnostics);
+  return {
+    valid: errors === 0,
+    errorCount: errors,
+    warningCount: warnings,
+    diagnostics: diagnostics.map((d) => ({
+      severity: d.severity,
+      code: d.code,
+      address: d.address ?? null,
+      path: d.path ?? null,
+      file: d.file ?? null,
+      line: d.line ?? null,
+      column: d.column ?? null,
+      message: d.message,
+      ...(d.hint ? { hint: d.hint } : {}),
+    })),
+  };
+}
+
+export function renderDiagnosticsJson(output: Output, diagnostics: readonly Diagnostic[]): void {
+  output.out(JSON.stringify(diagnosticsDocument(diagnostics), null, 2));
+}
+
+/** `netform schema`: the schema text as is, on standard output. */
+export function renderSchema(output: Output, text: string): void {
+  output.stdout.write(text);
+}
