@@ -1,0 +1,22 @@
+// What the engine reports while it works. The engine never prints: it emits these, and a view renders
+// them as text lines, a live terminal display, or JSON lines for pipelines.
+
+import type { Diagnostic } from "../diag/index.js";
+import type { Action, PlanSummary, ResourceChange } from "../plan/types.js";
+
+export type EngineEvent =
+  | { type: "refresh_start"; resources: number }
+  | { type: "refresh_complete"; resources: number; requests: number }
+  | { type: "planned_change"; change: ResourceChange }
+  | { type: "apply_start"; address: string; action: Action; step: StepKind }
+  | { type: "apply_progress"; address: string; action: Action; step: StepKind; elapsedMs: number; state?: string }
+  | { type: "apply_complete"; address: string; action: Action; step: StepKind; elapsedMs: number; id?: string }
+  | { type: "apply_errored"; address: string; action: Action; step: StepKind; elapsedMs: number; message: string; code?: string }
+  | { type: "apply_skipped"; address: string; action: Action; blockedBy: string }
+  | { type: "change_summary"; operation: "apply" | "destroy"; summary: PlanSummary; failed: number; skipped: number }
+  | { type: "diagnostic"; diagnostic: Diagnostic };
+
+/** The calls one planned action turns into (a replace is a delete and a create). */
+export type StepKind = "create" | "update" | "delete" | "import" | "wait";
+
+export type EventSink = (event: EngineEvent) => void;

@@ -1,0 +1,76 @@
+// Helpers every kind uses: 404 as "gone", readiness from a state table, and normalising values for
+// comparison (numbers sent as strings, lists without order, absent versus default).
+
+import { ApiError } from "../api/index.js";
+import type { Body, Operation, Readiness } from "./types.js";
+
+export const isNotFound = (e: unknown): boolean => e instanceof ApiError && e.status === 404;
+
+/** Runs a read; a 404 means the object is gone. */
+export async function orGone<T>(read: () => Promise<T>): Promise<T | undefined> {
+  try {
+    return await read();
+  } catch (e) {
+    if (isNotFound(e)) return undefined;
+    throw e;
+  }
+}
+
+/** Runs a delete; a 404 means it is already gone, which is what was wanted. */
+export async function ignoreGone(remove: () => Promise<unknown>): Promise<void> {
+  try {
+    await remove();
+  } catch (e) {
+    if (!isNotFound(e)) throw e;
+  }
+}
+
+export interface StateTable {
+  /** States in which each operation is done. */
+  done: Readonly<Record<Operation, readonly string[]>>;
+  /** States that mean the operation failed. */
+  failed: readonly string[];
+}
+
+/** Readiness from a state table; a state the table does not know is waited on, never a crash. */
+export function readinessFrom(table: StateTable, state: string | undefined, operation: Operation, reason?: string): Readiness {
+  if (state === undefined) return "pending";
+  if (table.done[operation].includes(state)) return "ready";
+  if (table.failed.includes(state)) return { failed: reason ? `${state}: ${reason}` : state };
+  return "pending";
+}
+
+/** A number the API may send as a string ("200" for bfd.interval, remoteAsn). */
+export function asNumber(v: unknown): unknown {
+  if (typeof v === "string" && v.trim() !== "" && !Number.isNaN(Number(v))) return Number(v);
+  return v;
+}
+
+/** A copy of `body` with only these top-level fields, leaving out those absent. */
+export function pick(body: Body, fields: readonly string[]): Body {
+  const out: Body = {};
+  for (const f of fields) if (body[f] !== undefined && body[f] !== null) out[f] = body[f];
+  return out;
+}
+
+/** Reads a dotted path ("bgpIpv4.enabled"). */
+export function getPath(body: unknown, path: string): unknown {
+  let cur = body;
+  for (const key of path.split(".")) {
+    if (cur === null || typeof cur !== "object") return undefined;
+    cur = (cur as Body)[key];
+  }
+  return cur;
+}
+
+/** Sorts a list of strings, for lists whose order the service does not keep. */
+export const sortedStrings = (v: unknown): unknown => (Array.isArray(v) && v.every((x) => typeof x === "string") ? [...v].sort() : v);
+
+/** Removes undefined and null members, deeply: an absent field and a null one compare equal. */
+export function compact(v: unknown): unknown {
+  if (Array.isArray(v)) return v.map(compact);
+  if (v === null || typeof v !== "object") return v;
+  const out: Body = {};
+  for (const [k, x] of Object.entries(v)) if (x !== undefined && x !== null) out[k] = compact(x);
+  return out;
+}
