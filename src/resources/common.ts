@@ -2,7 +2,10 @@
 // comparison (numbers sent as strings, lists without order, absent versus default).
 
 import { ApiError } from "../api/index.js";
-import type { Body, Operation, Readiness } from "./types.js";
+import type { Body, ObjectRef, Operation, Readiness } from "./types.js";
+
+/** The key observeMany files an object under: its id, within its parent for nested kinds. */
+export const refKey = (ref: ObjectRef): string => (ref.parent ? `${ref.parent}/${ref.id}` : ref.id);
 
 export const isNotFound = (e: unknown): boolean => e instanceof ApiError && e.status === 404;
 

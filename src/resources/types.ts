@@ -51,14 +51,17 @@ export interface ResourceKind {
   observe(ctx: KindContext, ref: ObjectRef): Promise<Body | undefined>;
   /**
    * Reads many objects through the API's list or search endpoints, fewer requests than one GET each.
-   * Returns the bodies found, by id; an id missing from the map is gone.
+   * Returns the bodies found, keyed by `refKey(ref)` (the id, within its parent for nested kinds: a
+   * route filter can be attached to several connections); a ref missing from the map is gone.
    */
   observeMany?(ctx: KindContext, refs: ObjectRef[]): Promise<Map<string, Body>>;
 
   /**
    * The comparable form of a spec (resolved: plain values, secrets revealed) and of an observed body:
    * the same field names, the API's defaults filled in, number/string quirks and unordered lists
-   * normalised, server-set fields left out. The engine compares the two field by field.
+   * normalised, server-set fields left out. The engine compares the two field by field. A `null` leaf in
+   * the desired form means "must be absent": it equals a missing field, and differs from any value, so
+   * an optional field removed from the configuration shows as a change.
    */
   desired(spec: Body): Body;
   observed(body: Body): Body;

@@ -1,0 +1,326 @@
+// Virtual connections (specification 2.5, 3.3, 4.5) between two endpoints: a colocation port, a virtual
+// device, a service profile in a metro, a network, a cloud router, or a service token. Exactly the five
+// PATCH paths of 4.5 change in place (name, bandwidth, the a-side port, notifications, the a-side virtual
+// device and interface); anything else is a new connection. A deleted connection stays readable as
+// DEPROVISIONED, a rejected one as CANCELLED: both count as gone.
+
+import { ApiError, searchAll } from "../api/index.js";
+import { NetformError } from "../diag/index.js";
+import { asNumber, compact, getPath, isNotFound, orGone, readinessFrom, type StateTable } from "./common.js";
+import type { Body, KindContext, ObjectRef, Observed, Operation, Readiness, ResourceKind, UpdateMethod } from "./types.js";
+
+const BASE = "/fabric/v4/connections";
+/** The largest search page, also used as the number of uuids per search. */
+const PAGE = 100;
+
+const STATES: StateTable = {
+  done: { create: ["PROVISIONED"], update: ["PROVISIONED"], delete: ["DEPROVISIONED"] },
+  failed: ["FAILED"],
+};
+/** Final states: the connection is gone for every purpose but reading. */
+const ENDED = ["DEPROVISIONED", "CANCELLED"];
+/** States of a connection that is being or has been deleted: never the one a create just made. */
+const DELETING = ["DEPROVISIONING", ...ENDED];
+/** The service's code for "not found or already deleted", which a DELETE of a DEPROVISIONED connection answers with a 400. */
+const ALREADY_DELETED = "EQ-3041120";
+
+/** The five patchable paths of 4.5, in the order a PATCH sends them. */
+type PatchPath = "/name" | "/bandwidth" | "/aSide/accessPoint/port/uuid" | "/notifications" | "/aSide/accessPoint";
+const PATCH_PATHS: readonly PatchPath[] = ["/name", "/bandwidth", "/aSide/accessPoint/port/uuid", "/notifications", "/aSide/accessPoint"];
+
+const UPDATABLE: Readonly<Record<string, UpdateMethod & { via: "patch"; path: PatchPath }>> = {
+  name: { via: "patch", path: "/name" },
+  bandwidth: { via: "patch", path: "/bandwidth" },
+  "aSide.accessPoint.port.uuid": { via: "patch", path: "/aSide/accessPoint/port/uuid" },
+  notifications: { via: "patch", path: "/notifications" },
+  "aSide.accessPoint.virtualDevice": { via: "patch", path: "/aSide/accessPoint" },
+  "aSide.accessPoint.interface": { via: "patch", path: "/aSide/accessPoint" },
+};
+
+// ── the comparable form ──────────────────────────────────────────────────────────────────
+
+const isObject = (v: unknown): v is Body => v !== null && typeof v === "object" && !Array.isArray(v);
+
+/** Integer fields the API may send as strings. */
+const NUMERIC = new Set(["bandwidth", "vlanTag", "vlanSTag", "vlanCTag", "vlanTagMin", "vlanTagMax", "vlanCTagMin", "vlanCTagMax", "vni", "id"]);
+
+/** The named fields of an object, numbers sent as strings normalised. */
+function fields(v: unknown, names: readonly string[]): Body | undefined {
+  if (!isObject(v)) return undefined;
+  const out: Body = {};
+  for (const n of names) if (v[n] !== undefined && v[n] !== null) out[n] = NUMERIC.has(n) ? asNumber(v[n]) : v[n];
+  return out;
+}
+
+/**
+ * What a spec can say about an access point, by nested object. Responses add more (href, names, the
+ * port's type XF_PORT, location names, account): left out, like authenticationKey, which is secret and
+ * compared by the engine itself.
+ */
+const ACCESS_POINT_OBJECTS: Readonly<Record<string, readonly string[]>> = {
+  port: ["uuid"],
+  linkProtocol: ["type", "vlanTag", "vlanSTag", "vlanCTag", "vlanTagMin", "vlanTagMax", "vlanCTagMin", "vlanCTagMax", "vni"],
+  virtualDevice: ["type", "uuid"],
+  interface: ["type", "id"],
+  profile: ["type", "uuid"],
+  location: ["metroCode"],
+  network: ["uuid"],
+  router: ["uuid"],
+};
+const ACCESS_POINT_VALUES = ["type", "sellerRegion", "peeringType"];
+
+function accessPoint(v: unknown, withDefaults: boolean): Body | undefined {
+  if (!isObject(v)) return undefined;
+  const out: Body = fields(v, ACCESS_POINT_VALUES) ?? {};
+  for (const [name, inner] of Object.entries(ACCESS_POINT_OBJECTS)) {
+    const value = fields(v[name], inner);
+    if (value !== undefined) out[name] = value;
+  }
+  // EDGE is the only virtual device type (the service fills it in); other types the service derives
+  // from the object referred to (a profile's, a token's), so an absent one is left uncompared.
+  if (withDefaults && isObject(out.virtualDevice) && out.virtualDevice.type === undefined) out.virtualDevice = { ...out.virtualDevice, type: "EDGE" };
+  return out;
+}
+
+function side(v: unknown, withDefaults: boolean): Body | undefined {
+  if (!isObject(v)) return undefined;
+  return compact({ serviceToken: fields(v.serviceToken, ["type", "uuid"]), accessPoint: accessPoint(v.accessPoint, withDefaults) }) as Body;
+}
+
+/** Notification entries and their addresses are sets to the service: sorted, so order is no change. */
+function notifications(v: unknown): unknown {
+  if (!Array.isArray(v)) return v;
+  return v
+    .map((n) => (isObject(n) ? { type: n.type, emails: Array.isArray(n.emails) ? [...n.emails].map(String).sort() : n.emails } : n))
+    .sort((a, b) => {
+      const key = (x: unknown) => JSON.stringify(isObject(x) ? [x.type, x.emails] : x);
+      return key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0;
+    });
+}
+
+/** Sample responses show the project id as a number, requests send a string. */
+function projectIdOf(project: unknown): string | undefined {
+  if (!isObject(project)) return undefined;
+  const id = project.projectId;
+  return typeof id === "string" || typeof id === "number" ? String(id) : undefined;
+}
+
+/**
+ * The comparable form of a spec (withDefaults) or of a response. A connection without redundancy is the
+ * PRIMARY of a group the service names, so a spec without one expects priority PRIMARY and any group.
+ */
+function comparable(body: Body, withDefaults: boolean): Body {
+  const projectId = projectIdOf(body.project);
+  const redundancy = fields(body.redundancy, ["group", "priority"]) ?? (withDefaults ? { priority: "PRIMARY" } : undefined);
+  return compact({
+    type: body.type,
+    name: body.name,
+    bandwidth: asNumber(body.bandwidth),
+    // The response adds billingTier.
+    order: fields(body.order, ["purchaseOrderNumber", "customerReferenceNumber"]),
+    redundancy,
+    aSide: side(body.aSide, withDefaults),
+    zSide: side(body.zSide, withDefaults),
+    project: projectId === undefined ? undefined : { projectId },
+    notifications: notifications(body.notifications),
+  }) as Body;
+}
+
+// ── states ───────────────────────────────────────────────────────────────────────────────
+
+const stateOf = (body: Body): string | undefined => (typeof body.state === "string" ? body.state : undefined);
+const isGone = (body: Body): boolean => ENDED.includes(stateOf(body) ?? "");
+
+/** The service's reason for a failure: operation.errors where it gives them, else the operation statuses. */
+function reasonOf(body: Body): string | undefined {
+  const errors = getPath(body, "operation.errors");
+  if (Array.isArray(errors) && errors.length > 0) {
+    return errors.map((e) => (isObject(e) ? String(e.errorMessage ?? e.details ?? e.errorCode ?? "") : String(e))).filter(Boolean).join("; ");
+  }
+  const statuses = ["equinixStatus", "providerStatus"].flatMap((s) => {
+    const v = getPath(body, `operation.${s}`);
+    return typeof v === "string" ? [`${s} ${v}`] : [];
+  });
+  return statuses.length > 0 ? statuses.join(", ") : undefined;
+}
+
+/** The latest change when it is a connection update: a bandwidth change may wait for the provider's approval. */
+function updateStatus(body: Body): string | undefined {
+  const change = body.change;
+  if (!isObject(change) || change.type !== "CONNECTION_UPDATE") return undefined;
+  return typeof change.status === "string" ? change.status : undefined;
+}
+
+function readiness(body: Body, operation: Operation): Readiness {
+  const state = stateOf(body);
+  switch (operation) {
+    case "create":
+      // A provider's rejection leaves the connection PENDING (then CANCELLED): it will never provision.
+      if (getPath(body, "operation.equinixStatus") === "REJECTED" || state === "CANCELLED") return { failed: `${state ?? "REJECTED"}: rejected by the provider` };
+      return readinessFrom(STATES, state, operation, reasonOf(body));
+    case "update":
+      if (state === "PROVISIONED") {
+        const status = updateStatus(body);
+        if (status === "REJECTED" || status === "FAILED") return { failed: `the update was ${status}` };
+        if (status === "REQUESTED" || status === "SUBMITTED_FOR_APPROVAL") return "pending";
+      }
+      return readinessFrom(STATES, state, operation, reasonOf(body));
+    case "delete":
+      return readinessFrom(STATES, state, operation, reasonOf(body));
+    default: {
+      const unreachable: never = operation;
+      return unreachable;
+    }
+  }
+}
+
+// ── requests ─────────────────────────────────────────────────────────────────────────────
+
+function uuidOf(body: Body, what: string): string {
+  if (typeof body.uuid !== "string") throw new NetformError({ code: "api.unexpected_body", source: "internal", message: `${what}: the service's answer has no uuid` });
+  return body.uuid;
+}
+
+async function observe(ctx: KindContext, ref: ObjectRef): Promise<Body | undefined> {
+  const body = await orGone(() => ctx.api.call<Body>("GET", `${BASE}/${ref.id}`));
+  return body === undefined || isGone(body) ? undefined : body;
+}
+
+function chunks<T>(items: readonly T[], size: number): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
+  return out;
+}
+
+const covering = (path: string): string | undefined => Object.keys(UPDATABLE).find((f) => path === f || path.startsWith(`${f}.`));
+
+/** The value a PATCH operation sends, from the spec. */
+function patchValue(spec: Body, path: PatchPath): unknown {
+  switch (path) {
+    case "/name":
+      return spec.name;
+    case "/bandwidth":
+      return spec.bandwidth;
+    case "/aSide/accessPoint/port/uuid":
+      return getPath(spec, "aSide.accessPoint.port.uuid");
+    case "/notifications":
+      return spec.notifications;
+    case "/aSide/accessPoint": {
+      // 4.5: an object with virtualDevice {type, uuid} and interface {type, id}; the link protocol stays.
+      const vd = getPath(spec, "aSide.accessPoint.virtualDevice");
+      return compact({ virtualDevice: isObject(vd) ? { type: "EDGE", ...vd } : vd, interface: getPath(spec, "aSide.accessPoint.interface") });
+    }
+    default: {
+      const unreachable: never = path;
+      return unreachable;
+    }
+  }
+}
+
+/** A side with its virtual device's type filled in: EDGE is the only one, and the service asks for it. */
+function withDeviceType(side: unknown): unknown {
+  const vd = getPath(side, "accessPoint.virtualDevice");
+  if (!isObject(side) || !isObject(side.accessPoint) || !isObject(vd) || vd.type !== undefined) return side;
+  return { ...side, accessPoint: { ...side.accessPoint, virtualDevice: { type: "EDGE", ...vd } } };
+}
+
+/** Identifies the endpoint a side names: its token, or its access point's type and the object it refers to. */
+function endpointOf(side: unknown): string {
+  if (!isObject(side)) return "";
+  const token = getPath(side, "serviceToken.uuid");
+  if (typeof token === "string") return `token:${token}`;
+  const ap = side.accessPoint;
+  if (!isObject(ap)) return "";
+  const target = ["port", "virtualDevice", "profile", "network", "router"].map((f) => getPath(ap, `${f}.uuid`)).find((u) => typeof u === "string");
+  // A service profile is met in a metro: the same profile elsewhere is another connection.
+  const metro = ap.type === "SP" ? getPath(ap, "location.metroCode") : undefined;
+  return `${String(ap.type)}:${String(target ?? "")}:${String(metro ?? "")}`;
+}
+
+export const connections: ResourceKind = {
+  kind: "connections",
+  noun: "connection",
+
+  observe,
+
+  async observeMany(ctx, refs) {
+    const found = new Map<string, Body>();
+    const ids = [...new Set(refs.map((r) => r.id))];
+    await Promise.all(
+      chunks(ids, PAGE).map(async (values) => {
+        const filter = { and: [{ property: "/uuid", operator: "IN", values }] };
+        for await (const body of searchAll<Body>(ctx.api, `${BASE}/search`, { filter }, { pageSize: PAGE })) {
+          if (typeof body.uuid === "string" && !isGone(body)) found.set(body.uuid, body);
+        }
+      }),
+    );
+    return found;
+  },
+
+  desired: (spec) => comparable(spec, true),
+  observed: (body) => comparable(body, false),
+
+  updatable: UPDATABLE,
+
+  async create(ctx, spec) {
+    const project = spec.project ?? (ctx.provider.projectId ? { projectId: ctx.provider.projectId } : undefined);
+    // order is required by the API even when empty.
+    const request: Body = { ...spec, order: spec.order ?? {}, project };
+    for (const s of ["aSide", "zSide"] as const) request[s] = withDeviceType(spec[s]);
+    const body = await ctx.api.call<Body>("POST", BASE, { body: compact(request) });
+    return { id: uuidOf(body, "create connection"), body };
+  },
+
+  async update(ctx, ref, spec, changed) {
+    const paths = new Set<PatchPath>();
+    const uncovered: string[] = [];
+    for (const path of changed) {
+      const field = covering(path);
+      if (field === undefined) uncovered.push(path);
+      else paths.add(UPDATABLE[field]!.path);
+    }
+    if (uncovered.length > 0) {
+      throw new NetformError({ code: "internal.not_updatable", source: "internal", message: `connection ${ref.id}: ${uncovered.join(", ")} cannot change in place` });
+    }
+    const operations = PATCH_PATHS.filter((p) => paths.has(p)).map((path) => ({ op: "replace", path, value: patchValue(spec, path) }));
+    if (operations.length === 0) return;
+    await ctx.api.call("PATCH", `${BASE}/${ref.id}`, { body: operations });
+  },
+
+  async delete(ctx, ref) {
+    try {
+      await ctx.api.call("DELETE", `${BASE}/${ref.id}`);
+    } catch (e) {
+      if (isNotFound(e)) return;
+      if (e instanceof ApiError && e.status === 400) {
+        if (e.problems.some((p) => p.code === ALREADY_DELETED)) return;
+        // Already being deleted (a retried delete after a crash) is what was asked for.
+        const now = await observe(ctx, ref);
+        if (now === undefined || stateOf(now) === "DEPROVISIONING") return;
+      }
+      throw e;
+    }
+  },
+
+  readiness,
+  stateOf,
+
+  async lookup(ctx, spec): Promise<Observed | undefined> {
+    if (typeof spec.name !== "string") return undefined;
+    const projectId = projectIdOf(spec.project) ?? ctx.provider.projectId;
+    const and = [
+      { property: "/name", operator: "=", values: [spec.name] },
+      { property: "/type", operator: "=", values: [String(spec.type)] },
+      ...(projectId === undefined ? [] : [{ property: "/project/projectId", operator: "=", values: [projectId] }]),
+    ];
+    const wanted = [endpointOf(spec.aSide), endpointOf(spec.zSide)];
+    // The default sort is the most recently updated first: the newest match is the one a create just made.
+    for await (const body of searchAll<Body>(ctx.api, `${BASE}/search`, { filter: { and } }, { pageSize: PAGE })) {
+      if (body.name !== spec.name || body.type !== spec.type || DELETING.includes(stateOf(body) ?? "")) continue;
+      if (projectId !== undefined && projectIdOf(body.project) !== projectId) continue;
+      if (endpointOf(body.aSide) !== wanted[0] || endpointOf(body.zSide) !== wanted[1]) continue;
+      return { id: uuidOf(body, "connection search"), body };
+    }
+    return undefined;
+  },
+};

@@ -1,0 +1,145 @@
+// Route filters (specification 2.3, 3.1, 4.3): named BGP prefix filters. A filter is configuration only:
+// its name and description change in place, its type and project cannot. A deleted filter stays readable
+// as DEPROVISIONED for a while, which counts as gone.
+
+import { ApiError, searchAll } from "../api/index.js";
+import { NetformError } from "../diag/index.js";
+import { compact, isNotFound, orGone, readinessFrom, type StateTable } from "./common.js";
+import type { Body, KindContext, ObjectRef, Observed, Operation, Readiness, ResourceKind, UpdateMethod } from "./types.js";
+
+const BASE = "/fabric/v4/routeFilters";
+/** The largest page this API family serves (section 8), also used as the number of uuids per search. */
+const PAGE = 100;
+
+const STATES: StateTable = {
+  done: { create: ["PROVISIONED"], update: ["PROVISIONED"], delete: ["DEPROVISIONED"] },
+  failed: ["NOT_PROVISIONED", "NOT_DEPROVISIONED"],
+};
+/** States of a filter that is being or has been deleted: never the filter a create just made. */
+const DELETING = ["DEPROVISIONING", "DEPROVISIONED", "NOT_DEPROVISIONED"];
+
+/** The two fields a PATCH may replace (the simulator and the service's console accept both). */
+const PATCHABLE = ["name", "description"] as const;
+type Patchable = (typeof PATCHABLE)[number];
+
+const stateOf = (body: Body): string | undefined => (typeof body.state === "string" ? body.state : undefined);
+const isGone = (body: Body): boolean => stateOf(body) === "DEPROVISIONED";
+
+/** Sample responses show the project id as a number, requests send a string. */
+function projectIdOf(project: unknown): string | undefined {
+  if (project === null || typeof project !== "object") return undefined;
+  const id = (project as Body).projectId;
+  return typeof id === "string" || typeof id === "number" ? String(id) : undefined;
+}
+
+/**
+ * The comparable form, the same for a spec and a response. An absent description reads as "", so that
+ * removing it from the configuration shows as a change (and is sent as an empty description).
+ */
+function comparable(body: Body): Body {
+  const projectId = projectIdOf(body.project);
+  return compact({
+    type: body.type,
+    name: body.name,
+    description: typeof body.description === "string" ? body.description : "",
+    project: projectId === undefined ? undefined : { projectId },
+  }) as Body;
+}
+
+function uuidOf(body: Body, what: string): string {
+  if (typeof body.uuid !== "string") throw new NetformError({ code: "api.unexpected_body", source: "internal", message: `${what}: the service's answer has no uuid` });
+  return body.uuid;
+}
+
+const covers = (field: string, path: string): boolean => path === field || path.startsWith(`${field}.`);
+
+async function observe(ctx: KindContext, ref: ObjectRef): Promise<Body | undefined> {
+  const body = await orGone(() => ctx.api.call<Body>("GET", `${BASE}/${ref.id}`));
+  return body === undefined || isGone(body) ? undefined : body;
+}
+
+function chunks<T>(items: readonly T[], size: number): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
+  return out;
+}
+
+export const routeFilters: ResourceKind = {
+  kind: "routeFilters",
+  noun: "route filter",
+
+  observe,
+
+  async observeMany(ctx, refs) {
+    const found = new Map<string, Body>();
+    const ids = [...new Set(refs.map((r) => r.id))];
+    // Search leaves DEPROVISIONED filters out by itself (it would include them only if asked about /state).
+    await Promise.all(
+      chunks(ids, PAGE).map(async (values) => {
+        const filter = { and: [{ property: "/uuid", operator: "IN", values }] };
+        for await (const body of searchAll<Body>(ctx.api, `${BASE}/search`, { filter }, { pageSize: PAGE })) {
+          if (typeof body.uuid === "string" && !isGone(body)) found.set(body.uuid, body);
+        }
+      }),
+    );
+    return found;
+  },
+
+  desired: comparable,
+  observed: comparable,
+
+  updatable: { name: { via: "patch", path: "/name" }, description: { via: "patch", path: "/description" } } satisfies Record<Patchable, UpdateMethod>,
+
+  async create(ctx, spec) {
+    const project = spec.project ?? (ctx.provider.projectId ? { projectId: ctx.provider.projectId } : undefined);
+    const body = await ctx.api.call<Body>("POST", BASE, { body: compact({ ...spec, project }) });
+    return { id: uuidOf(body, "create route filter"), body };
+  },
+
+  async update(ctx, ref, spec, changed) {
+    const uncovered = changed.filter((path) => !PATCHABLE.some((f) => covers(f, path)));
+    if (uncovered.length > 0) {
+      throw new NetformError({ code: "internal.not_updatable", source: "internal", message: `route filter ${ref.id}: ${uncovered.join(", ")} cannot change in place` });
+    }
+    const operations = PATCHABLE.filter((f) => changed.some((path) => covers(f, path))).map((f) => ({ op: "replace", path: `/${f}`, value: comparable(spec)[f] }));
+    if (operations.length === 0) return;
+    await ctx.api.call("PATCH", `${BASE}/${ref.id}`, { body: operations });
+  },
+
+  async delete(ctx, ref) {
+    try {
+      await ctx.api.call("DELETE", `${BASE}/${ref.id}`);
+    } catch (e) {
+      if (isNotFound(e)) return;
+      // The service refuses to delete a filter that is already being deleted or deleted: that is success.
+      if (e instanceof ApiError && e.status === 400) {
+        const now = await observe(ctx, ref);
+        if (now === undefined || DELETING.includes(stateOf(now) ?? "")) return;
+      }
+      throw e;
+    }
+  },
+
+  readiness(body: Body, operation: Operation): Readiness {
+    return readinessFrom(STATES, stateOf(body), operation);
+  },
+
+  stateOf,
+
+  async lookup(ctx, spec): Promise<Observed | undefined> {
+    if (typeof spec.name !== "string") return undefined;
+    const projectId = projectIdOf(spec.project) ?? ctx.provider.projectId;
+    const and = [
+      { property: "/name", operator: "=", values: [spec.name] },
+      { property: "/type", operator: "=", values: [String(spec.type)] },
+      ...(projectId === undefined ? [] : [{ property: "/project/projectId", operator: "=", values: [projectId] }]),
+    ];
+    // The default sort is the most recently updated first: the newest match is the one a create just made.
+    for await (const body of searchAll<Body>(ctx.api, `${BASE}/search`, { filter: { and } }, { pageSize: PAGE })) {
+      if (body.name !== spec.name || body.type !== spec.type || DELETING.includes(stateOf(body) ?? "")) continue;
+      if (projectId !== undefined && projectIdOf(body.project) !== projectId) continue;
+      return { id: uuidOf(body, "route filter search"), body };
+    }
+    return undefined;
+  },
+};
