@@ -1,0 +1,212 @@
+// The text rendering of an apply or destroy as it runs: one line per meaningful engine event
+// (`connections.dc: Creating...`), progress throttled so a long wait does not flood a CI log, errors in
+// red on standard error, and a closing summary. With `timestamps` (logs, not terminals) every line starts
+// with the UTC time, so a slow step can be found afterwards.
+
+import type { EngineEvent, StepKind } from "../engine/events.js";
+import type { PlanSummary, ResourceChange } from "../plan/types.js";
+import type { Output } from "./output.js";
+
+export interface ApplyTextOptions {
+  timestamps: boolean;
+  /** The clock for timestamps; tests pass a fixed one. */
+  now?: () => number;
+}
+
+/** At most one "Still ..." line per resource step in this much elapsed time, besides state changes. */
+const PROGRESS_INTERVAL_MS = 10_000;
+
+interface ProgressTrack {
+  printedAtMs: number;
+  state?: string;
+}
+
+export class ApplyTextView {
+  // apply_start carries no id or import uuid, so they are remembered from the planned changes.
+  private readonly planned = new Map<string, ResourceChange>();
+  private readonly progress = new Map<string, ProgressTrack>();
+  private readonly now: () => number;
+
+  constructor(
+    private readonly output: Output,
+    private readonly options: ApplyTextOptions,
+  ) {
+    this.now = options.now ?? Date.now;
+  }
+
+  handle(event: EngineEvent): void {
+    switch (event.type) {
+      case "refresh_start":
+        this.out(`Refreshing state... (${plural(event.resources, "resource")})`);
+        break;
+      case "refresh_complete":
+        break;
+      case "planned_change":
+        this.planned.set(event.change.address, event.change);
+        break;
+      case "apply_start":
+        this.progress.set(trackKey(event.address, event.step), { printedAtMs: 0 });
+        this.line(event.address, this.startText(event.address, event.step));
+        break;
+      case "apply_progress":
+        this.onProgress(event);
+        break;
+      case "apply_complete": {
+        this.progress.delete(trackKey(event.address, event.step));
+        const change = this.planned.get(event.address);
+        const id = event.id ?? change?.id ?? change?.importId;
+        this.line(event.address, completeText(event.step, event.elapsedMs, id));
+        break;
+      }
+      case "apply_errored":
+        this.progress.delete(trackKey(event.address, event.step));
+        this.errorLine(event.address, event.message, event.code);
+        break;
+      case "apply_skipped":
+        this.line(event.address, this.output.c.yellow(`Skipped because ${event.blockedBy} failed`));
+        break;
+      case "change_summary":
+        this.summary(event.operation, event.summary, event.failed, event.skipped);
+        break;
+      case "diagnostic":
+        // Diagnostics have their own view; printing them here too would show each one twice.
+        break;
+      default: {
+        const unreachable: never = event;
+        throw new Error(`unknown engine event ${JSON.stringify(unreachable)}`);
+      }
+    }
+  }
+
+  private startText(address: string, step: StepKind): string {
+    const change = this.planned.get(address);
+    switch (step) {
+      case "create":
+        return "Creating...";
+      case "update":
+        return `Modifying...${idSuffix(change?.id ?? change?.importId)}`;
+      case "delete":
+        return `Destroying...${idSuffix(change?.id)}`;
+      case "import":
+        return `Importing...${idSuffix(change?.importId ?? change?.id)}`;
+      case "wait":
+        return change?.awaiting ? `Waiting for the ${change.awaiting} started by an earlier run...` : "Waiting for an earlier operation...";
+      default: {
+        const unreachable: never = step;
+        throw new Error(`unknown step ${String(unreachable)}`);
+      }
+    }
+  }
+
+  private onProgress(event: Extract<EngineEvent, { type: "apply_progress" }>): void {
+    const key = trackKey(event.address, event.step);
+    const track = this.progress.get(key) ?? { printedAtMs: 0 };
+    // The first state seen is the expected one (PROVISIONING after a create); only a move away from it is news.
+    const stateChanged = event.state !== undefined && track.state !== undefined && event.state !== track.state;
+    const due = event.elapsedMs - track.printedAtMs >= PROGRESS_INTERVAL_MS;
+    if (event.state !== undefined) track.state = event.state;
+    if (stateChanged || due) {
+      track.printedAtMs = event.elapsedMs;
+      const state = event.state !== undefined ? `, state ${event.state}` : "";
+      this.line(event.address, `Still ${gerund(event.step)}... [${formatDuration(event.elapsedMs)} elapsed${state}]`);
+    }
+    this.progress.set(key, track);
+  }
+
+  private summary(operation: "apply" | "destroy", s: PlanSummary, failed: number, skipped: number): void {
+    const { c } = this.output;
+    const resources = operation === "destroy" ? `${s.destroy} destroyed` : applyCounts(s);
+    const verb = operation === "destroy" ? "Destroy" : "Apply";
+    if (!this.options.timestamps) this.output.out("");
+    if (failed === 0 && skipped === 0) {
+      this.out(`${c.green(c.bold(`${verb} complete!`))} Resources: ${resources}.`);
+    } else {
+      this.out(`${c.red(c.bold(`${verb} failed:`))} ${plural(failed, "error")}, ${skipped} skipped. Resources: ${resources}.`);
+    }
+  }
+
+  private line(address: string, text: string): void {
+    this.out(`${this.output.c.bold(address)}: ${text}`);
+  }
+
+  private errorLine(address: string, message: string, code: string | undefined): void {
+    const { c } = this.output;
+    const [first = "", ...rest] = message.split("\n");
+    const lines = [`${address}: ${c.bold("Error:")} ${first}${code ? ` (${code})` : ""}`, ...rest.map((l) => `  ${l}`)];
+    // One time for the whole message: its continuation lines are the same moment, not later ones.
+    const prefix = this.stampPrefix();
+    this.output.err(lines.map((l) => `${prefix}${c.red(l)}`).join("\n"));
+  }
+
+  private out(text: string): void {
+    this.output.out(`${this.stampPrefix()}${text}`);
+  }
+
+  private stampPrefix(): string {
+    if (!this.options.timestamps) return "";
+    // Whole seconds: the log is read by people, and sub-second precision only widens every line.
+    const iso = new Date(this.now()).toISOString().replace(/\.\d{3}Z$/, "Z");
+    return `${this.output.c.dim(iso)} `;
+  }
+}
+
+const trackKey = (address: string, step: StepKind): string => `${address}\u0000${step}`;
+
+const idSuffix = (id: string | undefined): string => (id ? ` [id=${id}]` : "");
+
+function gerund(step: StepKind): string {
+  switch (step) {
+    case "create":
+      return "creating";
+    case "update":
+      return "modifying";
+    case "delete":
+      return "destroying";
+    case "import":
+      return "importing";
+    case "wait":
+      return "waiting";
+    default: {
+      const unreachable: never = step;
+      throw new Error(`unknown step ${String(unreachable)}`);
+    }
+  }
+}
+
+function completeText(step: StepKind, elapsedMs: number, id: string | undefined): string {
+  const after = `after ${formatDuration(elapsedMs)}`;
+  switch (step) {
+    case "create":
+      return `Creation complete ${after}${idSuffix(id)}`;
+    case "update":
+      return `Modifications complete ${after}${idSuffix(id)}`;
+    case "delete":
+      return `Destruction complete ${after}`;
+    case "import":
+      return `Import complete ${after}${idSuffix(id)}`;
+    case "wait":
+      return `Wait complete ${after}${idSuffix(id)}`;
+    default: {
+      const unreachable: never = step;
+      throw new Error(`unknown step ${String(unreachable)}`);
+    }
+  }
+}
+
+function applyCounts(s: PlanSummary): string {
+  const counts = `${s.add} added, ${s.change} changed, ${s.replace} replaced, ${s.destroy} destroyed`;
+  return s.import > 0 ? `${counts}, ${s.import} imported` : counts;
+}
+
+const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? "" : "s"}`;
+
+/** "52s", "1m5s", "1h2m0s": whole seconds, truncated, as Terraform users read them. */
+export function formatDuration(ms: number): string {
+  const total = Math.max(0, Math.floor(ms / 1000));
+  const h = Math.floor(total / 3600);
+  const m = Math.floor((total % 3600) / 60);
+  const s = total % 60;
+  if (h > 0) return `${h}h${m}m${s}s`;
+  if (m > 0) return `${m}m${s}s`;
+  return `${s}s`;
+}

@@ -1,0 +1,35 @@
+// `netform state list` and `state show`: the addresses the state records, and one object as recorded.
+
+import type { ResourceState, StateFile } from "../state/index.js";
+import type { Output } from "./output.js";
+
+export function renderStateList(output: Output, state: StateFile): void {
+  const addresses = Object.keys(state.resources).sort();
+  if (addresses.length === 0) {
+    output.err("The state is empty.");
+    return;
+  }
+  for (const a of addresses) {
+    const r = state.resources[a]!;
+    output.out(r.pending ? `${a}  ${output.c.yellow(`(${r.pending.operation} pending)`)}` : a);
+  }
+}
+
+export function renderStateResource(output: Output, address: string, resource: ResourceState): void {
+  const { c } = output;
+  output.out(`${c.bold(`# ${address}`)}`);
+  output.out(`kind: ${resource.kind}`);
+  output.out(`id: ${resource.id ?? "(not known yet)"}`);
+  if (resource.parent) output.out(`parent: ${resource.parent}`);
+  if (resource.dependencies.length) output.out(`depends on: ${resource.dependencies.join(", ")}`);
+  if (resource.pending) output.out(c.yellow(`pending: ${resource.pending.operation} started ${resource.pending.startedAt}`));
+  const secrets = Object.keys(resource.sensitiveHashes);
+  if (secrets.length) output.out(`secrets (stored as keyed hashes only): ${secrets.join(", ")}`);
+  output.out("attributes:");
+  output.out(
+    JSON.stringify(resource.attributes, null, 2)
+      .split("\n")
+      .map((l) => `  ${l}`)
+      .join("\n"),
+  );
+}
