@@ -2,6 +2,7 @@
 // client credentials with a cached token renewed before it expires (one renewal at a time), and a
 // single 401 renewal-and-retry.
 
+import PQueue from "p-queue";
 import { Agent, request } from "undici";
 import { NetformError } from "../diag/index.js";
 import { ApiError } from "./errors.js";
@@ -21,6 +22,8 @@ export interface ApiClientOptions {
   sleep?: (ms: number) => Promise<void>;
   /** How long to wait for the service's answer before giving up on an attempt. */
   timeoutMs?: number;
+  /** Requests in flight at once (provider.parallelism); further ones queue. */
+  concurrency?: number;
 }
 
 /**
@@ -57,6 +60,7 @@ const RENEW_MARGIN_MS = 60_000;
 
 export class ApiClient {
   private readonly agent: Agent;
+  private readonly inFlight: PQueue;
   private readonly policy: RetryPolicy;
   private readonly sleep: (ms: number) => Promise<void>;
   private token: { value: string; expires: number } | undefined;
@@ -66,6 +70,7 @@ export class ApiClient {
   constructor(private readonly options: ApiClientOptions) {
     const timeout = options.timeoutMs ?? 60_000;
     this.agent = new Agent({ keepAliveTimeout: 30_000, connections: 32, headersTimeout: timeout, bodyTimeout: timeout });
+    this.inFlight = new PQueue({ concurrency: Math.max(1, options.concurrency ?? 32) });
     this.policy = { ...DEFAULT_RETRY, ...options.retry };
     this.sleep = options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)));
   }
@@ -147,7 +152,7 @@ export class ApiClient {
       try {
         const token = how.authenticated ? await this.accessToken(forceToken) : undefined;
         forceToken = false;
-        res = await this.send(method, path, token ? { ...opts, token } : opts);
+        res = await this.inFlight.add(() => this.send(method, path, token ? { ...opts, token } : opts));
       } catch (cause) {
         if (cause instanceof NetformError) throw cause;
         const retryable = how.idempotent || neverSent(cause);

@@ -2,17 +2,24 @@
 // netform's entry point: builds the program from one registration per verb and runs it.
 
 import { createRequire } from "node:module";
-import { createProgram } from "./program.js";
+import { registerApply } from "./apply.js";
 import { registerDemo } from "./demo.js";
+import { registerPlan } from "./plan.js";
+import { createProgram } from "./program.js";
 import { registerSchema } from "./schema.js";
 import { registerSim } from "./sim.js";
+import { registerForceUnlock, registerState } from "./state.js";
 import { registerValidate } from "./validate.js";
 
 const { version } = createRequire(import.meta.url)("../../package.json") as { version: string };
 
 const program = createProgram(version);
-registerSim(program);
 registerValidate(program);
+registerPlan(program);
+registerApply(program);
+registerState(program);
+registerForceUnlock(program);
+registerSim(program);
 registerSchema(program);
 registerDemo(program);
 

@@ -9,7 +9,7 @@ export const STATE_VERSION = 1;
 export const pendingSchema = z.object({
   operation: z.enum(["create", "update", "delete"]),
   startedAt: z.string(),
-  /** What identifies the object the call creates, for finding it when the outcome is unknown (kind-specific). */
+  /** The spec sent (secrets removed), for finding the object when the call's outcome is unknown. */
   lookup: z.record(z.string(), z.unknown()).optional(),
 });
 export type PendingOperation = z.infer<typeof pendingSchema>;
@@ -18,6 +18,8 @@ export const resourceStateSchema = z.object({
   kind: z.string(),
   /** The service's identifier; absent while a create is pending and its object not yet known. */
   id: z.string().optional(),
+  /** The parent's identifier, for kinds nested under another (a routing protocol under its connection). */
+  parent: z.string().optional(),
   attributes: z.record(z.string(), z.unknown()),
   /** Field path -> keyed hash of the sensitive value last applied. */
   sensitiveHashes: z.record(z.string(), z.string()).default({}),

@@ -1,0 +1,60 @@
+// `netform apply` and `netform destroy`: plan, show the plan, ask for "yes" on a terminal (or take
+// --auto-approve; refuse without a terminal rather than hang), then apply with progress. Exit 1 when
+// anything failed. A first Ctrl-C stops starting new work and stops waiting; the state is already
+// saved, and the next run picks up where this one stopped.
+
+import type { Command } from "commander";
+import { hasErrors, NetformError } from "../diag/index.js";
+import { applyRun } from "../engine/run.js";
+import { hasChanges } from "../plan/types.js";
+import { renderPlanText } from "../views/plan-text.js";
+import { run, type RunContext } from "./program.js";
+import { addRunOptions, type RunFlags } from "./run-options.js";
+import { confirm, planWithFlags, textSession, withRun } from "./run-command.js";
+
+async function applyCommand(ctx: RunContext, flags: RunFlags, operation: "apply" | "destroy"): Promise<number> {
+  const { output } = ctx;
+  if (!flags.autoApprove && !(process.stdin.isTTY && output.interactive)) {
+    throw new NetformError({
+      code: "apply.no-terminal",
+      message: `${operation} needs approval, and there is no terminal to ask on`,
+      hint: `review the plan with 'netform plan', then run 'netform ${operation} --auto-approve'`,
+    });
+  }
+  const { emit } = textSession(output);
+  return withRun(ctx, flags, operation, emit, async (r) => {
+    const planned = await planWithFlags(r, flags, emit, ctx.debug, output, operation === "destroy" ? "destroy" : undefined);
+    if (hasErrors(planned.diagnostics)) return 1;
+    output.out(renderPlanText(planned.plan, output.c));
+    if (!hasChanges(planned.plan) && planned.plan.mode !== "refresh-only") return 0;
+    if (!flags.autoApprove) {
+      const question = operation === "destroy" ? "Do you really want to destroy all these resources?" : "Do you want to perform these actions?";
+      if (!(await confirm(output, question))) {
+        output.err(`${operation === "destroy" ? "Destroy" : "Apply"} cancelled.`);
+        return 1;
+      }
+    }
+    const interrupt = new AbortController();
+    const onSigint = () => {
+      if (interrupt.signal.aborted) process.exit(130);
+      output.err(output.c.yellow("Interrupt received: no new changes start, waits stop. The state is saved; run again to continue. (Ctrl-C again to exit at once.)"));
+      interrupt.abort();
+    };
+    process.on("SIGINT", onSigint);
+    try {
+      const outcome = await applyRun(r, planned, emit, operation, interrupt.signal);
+      return outcome.failed > 0 || outcome.skipped > 0 || interrupt.signal.aborted ? 1 : 0;
+    } finally {
+      process.off("SIGINT", onSigint);
+    }
+  });
+}
+
+export function registerApply(program: Command): void {
+  addRunOptions(program.command("apply").description("make the service match the configuration"), { planFlags: true })
+    .option("--auto-approve", "apply without asking (required without a terminal)")
+    .action(run((ctx, flags: RunFlags) => applyCommand(ctx, flags, "apply")));
+  addRunOptions(program.command("destroy").description("delete everything the state records"), { planFlags: false })
+    .option("--auto-approve", "destroy without asking (required without a terminal)")
+    .action(run((ctx, flags: RunFlags) => applyCommand(ctx, flags, "destroy")));
+}

@@ -1,0 +1,64 @@
+// The flags plan, apply and destroy share (CLI.md), and turning them into the engine's run options.
+
+import type { Command } from "commander";
+import { parseAddress } from "../config/index.js";
+import { NetformError } from "../diag/index.js";
+import { varFlags } from "./validate.js";
+
+export interface RunFlags {
+  config: string;
+  state?: string;
+  var: string[];
+  varFile: string[];
+  target: string[];
+  replace?: string[];
+  parallelism?: string;
+  detailedExitcode?: boolean;
+  autoApprove?: boolean;
+  destroy?: boolean;
+  refreshOnly?: boolean;
+}
+
+const collect = (value: string, previous: string[]): string[] => [...previous, value];
+
+export function addRunOptions(cmd: Command, options: { planFlags: boolean }): Command {
+  cmd
+    .option("-c, --config <path>", "a configuration file or a directory of *.yaml / *.yml files", ".")
+    .option("--state <file>", "the state file (default: netform.state.json beside the configuration)")
+    .option("--var <NAME=VALUE>", "set a variable (repeatable)", collect, [])
+    .option("--var-file <file>", "read variables from a YAML file (repeatable)", collect, [])
+    .option("--target <address>", "limit the run to this resource and what it depends on (repeatable)", collect, [])
+    .option("--parallelism <n>", "concurrent API operations (default: provider.parallelism, else 10)");
+  if (options.planFlags) {
+    cmd
+      .option("--replace <address>", "replace this resource even if nothing changed (repeatable)", collect, [])
+      .option("--destroy", "plan to destroy everything in the state")
+      .option("--refresh-only", "only record in the state what the service reports, changing nothing");
+  }
+  return cmd;
+}
+
+function checkAddresses(flag: string, addresses: readonly string[]): string[] {
+  for (const a of addresses) {
+    if (!parseAddress(a)) throw new NetformError({ code: "usage", message: `${flag} ${a}: not an address`, hint: "addresses are KIND.NAME, e.g. connections.dc-to-cloud" });
+  }
+  return [...addresses];
+}
+
+export function runInputs(flags: RunFlags) {
+  let parallelism: number | undefined;
+  if (flags.parallelism !== undefined) {
+    parallelism = Number(flags.parallelism);
+    if (!Number.isInteger(parallelism) || parallelism < 1) throw new NetformError({ code: "usage", message: `--parallelism must be a whole number of at least 1, got "${flags.parallelism}"` });
+  }
+  if (flags.destroy && flags.refreshOnly) throw new NetformError({ code: "usage", message: "--destroy and --refresh-only cannot be used together" });
+  return {
+    configPath: flags.config,
+    ...(flags.state ? { statePath: flags.state } : {}),
+    inputs: { vars: varFlags(flags.var), varFiles: flags.varFile },
+    ...(parallelism !== undefined ? { parallelism } : {}),
+    targets: checkAddresses("--target", flags.target),
+    replace: checkAddresses("--replace", flags.replace ?? []),
+    mode: flags.destroy ? ("destroy" as const) : flags.refreshOnly ? ("refresh-only" as const) : ("normal" as const),
+  };
+}

@@ -1,0 +1,345 @@
+// Apply: walks the plan as a graph of steps (create, update, import, wait, delete), each as soon as
+// the steps it depends on are done, waits for every transition, and records the state after every step
+// — with a `pending` record written before each mutating call, so an interrupted run is picked up by the
+// next one without creating anything twice. A failed step skips what depends on it; independent work
+// finishes.
+
+import { OutcomeUnknownError } from "../api/index.js";
+import { KIND_INFO, validateSpec, type ConfigResource, type Configuration, type Kind } from "../config/index.js";
+import { NetformError } from "../diag/index.js";
+import { Graph, walk } from "../graph/index.js";
+import { configGraph, resourceAt, secretPathsOf, type Refreshed } from "../plan/diff.js";
+import { resolveSpec } from "../plan/resolve.js";
+import type { Plan, ResourceChange } from "../plan/types.js";
+import { isUnknownValue } from "../plan/values.js";
+import type { Body, ObjectRef, Observed, Operation, ResourceKind } from "../resources/types.js";
+import type { ResourceState, StateStore } from "../state/index.js";
+import type { EventSink, StepKind } from "./events.js";
+import { scrubbed, secretHashes, type SecretHasher } from "./secrets.js";
+import type { Session } from "./session.js";
+import { waitForTransition } from "./wait.js";
+
+export interface ApplyInput {
+  plan: Plan;
+  config: Configuration;
+  store: StateStore;
+  session: Session;
+  refreshed: ReadonlyMap<string, Refreshed>;
+  hash: SecretHasher;
+  emit: EventSink;
+  operation: "apply" | "destroy";
+  /** Aborted on interrupt: no new step starts, and waits stop (the next run resumes them). */
+  signal?: AbortSignal;
+}
+
+export interface ApplyOutcome {
+  failed: number;
+  skipped: number;
+}
+
+type Step = { change: ResourceChange; kind: StepKind };
+
+/** While a replacement is created before the old object is deleted, the old one is kept under this address. */
+const deposedAddress = (address: string) => `${address}~deposed`;
+
+/** The steps of the plan, and the order they must run in. */
+function stepGraph(plan: Plan, config: Configuration, state: Readonly<Record<string, ResourceState>>): { graph: Graph; steps: Map<string, Step> } {
+  const steps = new Map<string, Step>();
+  const graph = new Graph();
+  const add = (id: string, step: Step) => {
+    steps.set(id, step);
+    graph.addNode(id);
+  };
+  const changes = new Map(plan.changes.map((c) => [c.address, c]));
+  for (const change of plan.changes) {
+    const a = change.address;
+    switch (change.action) {
+      case "create":
+        add(`${a}+`, { change, kind: "create" });
+        break;
+      case "update":
+        add(`${a}+`, { change, kind: "update" });
+        break;
+      case "import":
+        add(`${a}+`, { change, kind: "import" });
+        break;
+      case "replace":
+        add(`${a}-`, { change, kind: "delete" });
+        add(`${a}+`, { change, kind: "create" });
+        if (change.createBeforeDestroy) graph.addEdge(`${a}-`, `${a}+`);
+        else graph.addEdge(`${a}+`, `${a}-`);
+        break;
+      case "delete":
+        add(`${a}-`, { change, kind: "delete" });
+        break;
+      case "no-op":
+        if (change.awaiting) add(`${a}+`, { change, kind: "wait" });
+        break;
+      default: {
+        const unreachable: never = change.action;
+        throw new Error(`unknown action ${String(unreachable)}`);
+      }
+    }
+  }
+  const dependencies = configGraph(config);
+  const dependsOn = (address: string): string[] => [...new Set([...(dependencies.has(address) ? dependencies.dependenciesOf(address) : []), ...(state[address]?.dependencies ?? [])])];
+  for (const change of plan.changes) {
+    const a = change.address;
+    // Creates and updates after what they depend on is in place.
+    if (steps.has(`${a}+`)) for (const d of dependsOn(a)) if (steps.has(`${d}+`)) graph.addEdge(`${a}+`, `${d}+`);
+    if (!steps.has(`${a}-`)) continue;
+    // An object is deleted only once nothing depends on it: its dependents are deleted first, or have been
+    // changed to stop using it.
+    for (const other of plan.changes) {
+      if (other.address === a || !dependsOn(other.address).includes(a)) continue;
+      if (steps.has(`${other.address}-`)) graph.addEdge(`${a}-`, `${other.address}-`);
+      else if (steps.has(`${other.address}+`) && changes.get(other.address)?.action !== "create") graph.addEdge(`${a}-`, `${other.address}+`);
+    }
+  }
+  return { graph, steps };
+}
+
+export async function applyPlan(input: ApplyInput): Promise<ApplyOutcome> {
+  const { plan, config, store, emit } = input;
+  adoptFoundObjects(input);
+  const { graph, steps } = stepGraph(plan, config, store.state.resources);
+  for (const change of plan.changes) if (change.action !== "no-op" || change.awaiting) emit({ type: "planned_change", change });
+
+  const outcomes = await walk(graph, {
+    concurrency: Number.MAX_SAFE_INTEGER, // API calls are limited by the client (provider.parallelism), waits are not
+    shouldStart: () => !input.signal?.aborted,
+    visit: async (id) => {
+      const step = steps.get(id)!;
+      const started = Date.now();
+      const { address, action } = step.change;
+      emit({ type: "apply_start", address, action, step: step.kind });
+      try {
+        const objectId = await runStep(input, step);
+        emit({ type: "apply_complete", address, action, step: step.kind, elapsedMs: Date.now() - started, ...(objectId ? { id: objectId } : {}) });
+      } catch (error) {
+        const message = error instanceof Error ? error.message : String(error);
+        emit({ type: "apply_errored", address, action, step: step.kind, elapsedMs: Date.now() - started, message, ...(error instanceof NetformError ? { code: error.code } : {}) });
+        throw error;
+      }
+    },
+    onSkip: (id, blockedBy) => {
+      const step = steps.get(id)!;
+      emit({ type: "apply_skipped", address: step.change.address, action: step.change.action, blockedBy: steps.get(blockedBy)?.change.address ?? blockedBy });
+    },
+  });
+  let failed = 0;
+  let skipped = 0;
+  for (const o of outcomes.values()) {
+    if (o.status === "failed") failed++;
+    if (o.status === "skipped") skipped++;
+  }
+  emit({ type: "change_summary", operation: input.operation, summary: plan.summary, failed, skipped });
+  return { failed, skipped };
+}
+
+/** Objects the refresh found for creates an earlier run left unfinished: recorded before anything else. */
+function adoptFoundObjects(input: ApplyInput): void {
+  for (const [address, found] of input.refreshed) {
+    const recorded = input.store.resource(address);
+    if (!recorded || recorded.id) continue;
+    if (found.status === "present") {
+      input.store.setResource(address, { ...recorded, id: found.id, ...(found.parent ? { parent: found.parent } : {}), attributes: scrubbed(found.body, KIND_INFO[recorded.kind as Kind]?.sensitive ?? []) });
+    } else if (found.status === "absent") {
+      input.store.removeResource(address);
+    }
+  }
+}
+
+function kindOf(input: ApplyInput, change: ResourceChange): ResourceKind {
+  return input.session.kinds[change.kind as Kind];
+}
+
+/** Runs one step; returns the object's id when there is one to report. */
+async function runStep(input: ApplyInput, step: Step): Promise<string | undefined> {
+  const { change } = step;
+  switch (step.kind) {
+    case "create":
+      return create(input, change);
+    case "update":
+      return update(input, change);
+    case "import":
+      return importObject(input, change);
+    case "wait":
+      return awaitEarlier(input, change);
+    case "delete":
+      return remove(input, change);
+    default: {
+      const unreachable: never = step.kind;
+      throw new Error(`unknown step ${String(unreachable)}`);
+    }
+  }
+}
+
+/** The spec with every reference resolved from the state as it is now (its dependencies are done). */
+function resolvedSpec(input: ApplyInput, resource: ConfigResource): Body {
+  const state = input.store.state.resources;
+  const { spec } = resolveSpec(resource.spec, (address, attribute) => {
+    const value = attribute.split(".").reduce<unknown>((cur, k) => (cur !== null && typeof cur === "object" ? (cur as Body)[k] : undefined), state[address]?.attributes);
+    return value === undefined ? undefined : { value };
+  });
+  const unknown = Object.entries(spec).filter(([, v]) => isUnknownValue(v)).map(([k]) => k);
+  if (unknown.length) {
+    throw new NetformError({ code: "apply.unknown", message: `${resource.address}: ${unknown.join(", ")} still unknown when it was needed`, hint: "a resource it refers to was not created; see the errors above" });
+  }
+  const problems = validateSpec(resource.kind, spec, { address: resource.address, positions: resource.positions }).filter((d) => d.severity === "error");
+  if (problems.length) {
+    const first = problems[0]!;
+    throw new NetformError({
+      code: "apply.invalid",
+      message: `${resource.address}: ${problems.map((d) => `${d.path ? `${d.path}: ` : ""}${d.message}`).join("; ")}`,
+      hint: first.file ? `see ${first.file}:${first.line}:${first.column}` : undefined,
+    });
+  }
+  return spec;
+}
+
+function configResource(input: ApplyInput, address: string): ConfigResource {
+  const resource = resourceAt(input.config, address);
+  if (!resource) throw new Error(`${address} is not in the configuration`);
+  return resource;
+}
+
+const secretsOf = (resource: ConfigResource | undefined, kind: string): string[] => (resource ? secretPathsOf(resource) : [...(KIND_INFO[kind as Kind]?.sensitive ?? [])]);
+
+function record(input: ApplyInput, address: string, resource: ConfigResource, observed: Observed, spec: Body, pending?: Operation): void {
+  const secrets = secretsOf(resource, resource.kind);
+  input.store.setResource(address, {
+    kind: resource.kind,
+    id: observed.id,
+    ...(observed.parent ? { parent: observed.parent } : {}),
+    attributes: scrubbed(observed.body, secrets),
+    sensitiveHashes: secretHashes(spec, secrets, input.hash),
+    dependencies: dependenciesOf(input, address),
+    ...(pending ? { pending: { operation: pending, startedAt: new Date().toISOString() } } : {}),
+  });
+}
+
+function dependenciesOf(input: ApplyInput, address: string): string[] {
+  const graph = configGraph(input.config);
+  return graph.has(address) ? graph.dependenciesOf(address).sort() : [];
+}
+
+async function waitFor(input: ApplyInput, change: ResourceChange, ref: ObjectRef, operation: Operation, step: StepKind): Promise<Body | undefined> {
+  const kind = kindOf(input, change);
+  return waitForTransition(kind, input.session.ctx, ref, {
+    address: change.address,
+    operation,
+    timeoutMs: input.config.provider.timeouts[change.kind as Kind],
+    poll: input.session.poll,
+    onProgress: (state, elapsedMs) => input.emit({ type: "apply_progress", address: change.address, action: change.action, step, elapsedMs, ...(state ? { state } : {}) }),
+    ...(input.signal ? { signal: input.signal } : {}),
+  });
+}
+
+async function create(input: ApplyInput, change: ResourceChange): Promise<string> {
+  const resource = configResource(input, change.address);
+  const kind = kindOf(input, change);
+  const spec = resolvedSpec(input, resource);
+  const secrets = secretsOf(resource, resource.kind);
+  if (change.action === "replace" && change.createBeforeDestroy) {
+    const old = input.store.resource(change.address);
+    if (old) {
+      input.store.update((s) => {
+        s.resources[deposedAddress(change.address)] = old;
+        delete s.resources[change.address];
+      });
+    }
+  }
+  // Written before the call: if netform dies before recording the answer, the next run looks the object up.
+  input.store.setResource(change.address, {
+    kind: resource.kind,
+    attributes: {},
+    sensitiveHashes: {},
+    dependencies: dependenciesOf(input, change.address),
+    pending: { operation: "create", startedAt: new Date().toISOString(), lookup: scrubbed(spec, secrets) },
+  });
+  let created: Observed;
+  try {
+    created = await kind.create(input.session.ctx, spec);
+  } catch (error) {
+    if (!(error instanceof OutcomeUnknownError)) throw error;
+    // The service may have acted: adopt what it made rather than make it twice.
+    created = (await kind.lookup(input.session.ctx, spec)) ?? (await kind.create(input.session.ctx, spec));
+  }
+  record(input, change.address, resource, created, spec, "create");
+  const ready = await waitFor(input, change, created, "create", "create");
+  record(input, change.address, resource, { ...created, body: ready ?? created.body }, spec);
+  return created.id;
+}
+
+function existingRef(input: ApplyInput, address: string): ObjectRef {
+  const recorded = input.store.resource(address);
+  if (!recorded?.id) throw new Error(`${address} has no recorded id`);
+  return { id: recorded.id, ...(recorded.parent ? { parent: recorded.parent } : {}) };
+}
+
+async function update(input: ApplyInput, change: ResourceChange): Promise<string> {
+  const resource = configResource(input, change.address);
+  const kind = kindOf(input, change);
+  const spec = resolvedSpec(input, resource);
+  const ref = existingRef(input, change.address);
+  const recorded = input.store.resource(change.address)!;
+  input.store.setResource(change.address, { ...recorded, pending: { operation: "update", startedAt: new Date().toISOString() } });
+  await kind.update(input.session.ctx, ref, spec, change.changes.map((c) => c.path));
+  const ready = await waitFor(input, change, ref, "update", "update");
+  record(input, change.address, resource, { ...ref, body: ready ?? recorded.attributes }, spec);
+  return ref.id;
+}
+
+async function importObject(input: ApplyInput, change: ResourceChange): Promise<string> {
+  const resource = configResource(input, change.address);
+  const kind = kindOf(input, change);
+  const found = input.refreshed.get(change.address);
+  const parent = found?.status === "present" ? found.parent : undefined;
+  const ref: ObjectRef = { id: change.id ?? change.importId!, ...(parent ? { parent } : {}) };
+  const body = await kind.observe(input.session.ctx, ref);
+  if (!body) throw new NetformError({ code: "import.missing", message: `${change.address}: the object ${ref.id} to import does not exist`, hint: "check the uuid in import:" });
+  // Until netform applies them, the secrets of an imported object are unknown: no hashes are recorded.
+  input.store.setResource(change.address, {
+    kind: resource.kind,
+    id: ref.id,
+    ...(ref.parent ? { parent: ref.parent } : {}),
+    attributes: scrubbed(body, secretsOf(resource, resource.kind)),
+    sensitiveHashes: {},
+    dependencies: dependenciesOf(input, change.address),
+  });
+  if (change.changes.length > 0) await update(input, change);
+  return ref.id;
+}
+
+async function awaitEarlier(input: ApplyInput, change: ResourceChange): Promise<string> {
+  const resource = configResource(input, change.address);
+  const ref = existingRef(input, change.address);
+  const operation = change.awaiting ?? "create";
+  const body = await waitFor(input, change, ref, operation, "wait");
+  const recorded = input.store.resource(change.address)!;
+  input.store.setResource(change.address, {
+    ...recorded,
+    attributes: scrubbed(body ?? recorded.attributes, secretsOf(resource, resource.kind)),
+    pending: undefined,
+  });
+  return ref.id;
+}
+
+async function remove(input: ApplyInput, change: ResourceChange): Promise<string | undefined> {
+  const replacing = change.action === "replace" && change.createBeforeDestroy;
+  const address = replacing ? deposedAddress(change.address) : change.address;
+  const recorded = input.store.resource(address);
+  if (!recorded) return undefined;
+  const kind = kindOf(input, change);
+  if (!recorded.id) {
+    input.store.removeResource(address);
+    return undefined;
+  }
+  const ref: ObjectRef = { id: recorded.id, ...(recorded.parent ? { parent: recorded.parent } : {}) };
+  input.store.setResource(address, { ...recorded, pending: { operation: "delete", startedAt: new Date().toISOString() } });
+  await kind.delete(input.session.ctx, ref);
+  await waitFor(input, change, ref, "delete", "delete");
+  input.store.removeResource(address);
+  return ref.id;
+}

@@ -1,0 +1,168 @@
+// One run of netform against a configuration and its state: load and check the configuration, take
+// the state lock, open the session with the service, refresh, plan, apply. Commands compose these;
+// everything they show comes from the events and the plan, through the views.
+
+import { createHash } from "node:crypto";
+import { readFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { loadConfiguration, Sensitive, type Configuration, type VariableInputs } from "../config/index.js";
+import { hasErrors, type Diagnostic } from "../diag/index.js";
+import { makePlan, type Refreshed } from "../plan/diff.js";
+import type { Plan, PlanMode } from "../plan/types.js";
+import { StateLock, StateStore } from "../state/index.js";
+import { applyPlan, type ApplyOutcome } from "./apply.js";
+import type { EventSink } from "./events.js";
+import { refresh } from "./refresh.js";
+import { secretHasher, type SecretHasher } from "./secrets.js";
+import { openSession, type Session } from "./session.js";
+
+export const GENERATOR = "netform";
+
+export interface RunOptions {
+  configPath: string;
+  statePath?: string;
+  inputs: Omit<VariableInputs, "env">;
+  env: NodeJS.ProcessEnv;
+  /** Overrides provider.parallelism. */
+  parallelism?: number;
+  emit: EventSink;
+  operation: "plan" | "apply" | "destroy";
+  onExchange?: (e: { method: string; path: string; status: number; ms: number }) => void;
+  onRetry?: (e: { method: string; path: string; attempt: number; delayMs: number; reason: string }) => void;
+}
+
+export interface Run {
+  config: Configuration;
+  statePath: string;
+  store: StateStore;
+  session: Session;
+  hash: SecretHasher;
+  configHash: string;
+  close(): Promise<void>;
+}
+
+export type Opened = { ok: true; run: Run; warnings: Diagnostic[] } | { ok: false; diagnostics: Diagnostic[] };
+
+/** The default state file: netform.state.json in the configuration's directory. */
+export const defaultStatePath = (config: Configuration) => join(config.directory, "netform.state.json");
+
+/** A hash of the configuration's files and the variables' values (secrets hashed, never kept). */
+export function configurationHash(config: Configuration): string {
+  const h = createHash("sha256");
+  for (const file of [...config.files].sort()) {
+    h.update(file);
+    h.update("\0");
+    try {
+      h.update(readFileSync(resolve(config.directory, file)));
+    } catch {
+      h.update(readFileSync(file));
+    }
+    h.update("\0");
+  }
+  for (const [name, { value }] of [...config.variables].sort(([a], [b]) => a.localeCompare(b))) {
+    const raw = value instanceof Sensitive ? value.reveal() : value;
+    h.update(`${name}=${JSON.stringify(raw)}\0`);
+  }
+  return h.digest("hex");
+}
+
+/** Loads the configuration, takes the lock, opens the state and a session. Diagnostics when the configuration is invalid. */
+export async function openRun(options: RunOptions): Promise<Opened> {
+  const { config, diagnostics } = loadConfiguration(options.configPath, { ...options.inputs, env: options.env });
+  for (const d of diagnostics) options.emit({ type: "diagnostic", diagnostic: d });
+  if (hasErrors(diagnostics)) return { ok: false, diagnostics };
+  if (options.parallelism !== undefined) config.provider.parallelism = options.parallelism;
+  const statePath = options.statePath ? resolve(options.statePath) : defaultStatePath(config);
+  const lock = StateLock.acquire(statePath, options.operation);
+  const renewal = setInterval(() => lock.renew(), 5 * 60_000);
+  renewal.unref();
+  let session: Session | undefined;
+  try {
+    const store = StateStore.open(statePath, GENERATOR);
+    session = await openSession(config, {
+      statePath,
+      env: options.env,
+      ...(options.onExchange ? { onExchange: options.onExchange } : {}),
+      ...(options.onRetry ? { onRetry: options.onRetry } : {}),
+    });
+    const opened = session;
+    const run: Run = {
+      config,
+      statePath,
+      store,
+      session: opened,
+      hash: secretHasher(store.state.lineage, options.env),
+      configHash: configurationHash(config),
+      async close() {
+        clearInterval(renewal);
+        try {
+          await opened.close();
+        } finally {
+          lock.release();
+        }
+      },
+    };
+    return { ok: true, run, warnings: diagnostics };
+  } catch (error) {
+    clearInterval(renewal);
+    await session?.close();
+    lock.release();
+    throw error;
+  }
+}
+
+export interface PlanRequest {
+  mode: PlanMode;
+  targets?: string[];
+  replace?: string[];
+}
+
+export interface Planned {
+  plan: Plan;
+  diagnostics: Diagnostic[];
+  refreshed: Map<string, Refreshed>;
+}
+
+export async function planRun(run: Run, request: PlanRequest, emit: EventSink): Promise<Planned> {
+  const state = run.store.state;
+  const { refreshed, imports, requests } = await refresh(run.session, state, run.config, emit);
+  const { plan, diagnostics } = makePlan({
+    mode: request.mode,
+    config: run.config,
+    state,
+    refreshed,
+    imports,
+    kinds: run.session.kinds,
+    hash: run.hash,
+    ...(request.targets?.length ? { targets: request.targets } : {}),
+    ...(request.replace?.length ? { replace: request.replace } : {}),
+    configHash: run.configHash,
+    requestCount: requests,
+  });
+  for (const d of diagnostics) emit({ type: "diagnostic", diagnostic: d });
+  return { plan, diagnostics, refreshed };
+}
+
+export async function applyRun(run: Run, planned: Planned, emit: EventSink, operation: "apply" | "destroy", signal?: AbortSignal): Promise<ApplyOutcome> {
+  if (planned.plan.mode === "refresh-only") {
+    // Only the state changes: record what the service returned.
+    for (const [address, found] of planned.refreshed) {
+      const recorded = run.store.resource(address);
+      if (!recorded) continue;
+      if (found.status === "present") run.store.setResource(address, { ...recorded, attributes: found.body });
+      else run.store.removeResource(address);
+    }
+    return { failed: 0, skipped: 0 };
+  }
+  return applyPlan({
+    plan: planned.plan,
+    config: run.config,
+    store: run.store,
+    session: run.session,
+    refreshed: planned.refreshed,
+    hash: run.hash,
+    emit,
+    operation,
+    ...(signal ? { signal } : {}),
+  });
+}

@@ -1,0 +1,337 @@
+// The planner: compares what the configuration declares with what the service has (as refreshed) and
+// what the state recorded, and decides per address what to do and why. Pure: no I/O; the refresh has
+// already read everything it needs.
+
+import { KIND_INFO, SENSITIVE_TEXT, type Address, type ConfigResource, type Configuration, type Kind } from "../config/index.js";
+import type { Diagnostic } from "../diag/index.js";
+import { Graph } from "../graph/index.js";
+import type { Body, ResourceKind } from "../resources/types.js";
+import type { ResourceState, StateFile } from "../state/index.js";
+import { resolveSpec, type AttributeLookup } from "./resolve.js";
+import { summarize, type Action, type FieldChange, type Plan, type PlanMode, type ResourceChange } from "./types.js";
+import { getLeaf, isSecretLeaf, isUnknownValue, leaves, masked, sameValue } from "./values.js";
+
+/** What the refresh found for an address of the state (or an import target). */
+export type Refreshed =
+  | { status: "present"; id: string; parent?: string; body: Body }
+  /** The object is gone from the service. */
+  | { status: "gone" }
+  /** A create whose outcome was unknown found no object: it never happened. */
+  | { status: "absent" };
+
+export interface PlanInput {
+  mode: PlanMode;
+  config: Configuration;
+  state: StateFile;
+  refreshed: ReadonlyMap<string, Refreshed>;
+  /** Objects named by `import:` keys, as observed (undefined: not found). */
+  imports: ReadonlyMap<string, Refreshed>;
+  kinds: Readonly<Record<Kind, ResourceKind>>;
+  /** The keyed hash of a secret value, as stored in the state. */
+  hash(value: unknown): string;
+  targets?: readonly string[];
+  replace?: readonly string[];
+  configHash: string;
+  requestCount: number;
+}
+
+export interface PlanResult {
+  plan: Plan;
+  diagnostics: Diagnostic[];
+}
+
+/** Every secret path of a resource: those its kind always has, and those its values made secret. */
+export const secretPathsOf = (resource: Pick<ConfigResource, "kind" | "sensitivePaths">): string[] => [...KIND_INFO[resource.kind].sensitive, ...resource.sensitivePaths];
+
+/** The parent a nested resource lives under, as written: a reference's address or a literal uuid. */
+function parentKey(resource: ConfigResource): string | undefined {
+  const ref = resource.references.find((r) => r.path.length === 1 && r.path[0] === "connection");
+  if (ref) return `ref:${ref.address}`;
+  const literal = resource.spec.connection;
+  return typeof literal === "string" ? `uuid:${literal}` : undefined;
+}
+
+/**
+ * The dependency graph of the configuration: references and dependsOn, plus the service's own ordering
+ * rule that a connection's BGP instance needs its DIRECT instance first.
+ */
+export function configGraph(config: Configuration): Graph {
+  const graph = new Graph();
+  for (const address of config.resources.keys()) graph.addNode(address);
+  for (const edge of config.edges) graph.addEdge(edge.from, edge.to);
+  const protocols = [...config.resources.values()].filter((r) => r.kind === "routingProtocols");
+  for (const bgp of protocols.filter((r) => r.spec.type === "BGP")) {
+    const key = parentKey(bgp);
+    const direct = protocols.find((r) => r.spec.type === "DIRECT" && key !== undefined && parentKey(r) === key);
+    if (direct) graph.addEdge(bgp.address, direct.address);
+  }
+  return graph;
+}
+
+/** The configuration's resource at an address read from the state or a graph (plain strings). */
+export const resourceAt = (config: Configuration, address: string): ConfigResource | undefined => config.resources.get(address as Address);
+
+/** Whether a changed leaf is covered by `ignoreChanges` (the path itself or an ancestor). */
+const ignored = (path: string, ignore: readonly string[]) => ignore.some((i) => path === i || path.startsWith(`${i}.`));
+
+/** Whether a kind changes this leaf in place. */
+export function updatableBy(kind: ResourceKind, path: string): boolean {
+  return Object.keys(kind.updatable).some((k) => path === k || path.startsWith(`${k}.`));
+}
+
+interface Comparison {
+  changes: FieldChange[];
+  desired: Body;
+}
+
+/** Field-by-field differences between the desired spec and the object as observed. */
+export function compareFields(
+  resource: ConfigResource,
+  kind: ResourceKind,
+  spec: Body,
+  observedBody: Body | undefined,
+  prior: ResourceState | undefined,
+  hash: (v: unknown) => string,
+): Comparison {
+  const secrets = secretPathsOf(resource);
+  const desired = kind.desired(spec);
+  const observed = observedBody ? kind.observed(observedBody) : {};
+  const changes: FieldChange[] = [];
+  const ignore = resource.lifecycle.ignoreChanges;
+  for (const [path, want] of leaves(desired)) {
+    if (ignored(path, ignore) || isSecretLeaf(path, secrets)) continue;
+    const have = getLeaf(observed, path);
+    if (isUnknownValue(want)) changes.push({ path, before: have, unknown: true });
+    else if (!sameValue(want, have)) changes.push({ path, before: have, after: want });
+  }
+  // Secrets are compared by keyed hash with what was last applied: the service may not return them.
+  for (const [path, value] of leaves(spec)) {
+    if (!isSecretLeaf(path, secrets) || ignored(path, ignore)) continue;
+    if (isUnknownValue(value)) {
+      changes.push({ path, before: SENSITIVE_TEXT, unknown: true, sensitive: true });
+      continue;
+    }
+    if (prior?.sensitiveHashes[path] !== hash(value)) changes.push({ path, before: prior?.sensitiveHashes[path] ? SENSITIVE_TEXT : undefined, after: SENSITIVE_TEXT, sensitive: true });
+  }
+  for (const change of changes) if (!updatableBy(kind, change.path)) change.forcesReplacement = true;
+  return { changes, desired };
+}
+
+/** The plan's view of a desired object: masked, with secret leaves shown as such. */
+function afterView(resource: ConfigResource, desired: Body, spec: Body): Record<string, unknown> {
+  const secrets = secretPathsOf(resource);
+  const view = masked(desired, secrets) as Record<string, unknown>;
+  for (const [path] of leaves(spec)) {
+    if (!isSecretLeaf(path, secrets)) continue;
+    let cur = view;
+    const keys = path.split(".");
+    for (const key of keys.slice(0, -1)) cur = (cur[key] ??= {}) as Record<string, unknown>;
+    cur[keys[keys.length - 1]!] = SENSITIVE_TEXT;
+  }
+  return view;
+}
+
+const unknownPaths = (desired: Body): string[] => [...leaves(desired)].filter(([, v]) => isUnknownValue(v)).map(([p]) => p);
+
+export function makePlan(input: PlanInput): PlanResult {
+  const { config, state } = input;
+  const diagnostics: Diagnostic[] = [];
+  const graph = configGraph(config);
+  const planned = new Map<string, ResourceChange>();
+  const forcedReplace = new Set(input.replace ?? []);
+
+  const selected = selection(input, graph);
+  const attribute: AttributeLookup = (address, attr) => {
+    const change = planned.get(address);
+    if (change && (change.action === "create" || change.action === "replace")) return undefined;
+    const fresh = input.refreshed.get(address) ?? input.imports.get(address);
+    const body = fresh?.status === "present" ? fresh.body : state.resources[address]?.attributes;
+    const value = body ? getLeaf(body, attr) : undefined;
+    return value === undefined ? undefined : { value };
+  };
+
+  if (input.mode !== "destroy") {
+    for (const address of graph.order()) {
+      const resource = resourceAt(config, address)!;
+      if (!selected.has(address)) continue;
+      const change = planResource(resource, input, attribute, forcedReplace);
+      // The service removes a connection's BGP before its DIRECT: a replaced DIRECT takes the BGP with it.
+      const isBgp = resource.kind === "routingProtocols" && resource.spec.type === "BGP";
+      if (isBgp && (change.action === "update" || change.action === "no-op")) {
+        const direct = graph.dependenciesOf(address).map((d) => planned.get(d)).find((c) => c?.kind === "routingProtocols" && c.action === "replace");
+        if (direct) {
+          change.action = "replace";
+          change.reason = `its connection's DIRECT routing protocol (${direct.address}) is replaced, and a BGP instance cannot outlive it`;
+          delete change.awaiting;
+        }
+      }
+      planned.set(address, change);
+    }
+  }
+
+  for (const [address, recorded] of Object.entries(state.resources)) {
+    const inConfig = resourceAt(config, address) !== undefined;
+    if (inConfig && input.mode !== "destroy") continue;
+    if (!selected.has(address) && (input.targets?.length ?? 0) > 0) continue;
+    const fresh = input.refreshed.get(address);
+    const gone = fresh?.status === "gone" || fresh?.status === "absent";
+    planned.set(address, {
+      address,
+      kind: recorded.kind,
+      action: "delete",
+      reason: input.mode === "destroy" ? "destroy requested" : gone ? "already gone from the service: only the state entry is removed" : "no longer in the configuration",
+      ...(recorded.id ? { id: recorded.id } : {}),
+      before: recorded.attributes,
+      changes: [],
+      unknown: [],
+      sensitive: Object.keys(recorded.sensitiveHashes),
+      dependencies: recorded.dependencies,
+    });
+  }
+
+  if (input.mode === "refresh-only") {
+    for (const change of planned.values()) {
+      change.action = "no-op";
+      change.changes = [];
+    }
+  }
+
+  for (const change of planned.values()) {
+    if (change.action !== "delete" && change.action !== "replace") continue;
+    const resource = resourceAt(config, change.address);
+    if (resource?.lifecycle.preventDestroy) {
+      diagnostics.push({
+        severity: "error",
+        code: "plan.prevent-destroy",
+        address: change.address,
+        file: resource.file,
+        line: resource.position.line,
+        column: resource.position.column,
+        message: `${change.address} has lifecycle.preventDestroy set, and this plan would ${change.action === "delete" ? "destroy" : "replace"} it (${change.reason ?? change.action})`,
+        hint: "remove preventDestroy first if destroying it is intended, or change the configuration so that it is kept",
+      });
+    }
+  }
+
+  const changes = orderChanges([...planned.values()], graph);
+  const plan: Plan = {
+    formatVersion: 1,
+    mode: input.mode,
+    lineage: state.lineage,
+    serial: state.serial,
+    configHash: input.configHash,
+    changes,
+    summary: summarize(changes),
+    requestCount: input.requestCount,
+    ...(input.mode === "refresh-only" ? { drifted: driftedAddresses(input) } : {}),
+  };
+  return { plan, diagnostics };
+}
+
+/** Targets and everything they depend on; without targets, everything. */
+function selection(input: PlanInput, graph: Graph): Set<string> {
+  const all = new Set([...input.config.resources.keys(), ...Object.keys(input.state.resources)]);
+  if (!input.targets?.length) return all;
+  const out = new Set<string>();
+  for (const t of input.targets) {
+    out.add(t);
+    if (graph.has(t)) for (const d of graph.transitiveDependencies(t)) out.add(d);
+  }
+  return out;
+}
+
+function planResource(resource: ConfigResource, input: PlanInput, attribute: AttributeLookup, forcedReplace: ReadonlySet<string>): ResourceChange {
+  const kind = input.kinds[resource.kind];
+  const prior = input.state.resources[resource.address];
+  const { spec } = resolveSpec(resource.spec, attribute);
+  const base = {
+    address: resource.address,
+    kind: resource.kind,
+    dependencies: resource.dependencies,
+    sensitive: [...new Set(secretPathsOf(resource).map((p) => p.replace(/\[\d*\]/g, "")))],
+  };
+  const fresh = input.refreshed.get(resource.address);
+
+  const created = (reason?: string): ResourceChange => {
+    const desired = kind.desired(spec);
+    return { ...base, action: "create", ...(reason ? { reason } : {}), after: afterView(resource, desired, spec), changes: [], unknown: unknownPaths(desired) };
+  };
+
+  // A create an earlier run left unfinished, whose object the refresh found: planned like any existing object.
+  const adopted = fresh?.status === "present" ? fresh : undefined;
+  const id = prior?.id ?? adopted?.id;
+  if (!prior || !id || fresh?.status === "absent") {
+    if (!prior && resource.import) {
+      const target = input.imports.get(resource.address);
+      if (target?.status !== "present") return { ...created(), reason: `import ${resource.import}: no such object` };
+      const { changes, desired } = compareFields(resource, kind, spec, target.body, undefined, input.hash);
+      return {
+        ...base,
+        action: "import",
+        importId: resource.import,
+        id: target.id,
+        reason: changes.length ? `adopt ${resource.import}, then change ${changes.map((c) => c.path).join(", ")}` : `adopt ${resource.import}`,
+        before: masked(kind.observed(target.body), base.sensitive),
+        after: afterView(resource, desired, spec),
+        changes,
+        unknown: unknownPaths(desired),
+      };
+    }
+    if (prior?.pending?.operation === "create" && fresh?.status === "absent") return created("the previous run's create did not reach the service");
+    return created();
+  }
+  if (fresh?.status === "gone") return created("deleted outside netform");
+  const observedBody = adopted ? adopted.body : prior.attributes;
+  const { changes, desired } = compareFields(resource, kind, spec, observedBody, prior, input.hash);
+  const common = {
+    ...base,
+    id,
+    before: masked(kind.observed(observedBody), base.sensitive),
+    after: afterView(resource, desired, spec),
+    changes,
+    unknown: unknownPaths(desired),
+  };
+  const failed = kind.readiness(observedBody, "create");
+  if (typeof failed === "object") return { ...common, action: "replace", reason: `the service reports ${failed.failed}`, createBeforeDestroy: resource.lifecycle.createBeforeDestroy };
+  if (forcedReplace.has(resource.address)) return { ...common, action: "replace", reason: "replacement requested (--replace)", createBeforeDestroy: resource.lifecycle.createBeforeDestroy };
+  const forcing = changes.filter((c) => c.forcesReplacement);
+  const action: Action = changes.length === 0 ? "no-op" : forcing.length ? "replace" : "update";
+  const reason = forcing.length ? `${forcing.map((c) => c.path).join(", ")} cannot change in place` : undefined;
+  // An earlier run started a create or update and stopped before it finished: apply waits for it.
+  const awaiting = prior.pending?.operation === "create" || prior.pending?.operation === "update" ? prior.pending.operation : undefined;
+  return {
+    ...common,
+    action,
+    ...(reason ? { reason } : {}),
+    ...(action === "replace" ? { createBeforeDestroy: resource.lifecycle.createBeforeDestroy } : {}),
+    ...(action === "no-op" && awaiting ? { awaiting, reason: `waiting for the ${awaiting} an earlier run started` } : {}),
+  };
+}
+
+/** Dependency order for creates and updates, then deletes in reverse dependency order. */
+function orderChanges(changes: ResourceChange[], graph: Graph): ResourceChange[] {
+  const byAddress = new Map(changes.map((c) => [c.address, c]));
+  const order = graph.order();
+  const position = new Map(order.map((a, i) => [a, i]));
+  const deletes = changes.filter((c) => c.action === "delete");
+  const deleteGraph = new Graph();
+  for (const d of deletes) {
+    deleteGraph.addNode(d.address);
+    for (const dep of d.dependencies) if (byAddress.get(dep)?.action === "delete") deleteGraph.addEdge(d.address, dep);
+  }
+  const deleteOrder = deleteGraph.reversed().order();
+  const rest = changes.filter((c) => c.action !== "delete").sort((a, b) => (position.get(a.address) ?? 0) - (position.get(b.address) ?? 0));
+  return [...rest, ...deleteOrder.map((a) => byAddress.get(a)!)];
+}
+
+/** refresh-only: addresses whose refreshed object differs from what the state recorded. */
+function driftedAddresses(input: PlanInput): string[] {
+  const out: string[] = [];
+  for (const [address, recorded] of Object.entries(input.state.resources)) {
+    const fresh = input.refreshed.get(address);
+    const kind = input.kinds[recorded.kind as Kind];
+    if (!fresh || !kind) continue;
+    if (fresh.status !== "present" || !sameValue(kind.observed(fresh.body), kind.observed(recorded.attributes))) out.push(address);
+  }
+  return out.sort();
+}
