@@ -64,6 +64,12 @@ export async function openSession(config: Configuration, options: SessionOptions
     // The simulator runs `speed` times faster: polling starts that much sooner.
     poll = { ...REAL_SERVICE_POLLING, minIntervalMs: Math.max(5, REAL_SERVICE_POLLING.minIntervalMs / speed) };
   } else {
+    const first = options.env.NETFORM_POLL_INTERVAL_MS;
+    if (first !== undefined) {
+      const ms = Number(first);
+      if (!(ms > 0)) throw new NetformError({ code: "usage", message: `NETFORM_POLL_INTERVAL_MS must be a positive number of milliseconds, got "${first}"` });
+      poll = { ...poll, minIntervalMs: ms };
+    }
     try {
       new URL(endpoint);
     } catch {
