@@ -5,15 +5,62 @@
 
 import type { Command } from "commander";
 import { hasErrors, NetformError } from "../diag/index.js";
-import { applyRun } from "../engine/run.js";
+import { checkPlanFile, readPlanFile } from "../engine/plan-file.js";
+import { refresh } from "../engine/refresh.js";
+import { applyRun, type Planned, type Run } from "../engine/run.js";
 import { hasChanges } from "../plan/types.js";
 import { renderPlanText } from "../views/plan-text.js";
 import { run, type RunContext } from "./program.js";
 import { addRunOptions, type RunFlags } from "./run-options.js";
-import { confirm, planWithFlags, textSession, withRun } from "./run-command.js";
+import { confirm, planWithFlags, textSession, withRun, type TextSession } from "./run-command.js";
 
-async function applyCommand(ctx: RunContext, flags: RunFlags, operation: "apply" | "destroy"): Promise<number> {
+/** Runs the plan's changes, stopping new work on a first Ctrl-C. Exit 1 when anything failed or was skipped. */
+async function execute(ctx: RunContext, r: Run, planned: Planned, emit: TextSession["emit"], operation: "apply" | "destroy"): Promise<number> {
   const { output } = ctx;
+  const interrupt = new AbortController();
+  const onSigint = () => {
+    if (interrupt.signal.aborted) process.exit(130);
+    output.err(output.c.yellow("Interrupt received: no new changes start, waits stop. The state is saved; run again to continue. (Ctrl-C again to exit at once.)"));
+    interrupt.abort();
+  };
+  process.on("SIGINT", onSigint);
+  try {
+    const outcome = await applyRun(r, planned, emit, operation, interrupt.signal);
+    return outcome.failed > 0 || outcome.skipped > 0 || interrupt.signal.aborted ? 1 : 0;
+  } finally {
+    process.off("SIGINT", onSigint);
+  }
+}
+
+/** `apply FILE`: exactly the saved plan, against the state and configuration it was made from, or nothing. */
+async function applySaved(ctx: RunContext, path: string, flags: RunFlags): Promise<number> {
+  const file = readPlanFile(path);
+  const { emit } = textSession(ctx.output);
+  const savedFlags: RunFlags = {
+    config: file.configPath,
+    state: flags.state ?? file.statePath,
+    var: Object.entries(file.inputs.vars).map(([k, v]) => `${k}=${v}`),
+    varFile: file.inputs.varFiles,
+    target: [],
+    ...(flags.parallelism ? { parallelism: flags.parallelism } : {}),
+  };
+  return withRun(
+    ctx,
+    savedFlags,
+    "apply",
+    emit,
+    async (r) => {
+      checkPlanFile(file, r);
+      const { refreshed } = await refresh(r.session, r.store.state, r.config, emit);
+      return execute(ctx, r, { plan: file.plan, diagnostics: [], refreshed }, emit, file.plan.mode === "destroy" ? "destroy" : "apply");
+    },
+    file.stateExisted ? undefined : file.lineage,
+  );
+}
+
+async function applyCommand(ctx: RunContext, flags: RunFlags, operation: "apply" | "destroy", planFile?: string): Promise<number> {
+  const { output } = ctx;
+  if (planFile) return applySaved(ctx, planFile, flags);
   if (!flags.autoApprove && !(process.stdin.isTTY && output.interactive)) {
     throw new NetformError({
       code: "apply.no-terminal",
@@ -34,26 +81,14 @@ async function applyCommand(ctx: RunContext, flags: RunFlags, operation: "apply"
         return 1;
       }
     }
-    const interrupt = new AbortController();
-    const onSigint = () => {
-      if (interrupt.signal.aborted) process.exit(130);
-      output.err(output.c.yellow("Interrupt received: no new changes start, waits stop. The state is saved; run again to continue. (Ctrl-C again to exit at once.)"));
-      interrupt.abort();
-    };
-    process.on("SIGINT", onSigint);
-    try {
-      const outcome = await applyRun(r, planned, emit, operation, interrupt.signal);
-      return outcome.failed > 0 || outcome.skipped > 0 || interrupt.signal.aborted ? 1 : 0;
-    } finally {
-      process.off("SIGINT", onSigint);
-    }
+    return execute(ctx, r, planned, emit, operation);
   });
 }
 
 export function registerApply(program: Command): void {
-  addRunOptions(program.command("apply").description("make the service match the configuration"), { planFlags: true })
-    .option("--auto-approve", "apply without asking (required without a terminal)")
-    .action(run((ctx, flags: RunFlags) => applyCommand(ctx, flags, "apply")));
+  addRunOptions(program.command("apply [planfile]").description("make the service match the configuration, or apply exactly a saved plan"), { planFlags: true })
+    .option("--auto-approve", "apply without asking (required without a terminal; a saved plan never asks)")
+    .action(run((ctx, planFile: string | undefined, flags: RunFlags) => applyCommand(ctx, flags, "apply", planFile)));
   addRunOptions(program.command("destroy").description("delete everything the state records"), { planFlags: false })
     .option("--auto-approve", "destroy without asking (required without a terminal)")
     .action(run((ctx, flags: RunFlags) => applyCommand(ctx, flags, "destroy")));

@@ -31,9 +31,17 @@ export function printDiagnostic(output: Output, d: Diagnostic): void {
 }
 
 /** Opens the run, gives it to `body`, and always closes it. Exit 1 when the configuration is invalid. */
-export async function withRun(ctx: RunContext, flags: RunFlags, operation: RunOptions["operation"], emit: (e: EngineEvent) => void, body: (run: Run) => Promise<number>): Promise<number> {
+export async function withRun(
+  ctx: RunContext,
+  flags: RunFlags,
+  operation: RunOptions["operation"],
+  emit: (e: EngineEvent) => void,
+  body: (run: Run) => Promise<number>,
+  lineage?: string,
+): Promise<number> {
   const inputs = runInputs(flags);
   const opened = await openRun({
+    ...(lineage ? { lineage } : {}),
     configPath: inputs.configPath,
     ...(inputs.statePath ? { statePath: inputs.statePath } : {}),
     inputs: inputs.inputs,

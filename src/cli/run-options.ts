@@ -17,6 +17,7 @@ export interface RunFlags {
   autoApprove?: boolean;
   destroy?: boolean;
   refreshOnly?: boolean;
+  out?: string;
 }
 
 const collect = (value: string, previous: string[]): string[] => [...previous, value];

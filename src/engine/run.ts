@@ -26,7 +26,9 @@ export interface RunOptions {
   /** Overrides provider.parallelism. */
   parallelism?: number;
   emit: EventSink;
-  operation: "plan" | "apply" | "destroy";
+  operation: "plan" | "apply" | "destroy" | "drift" | "import";
+  /** A saved plan made on an empty state carries the lineage the new state must have. */
+  lineage?: string;
   onExchange?: (e: { method: string; path: string; status: number; ms: number }) => void;
   onRetry?: (e: { method: string; path: string; attempt: number; delayMs: number; reason: string }) => void;
 }
@@ -46,8 +48,8 @@ export type Opened = { ok: true; run: Run; warnings: Diagnostic[] } | { ok: fals
 /** The default state file: netform.state.json in the configuration's directory. */
 export const defaultStatePath = (config: Configuration) => join(config.directory, "netform.state.json");
 
-/** A hash of the configuration's files and the variables' values (secrets hashed, never kept). */
-export function configurationHash(config: Configuration): string {
+/** A hash of the configuration's files and the variables' values (secret values enter only as keyed hashes). */
+export function configurationHash(config: Configuration, hash: SecretHasher): string {
   const h = createHash("sha256");
   for (const file of [...config.files].sort()) {
     h.update(file);
@@ -60,8 +62,7 @@ export function configurationHash(config: Configuration): string {
     h.update("\0");
   }
   for (const [name, { value }] of [...config.variables].sort(([a], [b]) => a.localeCompare(b))) {
-    const raw = value instanceof Sensitive ? value.reveal() : value;
-    h.update(`${name}=${JSON.stringify(raw)}\0`);
+    h.update(`${name}=${value instanceof Sensitive ? hash(value.reveal()) : JSON.stringify(value)}\0`);
   }
   return h.digest("hex");
 }
@@ -85,14 +86,16 @@ export async function openRun(options: RunOptions): Promise<Opened> {
       ...(options.onExchange ? { onExchange: options.onExchange } : {}),
       ...(options.onRetry ? { onRetry: options.onRetry } : {}),
     });
+    if (options.lineage && !store.exists) store.adoptLineage(options.lineage);
     const opened = session;
+    const hash = secretHasher(store.state.lineage, options.env);
     const run: Run = {
       config,
       statePath,
       store,
       session: opened,
-      hash: secretHasher(store.state.lineage, options.env),
-      configHash: configurationHash(config),
+      hash,
+      configHash: configurationHash(config, hash),
       async close() {
         clearInterval(renewal);
         try {

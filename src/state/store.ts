@@ -72,6 +72,15 @@ export class StateStore {
     return this.existsOnDisk;
   }
 
+  /**
+   * Gives a state that does not exist yet the lineage a saved plan was made with, so the plan still
+   * applies to it (and its secret hashes still match).
+   */
+  adoptLineage(lineage: string): void {
+    if (this.existsOnDisk) throw new Error("the lineage of an existing state cannot change");
+    this.current = { ...this.current, lineage };
+  }
+
   resource(address: string): ResourceState | undefined {
     const r = this.current.resources[address];
     return r && structuredClone(r);

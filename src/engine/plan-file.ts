@@ -1,0 +1,109 @@
+// Saved plans (`plan --out FILE`, `apply FILE`): the plan reviewed on a pull request is exactly what
+// runs on merge, or nothing runs. The file records the state it was made from (lineage and serial, or
+// that there was none), a hash of the configuration and variables, the inputs given on the command
+// line, and which secret fed which field as a keyed hash — never a secret itself.
+
+import { readFileSync } from "node:fs";
+import { resolve } from "node:path";
+import { z } from "zod";
+import { NetformError } from "../diag/index.js";
+import { secretPathsOf } from "../plan/diff.js";
+import { resolveSpec } from "../plan/resolve.js";
+import type { Plan } from "../plan/types.js";
+import { isSecretLeaf, isUnknownValue, leaves } from "../plan/values.js";
+import { writeFileAtomic } from "../state/index.js";
+import type { Run } from "./run.js";
+
+export const PLAN_FILE_VERSION = 1;
+
+const secretSchema = z.object({ address: z.string(), path: z.string(), hash: z.string() });
+
+const planFileSchema = z.object({
+  netformPlan: z.literal(PLAN_FILE_VERSION),
+  createdAt: z.string(),
+  configPath: z.string(),
+  statePath: z.string(),
+  /** Whether a state file existed when the plan was made. */
+  stateExisted: z.boolean(),
+  lineage: z.string(),
+  serial: z.number(),
+  configHash: z.string(),
+  inputs: z.object({ vars: z.record(z.string(), z.string()), varFiles: z.array(z.string()) }),
+  secrets: z.array(secretSchema),
+  // The plan itself is netform's own output, read back by the same version: its shape is not re-checked.
+  plan: z.custom<Plan>((v) => typeof v === "object" && v !== null && (v as Plan).formatVersion === 1),
+});
+
+export type PlanFile = z.infer<typeof planFileSchema>;
+
+/** Every secret the configuration sends, as (address, path, keyed hash), from the specs as resolved now. */
+export function secretFingerprints(run: Run): PlanFile["secrets"] {
+  const out: PlanFile["secrets"] = [];
+  const state = run.store.state.resources;
+  for (const resource of run.config.resources.values()) {
+    const secrets = secretPathsOf(resource);
+    if (secrets.length === 0) continue;
+    const { spec } = resolveSpec(resource.spec, (address, attribute) => {
+      const value = state[address]?.attributes[attribute];
+      return value === undefined ? undefined : { value };
+    });
+    for (const [path, value] of leaves(spec)) {
+      if (isSecretLeaf(path, secrets) && !isUnknownValue(value)) out.push({ address: resource.address, path, hash: run.hash(value) });
+    }
+  }
+  return out.sort((a, b) => `${a.address}.${a.path}`.localeCompare(`${b.address}.${b.path}`));
+}
+
+export function savePlanFile(path: string, run: Run, plan: Plan, configPath: string, inputs: PlanFile["inputs"]): void {
+  const file: PlanFile = {
+    netformPlan: PLAN_FILE_VERSION,
+    createdAt: new Date().toISOString(),
+    configPath: resolve(configPath),
+    statePath: run.statePath,
+    stateExisted: run.store.exists,
+    lineage: plan.lineage,
+    serial: plan.serial,
+    configHash: plan.configHash,
+    inputs,
+    secrets: secretFingerprints(run),
+    plan,
+  };
+  writeFileAtomic(resolve(path), `${JSON.stringify(file, null, 2)}\n`);
+}
+
+export function readPlanFile(path: string): PlanFile {
+  let json: unknown;
+  try {
+    json = JSON.parse(readFileSync(path, "utf8"));
+  } catch (e) {
+    throw new NetformError({ code: "plan-file.unreadable", message: `cannot read the saved plan ${path}: ${(e as Error).message}`, hint: "make one with: netform plan --out FILE" });
+  }
+  const parsed = planFileSchema.safeParse(json);
+  if (!parsed.success) {
+    throw new NetformError({ code: "plan-file.invalid", message: `${path} is not a netform saved plan (${parsed.error.issues[0]?.path.join(".") || "format"})`, hint: "make one with: netform plan --out FILE" });
+  }
+  return parsed.data;
+}
+
+const stale = (why: string) =>
+  new NetformError({
+    code: "plan-file.stale",
+    message: `the saved plan is stale: ${why}`,
+    hint: "make a new plan (netform plan --out FILE), review it, and apply that one",
+  });
+
+/** Refuses a saved plan that no longer describes what would happen. */
+export function checkPlanFile(file: PlanFile, run: Run): void {
+  const state = run.store.state;
+  if (!file.stateExisted && run.store.exists) throw stale(`it was made when there was no state, and ${run.statePath} now exists (serial ${state.serial})`);
+  if (file.stateExisted) {
+    if (!run.store.exists) throw stale(`the state ${run.statePath} it was made from no longer exists`);
+    if (state.lineage !== file.lineage) throw stale(`it was made for state lineage ${file.lineage}, and the state now has lineage ${state.lineage}`);
+    if (state.serial !== file.serial) throw stale(`the state changed since (serial ${file.serial} then, ${state.serial} now)`);
+  }
+  if (run.configHash !== file.configHash) throw stale("the configuration or its variables changed since");
+  const now = new Map(secretFingerprints(run).map((s) => [`${s.address}.${s.path}`, s.hash]));
+  for (const secret of file.secrets) {
+    if (now.get(`${secret.address}.${secret.path}`) !== secret.hash) throw stale(`the secret feeding ${secret.address}.${secret.path} changed since`);
+  }
+}
