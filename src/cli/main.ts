@@ -4,6 +4,7 @@
 import { createRequire } from "node:module";
 import { registerApply } from "./apply.js";
 import { registerDemo } from "./demo.js";
+import { registerImport } from "./import.js";
 import { registerPlan } from "./plan.js";
 import { createProgram } from "./program.js";
 import { registerSchema } from "./schema.js";
@@ -17,6 +18,7 @@ const program = createProgram(version);
 registerValidate(program);
 registerPlan(program);
 registerApply(program);
+registerImport(program);
 registerState(program);
 registerForceUnlock(program);
 registerSim(program);

@@ -1,0 +1,28 @@
+// `netform import ADDR UUID`: adopt an existing object under a declared address.
+
+import type { Command } from "commander";
+import { importObject } from "../engine/import.js";
+import { run } from "./program.js";
+import { textSession, withRun } from "./run-command.js";
+import type { RunFlags } from "./run-options.js";
+
+export function registerImport(program: Command): void {
+  program
+    .command("import <address> <uuid>")
+    .description("adopt an object that already exists on the service under an address the configuration declares")
+    .option("-c, --config <path>", "a configuration file or a directory of *.yaml / *.yml files", ".")
+    .option("--state <file>", "the state file (default: netform.state.json beside the configuration)")
+    .option("--var <NAME=VALUE>", "set a variable (repeatable)", (v: string, p: string[]) => [...p, v], [])
+    .option("--var-file <file>", "read variables from a YAML file (repeatable)", (v: string, p: string[]) => [...p, v], [])
+    .action(
+      run(async (ctx, address: string, uuid: string, flags: RunFlags) => {
+        const { emit } = textSession(ctx.output);
+        return withRun(ctx, { ...flags, target: [] }, "import", emit, async (r) => {
+          const ref = await importObject(r, address, uuid);
+          ctx.output.out(`${ctx.output.c.green("Imported")} ${address} (${ref.id}). It is managed by netform from now on.`);
+          ctx.output.out("Run 'netform plan' to see what an apply would change to match the configuration.");
+          return 0;
+        });
+      }),
+    );
+}

@@ -1,0 +1,183 @@
+// Drift detection: refresh everything the state records and report, per address, the fields that
+// changed outside netform (old and new values, and who changed them and when, from the object's change
+// log or its cloud events), the objects deleted outside netform, and the objects the configuration
+// declares that do not exist. Known noise is silenced by lifecycle.ignoreChanges and by patterns in a
+// `.netformignore` file beside the configuration.
+
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { KIND_INFO, type Kind } from "../config/index.js";
+import { compareFields, resourceAt, secretPathsOf } from "../plan/diff.js";
+import type { DriftEntry, DriftReport, DriftedField } from "../plan/drift.js";
+import { resolveSpec } from "../plan/resolve.js";
+import { getLeaf, isSecretLeaf, leaves, sameValue } from "../plan/values.js";
+import type { Body, ObjectRef } from "../resources/types.js";
+import type { ResourceState } from "../state/index.js";
+import type { EventSink } from "./events.js";
+import { refresh } from "./refresh.js";
+import type { Run } from "./run.js";
+
+export const IGNORE_FILE = ".netformignore";
+
+/**
+ * Patterns of `.netformignore`, one per line: `KIND.NAME` silences an object, `KIND.NAME.FIELD.PATH` one
+ * field of it (and everything under it); `*` stands for any kind or name. `#` starts a comment.
+ */
+export class IgnoreRules {
+  constructor(private readonly patterns: ReadonlyArray<{ address: RegExp; field?: string }>) {}
+
+  static read(directory: string): IgnoreRules {
+    const file = join(directory, IGNORE_FILE);
+    if (!existsSync(file)) return new IgnoreRules([]);
+    return IgnoreRules.parse(readFileSync(file, "utf8"));
+  }
+
+  static parse(text: string): IgnoreRules {
+    const patterns = text
+      .split("\n")
+      .map((l) => l.replace(/#.*/, "").trim())
+      .filter(Boolean)
+      .map((line) => {
+        const [kind = "*", name = "*", ...field] = line.split(".");
+        const part = (p: string) => (p === "*" ? "[^.]+" : p.replace(/[.+?^${}()|[\]\\]/g, "\\$&").replace(/\*/g, "[^.]*"));
+        return { address: new RegExp(`^${part(kind)}\\.${part(name)}$`), ...(field.length ? { field: field.join(".") } : {}) };
+      });
+    return new IgnoreRules(patterns);
+  }
+
+  ignoresObject(address: string): boolean {
+    return this.patterns.some((p) => !p.field && p.address.test(address));
+  }
+
+  ignoresField(address: string, path: string): boolean {
+    return this.patterns.some((p) => p.field !== undefined && p.address.test(address) && (path === p.field || path.startsWith(`${p.field}.`)));
+  }
+}
+
+/** The resource path the service's cloud events use as subject for an object of this kind. */
+function eventSubject(kind: string, ref: ObjectRef): string | undefined {
+  switch (kind as Kind) {
+    case "connections":
+      return `/fabric/v4/connections/${ref.id}`;
+    case "routeFilters":
+      return `/fabric/v4/routeFilters/${ref.id}`;
+    case "routingProtocols":
+      return ref.parent ? `/fabric/v4/connections/${ref.parent}/routingProtocols/${ref.id}` : undefined;
+    case "routeFilterAttachments":
+      return ref.parent ? `/fabric/v4/connections/${ref.parent}/routeFilters/${ref.id}` : undefined;
+    case "devices":
+      return `/ne/v1/devices/${ref.id}`;
+    case "vpns":
+      return `/ne/v1/vpn/${ref.id}`;
+    default:
+      return undefined;
+  }
+}
+
+interface Changer {
+  by?: string;
+  at?: string;
+}
+
+/** Who last changed an object, from its own audit fields (Fabric changeLog, or the device service's). */
+function changerFromBody(body: Body): Changer | undefined {
+  const log = (body.changeLog ?? body.changelog) as Body | undefined;
+  const by = (log?.updatedBy ?? body.lastUpdatedBy) as string | undefined;
+  const at = (log?.updatedDateTime ?? body.lastUpdatedDate) as string | undefined;
+  return by || at ? { ...(by ? { by } : {}), ...(at ? { at } : {}) } : undefined;
+}
+
+/** Who last acted on an object, from its most recent cloud event (the only record of a deletion). */
+async function changerFromEvents(run: Run, kind: string, ref: ObjectRef): Promise<Changer | undefined> {
+  const subject = eventSubject(kind, ref);
+  if (!subject) return undefined;
+  try {
+    const found = await run.session.api.call<{ data?: Array<{ time?: string; authid?: string; data?: { auth?: { name?: string } } }> }>("POST", "/fabric/v4/cloudevents/search", {
+      body: { filter: { and: [{ property: "/subject", operator: "IN", values: [`${subject}*`] }] }, pagination: { offset: 0, limit: 100 } },
+      readOnly: true,
+    });
+    const latest = [...(found.data ?? [])].sort((a, b) => String(b.time).localeCompare(String(a.time)))[0];
+    if (!latest) return undefined;
+    const by = latest.authid ?? latest.data?.auth?.name;
+    return { ...(by ? { by } : {}), ...(latest.time ? { at: latest.time } : {}) };
+  } catch {
+    // Events are an extra: a service (or a caller) without access to them still gets the drift itself.
+    return undefined;
+  }
+}
+
+function changedFields(run: Run, address: string, recorded: ResourceState, body: Body, ignore: IgnoreRules): DriftedField[] {
+  const kind = run.session.kinds[recorded.kind as Kind];
+  const resource = resourceAt(run.config, address);
+  const secrets = resource ? secretPathsOf(resource) : [...(KIND_INFO[recorded.kind as Kind]?.sensitive ?? [])];
+  const ignored = resource?.lifecycle.ignoreChanges ?? [];
+  const before = kind.observed(recorded.attributes);
+  const after = kind.observed(body);
+  const paths = new Set([...leaves(before).keys(), ...leaves(after).keys()]);
+  const fields: DriftedField[] = [];
+  for (const path of [...paths].sort()) {
+    if (ignored.some((i) => path === i || path.startsWith(`${i}.`)) || ignore.ignoresField(address, path)) continue;
+    const was = getLeaf(before, path);
+    const now = getLeaf(after, path);
+    if (sameValue(was, now)) continue;
+    const secret = isSecretLeaf(path, secrets);
+    fields.push(secret ? { path, before: "(sensitive)", after: "(sensitive)", sensitive: true } : { path, before: was, after: now });
+  }
+  return fields;
+}
+
+function differsFromConfiguration(run: Run, address: string, recorded: ResourceState, body: Body): boolean {
+  const resource = resourceAt(run.config, address);
+  if (!resource) return true;
+  const state = run.store.state.resources;
+  const { spec } = resolveSpec(resource.spec, (a, attribute) => {
+    const value = state[a]?.attributes[attribute];
+    return value === undefined ? undefined : { value };
+  });
+  return compareFields(resource, run.session.kinds[resource.kind], spec, body, recorded, run.hash).changes.length > 0;
+}
+
+export async function detectDrift(run: Run, emit: EventSink, ignore: IgnoreRules): Promise<DriftReport> {
+  const state = run.store.state;
+  const { refreshed, requests } = await refresh(run.session, state, run.config, emit);
+  const before = run.session.api.requestCount;
+  const entries: DriftEntry[] = [];
+  await Promise.all(
+    Object.entries(state.resources).map(async ([address, recorded]) => {
+      if (ignore.ignoresObject(address) || !recorded.id) return;
+      const ref: ObjectRef = { id: recorded.id, ...(recorded.parent ? { parent: recorded.parent } : {}) };
+      const fresh = refreshed.get(address);
+      if (fresh?.status !== "present") {
+        const changer = await changerFromEvents(run, recorded.kind, ref);
+        entries.push({ address, kind: recorded.kind, id: recorded.id, status: "deleted", fields: [], ...(changer?.by ? { changedBy: changer.by } : {}), ...(changer?.at ? { changedAt: changer.at } : {}), differsFromConfiguration: resourceAt(run.config, address) !== undefined });
+        return;
+      }
+      const fields = changedFields(run, address, recorded, fresh.body, ignore);
+      if (fields.length === 0) return;
+      const changer = changerFromBody(fresh.body) ?? (await changerFromEvents(run, recorded.kind, ref));
+      entries.push({
+        address,
+        kind: recorded.kind,
+        id: recorded.id,
+        status: "changed",
+        fields,
+        ...(changer?.by ? { changedBy: changer.by } : {}),
+        ...(changer?.at ? { changedAt: changer.at } : {}),
+        differsFromConfiguration: differsFromConfiguration(run, address, recorded, fresh.body),
+      });
+    }),
+  );
+  for (const resource of run.config.resources.values()) {
+    if (state.resources[resource.address] || ignore.ignoresObject(resource.address)) continue;
+    entries.push({ address: resource.address, kind: resource.kind, status: "missing", fields: [], differsFromConfiguration: true });
+  }
+  entries.sort((a, b) => a.address.localeCompare(b.address));
+  const count = (s: DriftEntry["status"]) => entries.filter((e) => e.status === s).length;
+  return {
+    formatVersion: 1,
+    checkedAt: new Date().toISOString(),
+    entries,
+    summary: { changed: count("changed"), deleted: count("deleted"), missing: count("missing") },
+    requestCount: requests + run.session.api.requestCount - before,
+  };
+}

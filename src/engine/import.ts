@@ -1,0 +1,51 @@
+// `netform import ADDR UUID`: adopt an object that exists on the service under an address the
+// configuration declares, recording it in the state without changing it. The next plan shows what an
+// apply would change to make it match the configuration.
+
+import { NetformError } from "../diag/index.js";
+import { configGraph, resourceAt, secretPathsOf } from "../plan/diff.js";
+import { resolveSpec } from "../plan/resolve.js";
+import { isUnknownValue } from "../plan/values.js";
+import type { ObjectRef } from "../resources/types.js";
+import type { Run } from "./run.js";
+import { scrubbed } from "./secrets.js";
+
+export async function importObject(run: Run, address: string, id: string): Promise<ObjectRef> {
+  const resource = resourceAt(run.config, address);
+  if (!resource) {
+    throw new NetformError({ code: "import.undeclared", message: `${address} is not declared in the configuration`, hint: `declare it first (its fields as the object has them), then run: netform import ${address} ${id}` });
+  }
+  const state = run.store.state;
+  const existing = state.resources[address];
+  if (existing) {
+    throw new NetformError({ code: "import.managed", message: `${address} is already managed (${existing.id ?? "create pending"})`, hint: `to manage another object under this address, first run: netform state rm ${address}` });
+  }
+  const owner = Object.entries(state.resources).find(([, r]) => r.kind === resource.kind && r.id === id);
+  if (owner) throw new NetformError({ code: "import.duplicate", message: `${id} is already managed as ${owner[0]}`, hint: "an object can be managed under one address only" });
+
+  const kind = run.session.kinds[resource.kind];
+  let parent: string | undefined;
+  if (kind.parentField) {
+    const { spec } = resolveSpec(resource.spec, (a, attribute) => {
+      const value = state.resources[a]?.attributes[attribute];
+      return value === undefined ? undefined : { value };
+    });
+    const value = spec[kind.parentField];
+    if (typeof value !== "string" || isUnknownValue(value)) {
+      throw new NetformError({ code: "import.parent", message: `${address}: its ${kind.parentField} is not known yet`, hint: `import or apply the ${kind.parentField} it refers to first` });
+    }
+    parent = value;
+  }
+  const ref: ObjectRef = { id, ...(parent ? { parent } : {}) };
+  const body = await kind.observe(run.session.ctx, ref);
+  if (!body) throw new NetformError({ code: "import.missing", message: `there is no ${kind.noun} ${id}${parent ? ` under ${parent}` : ""} on the service`, hint: "check the uuid (and, for nested kinds, the parent the configuration names)" });
+  const graph = configGraph(run.config);
+  run.store.setResource(address, {
+    kind: resource.kind,
+    ...ref,
+    attributes: scrubbed(body, secretPathsOf(resource)),
+    sensitiveHashes: {},
+    dependencies: graph.dependenciesOf(address).sort(),
+  });
+  return ref;
+}
