@@ -39,21 +39,56 @@ export interface InterpolationResult {
 
 export const newResult = (): InterpolationResult => ({ problems: [], references: [], sensitive: new Set() });
 
-/** Replaces every expression in a tree of plain data. */
+/** Replaces every expression in a tree of plain data; subtrees without one are returned as they are. */
 export function interpolate(value: unknown, path: (string | number)[], scope: InterpolationScope, out: InterpolationResult): unknown {
+  return interpolateAt(value, [...path], scope, out);
+}
+
+/** `stack` is the path, pushed and popped along the walk and copied only where an expression is. */
+function interpolateAt(value: unknown, stack: (string | number)[], scope: InterpolationScope, out: InterpolationResult): unknown {
   if (typeof value === "string") {
     if (!value.includes("${")) return value;
+    const path = stack.slice();
     const v = interpolateString(value, path, scope, out);
     if (v instanceof Sensitive || (v instanceof Reference && v.sensitive) || (v instanceof Template && v.sensitive) || (v instanceof Unresolved && v.source === "secret")) {
       out.sensitive.add(formatPath(path));
     }
     return v;
   }
-  if (Array.isArray(value)) return value.map((item, i) => interpolate(item, [...path, i], scope, out));
+  // Only what holds an expression is copied: the rest of the tree is the parsed data, shared as it is.
+  if (Array.isArray(value)) {
+    let copy: unknown[] | undefined;
+    for (let i = 0; i < value.length; i++) {
+      const old: unknown = value[i];
+      stack.push(i);
+      const x = interpolateAt(old, stack, scope, out);
+      stack.pop();
+      if (copy) copy.push(x);
+      else if (x !== old) {
+        copy = value.slice(0, i);
+        copy.push(x);
+      }
+    }
+    return copy ?? value;
+  }
   if (value !== null && typeof value === "object") {
-    const o: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(value)) o[k] = interpolate(v, [...path, k], scope, out);
-    return o;
+    // Other objects than plain mappings are rebuilt as plain mappings of their own fields, as always.
+    let copy: Record<string, unknown> | undefined = Object.getPrototypeOf(value) === Object.prototype ? undefined : {};
+    const keys = Object.keys(value);
+    for (let i = 0; i < keys.length; i++) {
+      const k = keys[i] as string;
+      const old = (value as Record<string, unknown>)[k];
+      stack.push(k);
+      const x = interpolateAt(old, stack, scope, out);
+      stack.pop();
+      if (copy) copy[k] = x;
+      else if (x !== old) {
+        copy = {};
+        for (let j = 0; j < i; j++) copy[keys[j] as string] = (value as Record<string, unknown>)[keys[j] as string];
+        copy[k] = x;
+      }
+    }
+    return copy ?? value;
   }
   return value;
 }

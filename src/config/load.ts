@@ -352,25 +352,42 @@ function revealAll(v: unknown): unknown {
   return v;
 }
 
+const SECRET_PREFIXES = new Map<Kind, Set<string>>();
+
+/** Each secret pattern of a kind and its ancestors (every prefix that ends before a "." or a "["). */
+function secretPrefixes(kind: Kind): Set<string> {
+  let set = SECRET_PREFIXES.get(kind);
+  if (!set) {
+    set = new Set();
+    for (const p of KIND_INFO[kind].sensitive) {
+      set.add(p);
+      for (let i = 0; i < p.length; i++) if (p[i] === "." || p[i] === "[") set.add(p.slice(0, i));
+    }
+    SECRET_PREFIXES.set(kind, set);
+  }
+  return set;
+}
+
 /** Wraps the kind's secret fields written as literals, and warns: a secret belongs in the environment. */
-function markSecrets(kind: Kind, value: unknown, path: (string | number)[], sensitive: Set<string>, literals: FieldPath[]): unknown {
+function markSecrets(kind: Kind, value: unknown, path: (string | number)[], sensitive: Set<string>, literals: FieldPath[], formatted = formatPath(path)): unknown {
   const patterns = KIND_INFO[kind].sensitive;
   if (patterns.length === 0) return value;
   if (path.length > 0) {
     // Only descend where a secret field may be: the walk is on every resource's load path.
-    const generic = formatPath(path).replace(/\[\d+\]/g, "[]");
-    if (!patterns.some((p) => p === generic || p.startsWith(`${generic}.`) || p.startsWith(`${generic}[`))) return value;
+    const generic = formatted.includes("[") ? formatted.replace(/\[\d+\]/g, "[]") : formatted;
+    if (!secretPrefixes(kind).has(generic)) return value;
   }
-  if (path.length > 0 && isSensitivePath(kind, formatPath(path))) {
-    sensitive.add(formatPath(path));
+  if (path.length > 0 && isSensitivePath(kind, formatted)) {
+    sensitive.add(formatted);
     if (typeof value === "string" || typeof value === "number") {
       literals.push([...path]);
       return new Sensitive(value);
     }
     return value;
   }
-  if (Array.isArray(value)) return value.map((x, i) => markSecrets(kind, x, [...path, i], sensitive, literals));
-  if (isMapping(value)) return Object.fromEntries(Object.entries(value).map(([k, x]) => [k, markSecrets(kind, x, [...path, k], sensitive, literals)]));
+  // `formatted` grows as formatPath builds it, one segment at a time.
+  if (Array.isArray(value)) return value.map((x, i) => markSecrets(kind, x, [...path, i], sensitive, literals, `${formatted}[${i}]`));
+  if (isMapping(value)) return Object.fromEntries(Object.entries(value).map(([k, x]) => [k, markSecrets(kind, x, [...path, k], sensitive, literals, formatted === "" ? k : `${formatted}.${k}`)]));
   return value;
 }
 

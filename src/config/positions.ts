@@ -48,18 +48,61 @@ export function fileSpan(index: FileIndex, path: FieldPath): { span: NodeSpan; e
   return scope ? spanAt(scope, path.slice(2)) : spanAt(index.root, path.slice(0, 2));
 }
 
+/**
+ * Map keys must be unique: the yaml package's own test with its cheapest comparison first (keys of one
+ * mapping usually differ in value), since it runs against every earlier key of the mapping.
+ */
+const sameKey = (a: Node | null, b: Node | null): boolean => a === b || (a !== null && b !== null && (a as { value?: unknown }).value === (b as { value?: unknown }).value && isScalar(a) && isScalar(b));
+
+/**
+ * The yaml package's Parser reads `process.env.LOG_TOKENS` for every token (its debugging switch), and
+ * process.env is a native object whose every read asks the operating system's environment: a large share
+ * of the parse. Parsing is synchronous, so for its duration process.env is a plain copy, which answers the
+ * same, and is restored whatever happens.
+ */
+function withPlainEnv<T>(run: () => T): T {
+  const env = process.env;
+  try {
+    process.env = { ...env };
+  } catch {
+    return run();
+  }
+  try {
+    return run();
+  } finally {
+    process.env = env;
+  }
+}
+
+const PARSE_OPTIONS = { merge: true, prettyErrors: false, uniqueKeys: sameKey } as const;
+
 /** Parses one YAML text; syntax errors become diagnostics and the value is whatever could be read. */
 export function parseYaml(file: string, text: string): ParsedFile {
+  return withPlainEnv(() => parseYamlText(file, text));
+}
+
+function parseYamlText(file: string, text: string): ParsedFile {
   const lineCounter = new LineCounter();
-  const doc = parseDocument(text, { lineCounter, merge: true, prettyErrors: false, uniqueKeys: true });
+  const doc = parseDocument(text, { ...PARSE_OPTIONS, lineCounter });
+  const lineStarts = lineCounter.lineStarts;
+  // Positions are asked for in document order, so the line is found by stepping forward from the last one
+  // (the same answer as lineCounter.linePos, without its binary search and intermediate object).
+  let line = 0;
   const pos = (offset: number): SourcePosition => {
-    const { line, col } = lineCounter.linePos(offset);
-    return { file, line, column: col };
+    const n = lineStarts.length;
+    if (line >= n || (lineStarts[line] as number) > offset || (line + 1 < n && (lineStarts[line + 1] as number) <= offset)) {
+      const { line: l, col } = lineCounter.linePos(offset);
+      if (l === 0) return { file, line: 0, column: col };
+      line = l - 1;
+      return { file, line: l, column: col };
+    }
+    return { file, line: line + 1, column: offset - (lineStarts[line] as number) + 1 };
   };
   const diagnostics: Diagnostic[] = [];
-  const lines = text.split("\n");
+  let lines: string[] | undefined;
   for (const e of doc.errors) {
     const p = pos(e.pos[0]);
+    lines ??= text.split("\n");
     // The usual cause: an unquoted ${...} inside { } or [ ], where the brace opens a mapping.
     const expressionInFlow = /[{[][^\n]*\$\{/.test(lines[p.line - 1] ?? "");
     diagnostics.push({
@@ -78,7 +121,7 @@ export function parseYaml(file: string, text: string): ParsedFile {
   }
   const index: FileIndex = { root: new Map(), scopes: new Map() };
   const ctx: Walk = { doc, pos, diagnostics, file, index };
-  const value = doc.contents ? toValue(ctx, doc.contents, [], { positions: index.root, base: 0, prefix: 0 }, undefined, "") : null;
+  const value = doc.contents ? toValue(ctx, doc.contents, 0, { positions: index.root, base: 0, prefix: 0 }, undefined, "") : null;
   return { file, value, index, diagnostics };
 }
 
@@ -108,10 +151,10 @@ interface Scope {
 /** Aliased values keep the anchor's positions (that is where they are written), so they are not indexed again. */
 const DISCARD: Scope = { positions: new Map(), base: 0, prefix: 0 };
 
-/** `key` is the path's formatPath, built incrementally by the walk rather than joined at every node. */
-function record(ctx: Walk, path: (string | number)[], key: string, scope: Scope, span: NodeSpan): Scope {
+/** `key` is the path's formatPath, built incrementally by the walk rather than joined at every node; `level` is the path's length. */
+function record(ctx: Walk, level: number, key: string, scope: Scope, span: NodeSpan): Scope {
   if (scope === DISCARD) return scope;
-  if (path.length === 2) {
+  if (level === 2) {
     scope.positions.set(key, span);
     const inner: Scope = { positions: new Map([["", span]]), base: 2, prefix: key.length };
     ctx.index.scopes.set(key, inner.positions);
@@ -119,7 +162,7 @@ function record(ctx: Walk, path: (string | number)[], key: string, scope: Scope,
   }
   if (scope.base === 0) scope.positions.set(key, span);
   else {
-    const rel = key.slice(scope.prefix + (key[scope.prefix] === "[" ? 0 : 1));
+    const rel = key.slice(scope.prefix + (key.charCodeAt(scope.prefix) === 91 /* [ */ ? 0 : 1));
     scope.positions.set(rel, span);
   }
   return scope;
@@ -127,22 +170,15 @@ function record(ctx: Walk, path: (string | number)[], key: string, scope: Scope,
 
 const childKey = (key: string, seg: string | number): string => (typeof seg === "number" ? `${key}[${seg}]` : key === "" ? seg : `${key}.${seg}`);
 
-function toValue(ctx: Walk, node: Node, path: (string | number)[], outer: Scope, key: SourcePosition | undefined, pathKey: string, depth = 0): unknown {
+function toValue(ctx: Walk, node: Node, level: number, outer: Scope, key: SourcePosition | undefined, pathKey: string, depth = 0): unknown {
   const { doc, pos } = ctx;
   const start = node.range?.[0] ?? 0;
-  const scope = record(ctx, path, pathKey, outer, key ? { key, value: pos(start) } : { value: pos(start) });
+  const scope = record(ctx, level, pathKey, outer, key ? { key, value: pos(start) } : { value: pos(start) });
   if (depth > 64) return null;
-  if (isAlias(node)) {
-    const target = node.resolve(doc);
-    return target ? toValue(ctx, target, path, DISCARD, key, pathKey, depth + 1) : null;
-  }
   if (isScalar(node)) return node.value;
-  if (isSeq(node)) {
-    return node.items.map((item, i) => (item === null || item === undefined ? null : toValue(ctx, item as Node, [...path, i], scope, undefined, childKey(pathKey, i), depth + 1)));
-  }
   if (isMap(node)) {
     const out: Record<string, unknown> = {};
-    const merges: unknown[] = [];
+    let merges: unknown[] | undefined;
     for (const pair of node.items) {
       if (!isPair(pair)) continue;
       const k = pair.key as Node | null;
@@ -159,24 +195,38 @@ function toValue(ctx: Walk, node: Node, path: (string | number)[], outer: Scope,
       if (name === "<<" && isScalar(k) && k.source === "<<") {
         const target = v && isAlias(v) ? v.resolve(doc) : v;
         const targets = target && isSeq(target) ? target.items.map((t) => (isAlias(t) ? t.resolve(doc) : t)) : [target];
-        for (const t of targets) if (t) merges.push(toValue(ctx, t as Node, path, DISCARD, undefined, pathKey, depth + 1));
+        for (const t of targets) if (t) (merges ??= []).push(toValue(ctx, t as Node, level, DISCARD, undefined, pathKey, depth + 1));
         continue;
       }
-      const child = [...path, name];
       const ck = childKey(pathKey, name);
       if (v === null || v === undefined) {
-        record(ctx, child, ck, scope, { key: pos(keyOffset), value: pos(keyOffset) });
+        record(ctx, level + 1, ck, scope, { key: pos(keyOffset), value: pos(keyOffset) });
         out[name] = null;
       } else {
-        out[name] = toValue(ctx, v, child, scope, pos(keyOffset), ck, depth + 1);
+        out[name] = toValue(ctx, v, level + 1, scope, pos(keyOffset), ck, depth + 1);
       }
     }
-    for (const m of merges) {
-      if (m && typeof m === "object" && !Array.isArray(m)) {
-        for (const [k, v] of Object.entries(m)) if (!(k in out)) out[k] = v;
+    if (merges) {
+      for (const m of merges) {
+        if (m && typeof m === "object" && !Array.isArray(m)) {
+          for (const [k, v] of Object.entries(m)) if (!(k in out)) out[k] = v;
+        }
       }
     }
     return out;
+  }
+  if (isSeq(node)) {
+    const items = node.items;
+    const out: unknown[] = new Array<unknown>(items.length);
+    for (let i = 0; i < items.length; i++) {
+      const item = items[i];
+      out[i] = item === null || item === undefined ? null : toValue(ctx, item as Node, level + 1, scope, undefined, childKey(pathKey, i), depth + 1);
+    }
+    return out;
+  }
+  if (isAlias(node)) {
+    const target = node.resolve(doc);
+    return target ? toValue(ctx, target, level, DISCARD, key, pathKey, depth + 1) : null;
   }
   return null;
 }

@@ -29,23 +29,54 @@ export interface RuleContext {
   report(r: RuleReport): void;
 }
 
-/** A copy of the spec for validation, and the paths of the values not known yet. */
+/**
+ * The spec as validation sees it, and the paths of the values not known yet. Only what differs from the spec
+ * is copied (secrets revealed, unknown values marked); plain data that holds neither is shared, since
+ * validation only reads it.
+ */
 export function validationView(value: unknown, path: (string | number)[] = [], unknown: FieldPath[] = []): { view: unknown; unknown: FieldPath[] } {
-  const walk = (v: unknown, p: (string | number)[]): unknown => {
-    if (v instanceof Sensitive) return walk(v.reveal(), p);
+  const stack = [...path];
+  const walk = (v: unknown): unknown => {
+    if (v === null || typeof v !== "object") return v;
+    if (v instanceof Sensitive) return walk(v.reveal());
     if (isUnknown(v)) {
-      unknown.push([...p]);
+      unknown.push(stack.slice());
       return UNKNOWN;
     }
-    if (Array.isArray(v)) return v.map((item, i) => walk(item, [...p, i]));
-    if (v !== null && typeof v === "object") {
-      const o: Record<string, unknown> = {};
-      for (const [k, x] of Object.entries(v)) o[k] = walk(x, [...p, k]);
-      return o;
+    if (Array.isArray(v)) {
+      let copy: unknown[] | undefined;
+      for (let i = 0; i < v.length; i++) {
+        stack.push(i);
+        const x = walk(v[i]);
+        stack.pop();
+        if (copy) copy.push(x);
+        else if (x !== v[i]) {
+          copy = v.slice(0, i);
+          copy.push(x);
+        }
+      }
+      return copy ?? v;
     }
-    return v;
+    // Other objects than plain mappings are rebuilt as plain mappings of their own fields, as always.
+    const shared = Object.getPrototypeOf(v) === Object.prototype;
+    let copy: Record<string, unknown> | undefined = shared ? undefined : {};
+    const keys = Object.keys(v);
+    for (let i = 0; i < keys.length; i++) {
+      const k = keys[i] as string;
+      const old = (v as Record<string, unknown>)[k];
+      stack.push(k);
+      const x = walk(old);
+      stack.pop();
+      if (copy) copy[k] = x;
+      else if (x !== old) {
+        copy = {};
+        for (let j = 0; j < i; j++) copy[keys[j] as string] = (v as Record<string, unknown>)[keys[j] as string];
+        copy[k] = x;
+      }
+    }
+    return copy ?? v;
   };
-  return { view: walk(value, path), unknown };
+  return { view: walk(value), unknown };
 }
 
 export function valueAt(root: unknown, path: FieldPath): unknown {
