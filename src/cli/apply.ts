@@ -9,13 +9,14 @@ import { checkPlanFile, readPlanFile } from "../engine/plan-file.js";
 import { refresh } from "../engine/refresh.js";
 import { applyRun, type Planned, type Run } from "../engine/run.js";
 import { hasChanges } from "../plan/types.js";
+import { parseFormat } from "../views/documents.js";
 import { renderPlanText } from "../views/plan-text.js";
 import { run, type RunContext } from "./program.js";
 import { addRunOptions, type RunFlags } from "./run-options.js";
-import { confirm, planWithFlags, textSession, withRun, type TextSession } from "./run-command.js";
+import { confirm, jsonLinesReporter, planWithFlags, textReporter, withRun, type Reporter } from "./run-command.js";
 
 /** Runs the plan's changes, stopping new work on a first Ctrl-C. Exit 1 when anything failed or was skipped. */
-async function execute(ctx: RunContext, r: Run, planned: Planned, emit: TextSession["emit"], operation: "apply" | "destroy"): Promise<number> {
+async function execute(ctx: RunContext, r: Run, planned: Planned, reporter: Reporter, operation: "apply" | "destroy"): Promise<number> {
   const { output } = ctx;
   const interrupt = new AbortController();
   const onSigint = () => {
@@ -25,7 +26,7 @@ async function execute(ctx: RunContext, r: Run, planned: Planned, emit: TextSess
   };
   process.on("SIGINT", onSigint);
   try {
-    const outcome = await applyRun(r, planned, emit, operation, interrupt.signal);
+    const outcome = await applyRun(r, planned, reporter.emit, operation, interrupt.signal);
     return outcome.failed > 0 || outcome.skipped > 0 || interrupt.signal.aborted ? 1 : 0;
   } finally {
     process.off("SIGINT", onSigint);
@@ -35,24 +36,25 @@ async function execute(ctx: RunContext, r: Run, planned: Planned, emit: TextSess
 /** `apply FILE`: exactly the saved plan, against the state and configuration it was made from, or nothing. */
 async function applySaved(ctx: RunContext, path: string, flags: RunFlags): Promise<number> {
   const file = readPlanFile(path);
-  const { emit } = textSession(ctx.output);
+  const reporter = parseFormat(flags.format, ["text", "json"] as const) === "json" ? jsonLinesReporter(ctx.output) : textReporter(ctx.output);
   const savedFlags: RunFlags = {
     config: file.configPath,
     state: flags.state ?? file.statePath,
     var: Object.entries(file.inputs.vars).map(([k, v]) => `${k}=${v}`),
     varFile: file.inputs.varFiles,
     target: [],
+    format: flags.format,
     ...(flags.parallelism ? { parallelism: flags.parallelism } : {}),
   };
   return withRun(
     ctx,
     savedFlags,
     "apply",
-    emit,
+    reporter,
     async (r) => {
       checkPlanFile(file, r);
-      const { refreshed } = await refresh(r.session, r.store.state, r.config, emit);
-      return execute(ctx, r, { plan: file.plan, diagnostics: [], refreshed }, emit, file.plan.mode === "destroy" ? "destroy" : "apply");
+      const { refreshed } = await refresh(r.session, r.store.state, r.config, reporter.emit);
+      return execute(ctx, r, { plan: file.plan, diagnostics: [], refreshed }, reporter, file.plan.mode === "destroy" ? "destroy" : "apply");
     },
     file.stateExisted ? undefined : file.lineage,
   );
@@ -61,6 +63,10 @@ async function applySaved(ctx: RunContext, path: string, flags: RunFlags): Promi
 async function applyCommand(ctx: RunContext, flags: RunFlags, operation: "apply" | "destroy", planFile?: string): Promise<number> {
   const { output } = ctx;
   if (planFile) return applySaved(ctx, planFile, flags);
+  const json = parseFormat(flags.format, ["text", "json"] as const) === "json";
+  if (json && !flags.autoApprove) {
+    throw new NetformError({ code: "usage", message: `${operation} --format json cannot ask for approval`, hint: `add --auto-approve, or apply a saved plan: netform ${operation === "apply" ? "apply FILE" : "plan --destroy --out FILE, then netform apply FILE"}` });
+  }
   if (!flags.autoApprove && !(process.stdin.isTTY && output.interactive)) {
     throw new NetformError({
       code: "apply.no-terminal",
@@ -68,11 +74,11 @@ async function applyCommand(ctx: RunContext, flags: RunFlags, operation: "apply"
       hint: `review the plan with 'netform plan', then run 'netform ${operation} --auto-approve'`,
     });
   }
-  const { emit } = textSession(output);
-  return withRun(ctx, flags, operation, emit, async (r) => {
-    const planned = await planWithFlags(r, flags, emit, ctx.debug, output, operation === "destroy" ? "destroy" : undefined);
+  const reporter = json ? jsonLinesReporter(output) : textReporter(output);
+  return withRun(ctx, flags, operation, reporter, async (r) => {
+    const planned = await planWithFlags(ctx, r, flags, reporter, operation === "destroy" ? "destroy" : undefined);
     if (hasErrors(planned.diagnostics)) return 1;
-    output.out(renderPlanText(planned.plan, output.c));
+    if (!json) output.out(renderPlanText(planned.plan, output.c));
     if (!hasChanges(planned.plan) && planned.plan.mode !== "refresh-only") return 0;
     if (!flags.autoApprove) {
       const question = operation === "destroy" ? "Do you really want to destroy all these resources?" : "Do you want to perform these actions?";
@@ -81,15 +87,17 @@ async function applyCommand(ctx: RunContext, flags: RunFlags, operation: "apply"
         return 1;
       }
     }
-    return execute(ctx, r, planned, emit, operation);
+    return execute(ctx, r, planned, reporter, operation);
   });
 }
 
 export function registerApply(program: Command): void {
   addRunOptions(program.command("apply [planfile]").description("make the service match the configuration, or apply exactly a saved plan"), { planFlags: true })
     .option("--auto-approve", "apply without asking (required without a terminal; a saved plan never asks)")
+    .option("--format <format>", "text, or json: one JSON object per line for each event (needs --auto-approve or a saved plan)", "text")
     .action(run((ctx, planFile: string | undefined, flags: RunFlags) => applyCommand(ctx, flags, "apply", planFile)));
   addRunOptions(program.command("destroy").description("delete everything the state records"), { planFlags: false })
     .option("--auto-approve", "destroy without asking (required without a terminal)")
+    .option("--format <format>", "text, or json: one JSON object per line for each event (needs --auto-approve)", "text")
     .action(run((ctx, flags: RunFlags) => applyCommand(ctx, flags, "destroy")));
 }

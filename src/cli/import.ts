@@ -3,7 +3,7 @@
 import type { Command } from "commander";
 import { importObject } from "../engine/import.js";
 import { run } from "./program.js";
-import { textSession, withRun } from "./run-command.js";
+import { textReporter, withRun } from "./run-command.js";
 import type { RunFlags } from "./run-options.js";
 
 export function registerImport(program: Command): void {
@@ -16,8 +16,7 @@ export function registerImport(program: Command): void {
     .option("--var-file <file>", "read variables from a YAML file (repeatable)", (v: string, p: string[]) => [...p, v], [])
     .action(
       run(async (ctx, address: string, uuid: string, flags: RunFlags) => {
-        const { emit } = textSession(ctx.output);
-        return withRun(ctx, { ...flags, target: [] }, "import", emit, async (r) => {
+        return withRun(ctx, { ...flags, target: [] }, "import", textReporter(ctx.output), async (r) => {
           const ref = await importObject(r, address, uuid);
           ctx.output.out(`${ctx.output.c.green("Imported")} ${address} (${ref.id}). It is managed by netform from now on.`);
           ctx.output.out("Run 'netform plan' to see what an apply would change to match the configuration.");

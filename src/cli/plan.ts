@@ -1,26 +1,29 @@
 // `netform plan`: refresh, compare, and show what apply would do. With --detailed-exitcode, exit 2
-// when there are changes.
+// when there are changes; with --out, save the plan for `apply FILE`.
 
 import type { Command } from "commander";
 import { hasErrors } from "../diag/index.js";
 import { savePlanFile } from "../engine/plan-file.js";
 import { hasChanges } from "../plan/types.js";
-import { renderPlanText } from "../views/plan-text.js";
+import { parseFormat, renderPlan } from "../views/documents.js";
 import { run } from "./program.js";
 import { addRunOptions, runInputs, type RunFlags } from "./run-options.js";
-import { planWithFlags, textSession, withRun } from "./run-command.js";
+import { planWithFlags, quietReporter, textReporter, withRun } from "./run-command.js";
 
 export function registerPlan(program: Command): void {
   addRunOptions(program.command("plan").description("show what apply would change, without changing anything"), { planFlags: true })
     .option("--detailed-exitcode", "exit 0 when there is nothing to change, 2 when there are changes, 1 on error")
     .option("--out <file>", "save the plan, so that 'netform apply FILE' applies exactly it")
+    .option("--format <format>", "text, markdown (for a pull-request comment) or json (one plan document)", "text")
     .action(
       run(async (ctx, flags: RunFlags) => {
-        const { emit } = textSession(ctx.output);
-        return withRun(ctx, flags, "plan", emit, async (r) => {
-          const { plan, diagnostics } = await planWithFlags(r, flags, emit, ctx.debug, ctx.output);
+        const format = parseFormat(flags.format, ["text", "markdown", "json"] as const);
+        // With a document on standard output, progress would corrupt it: only diagnostics, on stderr.
+        const reporter = format === "text" ? textReporter(ctx.output) : quietReporter(ctx.output);
+        return withRun(ctx, flags, "plan", reporter, async (r) => {
+          const { plan, diagnostics } = await planWithFlags(ctx, r, flags, reporter);
           if (hasErrors(diagnostics)) return 1;
-          ctx.output.out(renderPlanText(plan, ctx.output.c));
+          ctx.output.out(renderPlan(plan, format, ctx.output.c));
           if (flags.out) {
             const { inputs } = runInputs(flags);
             savePlanFile(flags.out, r, plan, flags.config, { vars: inputs.vars, varFiles: [...inputs.varFiles] });

@@ -3,67 +3,98 @@
 
 import { createInterface } from "node:readline/promises";
 import type { Diagnostic } from "../diag/index.js";
-import type { EngineEvent } from "../engine/events.js";
+import type { EventSink } from "../engine/events.js";
 import { openRun, planRun, type Planned, type Run, type RunOptions } from "../engine/run.js";
-import { ApplyTextView } from "../views/apply-text.js";
 import { formatDiagnostic } from "../views/diagnostics.js";
+import { eventLine } from "../views/events-json.js";
+import { progressView } from "../views/progress.js";
 import type { Output } from "../views/output.js";
 import type { RunContext } from "./program.js";
 import { runInputs, type RunFlags } from "./run-options.js";
 
-export interface TextSession {
-  view: ApplyTextView;
-  emit: (event: EngineEvent) => void;
+/** Where a command's engine events, diagnostics and --debug traces go. */
+export interface Reporter {
+  emit: EventSink;
+  trace(text: string): void;
+  /** Ends live output (a terminal's progress region). */
+  close(): void;
 }
 
-/** Text progress: lines for engine events, diagnostics to stderr; timestamps when not on a terminal. */
-export function textSession(output: Output): TextSession {
-  const view = new ApplyTextView(output, { timestamps: !output.interactive });
-  const emit = (event: EngineEvent) => {
-    if (event.type === "diagnostic") printDiagnostic(output, event.diagnostic);
-    else view.handle(event);
+/** Progress for people: a live region on a terminal, timestamped lines elsewhere; diagnostics on stderr. */
+export function textReporter(output: Output): Reporter {
+  const view = progressView(output);
+  return {
+    emit: (event) => {
+      if (event.type === "diagnostic") view.above(() => printDiagnostic(output, event.diagnostic));
+      else view.handle(event);
+    },
+    trace: (text) => view.above(() => output.err(output.c.dim(text))),
+    close: () => view.close(),
   };
-  return { view, emit };
+}
+
+/** For pipelines: every engine event as one JSON object per line on stdout; traces on stderr. */
+export function jsonLinesReporter(output: Output): Reporter {
+  return {
+    emit: (event) => output.out(eventLine(event, new Date())),
+    trace: (text) => output.err(text),
+    close: () => {},
+  };
+}
+
+/** For commands whose standard output is a document (plan --format json|markdown): only diagnostics, on stderr. */
+export function quietReporter(output: Output): Reporter {
+  return {
+    emit: (event) => {
+      if (event.type === "diagnostic") printDiagnostic(output, event.diagnostic);
+    },
+    trace: (text) => output.err(text),
+    close: () => {},
+  };
 }
 
 export function printDiagnostic(output: Output, d: Diagnostic): void {
   output.err(formatDiagnostic(d, output.c).join("\n"));
 }
 
-/** Opens the run, gives it to `body`, and always closes it. Exit 1 when the configuration is invalid. */
+/** Opens the run, gives it to `body`, and always closes it and the reporter. Exit 1 when the configuration is invalid. */
 export async function withRun(
   ctx: RunContext,
   flags: RunFlags,
   operation: RunOptions["operation"],
-  emit: (e: EngineEvent) => void,
+  reporter: Reporter,
   body: (run: Run) => Promise<number>,
   lineage?: string,
 ): Promise<number> {
   const inputs = runInputs(flags);
-  const opened = await openRun({
-    ...(lineage ? { lineage } : {}),
-    configPath: inputs.configPath,
-    ...(inputs.statePath ? { statePath: inputs.statePath } : {}),
-    inputs: inputs.inputs,
-    env: process.env,
-    ...(inputs.parallelism !== undefined ? { parallelism: inputs.parallelism } : {}),
-    emit,
-    operation,
-    ...(ctx.debug ? { onExchange: (e) => ctx.output.err(ctx.output.c.dim(`[debug] ${e.method} ${e.path} -> ${e.status} (${Math.round(e.ms)} ms)`)) } : {}),
-    ...(ctx.debug ? { onRetry: (e) => ctx.output.err(ctx.output.c.dim(`[debug] retrying ${e.method} ${e.path} in ${e.delayMs} ms (${e.reason}, attempt ${e.attempt})`)) } : {}),
-  });
-  if (!opened.ok) return 1;
   try {
-    return await body(opened.run);
+    const opened = await openRun({
+      ...(lineage ? { lineage } : {}),
+      configPath: inputs.configPath,
+      ...(inputs.statePath ? { statePath: inputs.statePath } : {}),
+      inputs: inputs.inputs,
+      env: process.env,
+      ...(inputs.parallelism !== undefined ? { parallelism: inputs.parallelism } : {}),
+      emit: reporter.emit,
+      operation,
+      ...(ctx.debug ? { onExchange: (e) => reporter.trace(`[debug] ${e.method} ${e.path} -> ${e.status} (${Math.round(e.ms)} ms)`) } : {}),
+      ...(ctx.debug ? { onRetry: (e) => reporter.trace(`[debug] retrying ${e.method} ${e.path} in ${e.delayMs} ms (${e.reason}, attempt ${e.attempt})`) } : {}),
+    });
+    if (!opened.ok) return 1;
+    try {
+      return await body(opened.run);
+    } finally {
+      await opened.run.close();
+    }
   } finally {
-    await opened.run.close();
+    reporter.close();
   }
 }
 
-export async function planWithFlags(run: Run, flags: RunFlags, emit: (e: EngineEvent) => void, debug: boolean, output: Output, modeOverride?: "destroy"): Promise<Planned> {
+export async function planWithFlags(ctx: RunContext, run: Run, flags: RunFlags, reporter: Reporter, modeOverride?: "destroy"): Promise<Planned> {
   const inputs = runInputs(flags);
-  const planned = await planRun(run, { mode: modeOverride ?? inputs.mode, targets: inputs.targets, replace: inputs.replace }, emit);
-  if (debug) output.err(output.c.dim(`[debug] refresh made ${planned.plan.requestCount} API requests`));
+  const planned = await planRun(run, { mode: modeOverride ?? inputs.mode, targets: inputs.targets, replace: inputs.replace }, reporter.emit);
+  if (ctx.debug) reporter.trace(`[debug] refresh made ${planned.plan.requestCount} API requests`);
   return planned;
 }
 

@@ -18,6 +18,7 @@ export interface RunFlags {
   destroy?: boolean;
   refreshOnly?: boolean;
   out?: string;
+  format: string;
 }
 
 const collect = (value: string, previous: string[]): string[] => [...previous, value];

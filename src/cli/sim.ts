@@ -2,8 +2,7 @@
 
 import type { Command } from "commander";
 import { NetformError } from "../diag/index.js";
-import { parseFaultSpec, startSimulator, type SimulatorOptions } from "../simulator/index.js";
-import { renderSimulatorBanner } from "../views/simulator.js";
+import type { SimulatorOptions } from "../simulator/index.js";
 import { run } from "./program.js";
 
 interface SimFlags {
@@ -35,6 +34,9 @@ export function registerSim(program: Command): void {
     .option("--faults <spec>", "inject faults, e.g. errorRate=0.2,seed=7 or rateLimit.every=5,rateLimit.retryAfterS=1")
     .action(
       run(async ({ output }, flags: SimFlags) => {
+        // Loaded only for this command: other commands should not pay for the simulator at start-up.
+        const { parseFaultSpec, startSimulator } = await import("../simulator/index.js");
+        const { renderSimulatorBanner } = await import("../views/simulator.js");
         const options: SimulatorOptions = {
           host: flags.host,
           port: number(flags.port, "--port", 0),

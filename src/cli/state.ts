@@ -47,13 +47,13 @@ export function registerState(program: Command): void {
     .description("forget an object: netform stops managing it, and the service keeps it")
     .option(...STATE_OPTION)
     .action(
-      run(({ output }, address: string, flags: { state: string }) => {
+      run(async ({ output }, address: string, flags: { state: string }) => {
         const path = resolve(flags.state);
         const lock = StateLock.acquire(path, "state rm");
         try {
           const store = openState(path);
           if (!store.resource(address)) throw new NetformError({ code: "state.unknown-address", message: `the state has no ${address}`, hint: "netform state list shows the addresses it has" });
-          store.removeResource(address);
+          await store.removeResource(address);
           output.out(`Removed ${address} from the state. The object itself was not touched.`);
           return 0;
         } finally {

@@ -101,7 +101,7 @@ function stepGraph(plan: Plan, config: Configuration, state: Readonly<Record<str
 
 export async function applyPlan(input: ApplyInput): Promise<ApplyOutcome> {
   const { plan, config, store, emit } = input;
-  adoptFoundObjects(input);
+  await adoptFoundObjects(input);
   const { graph, steps } = stepGraph(plan, config, store.state.resources);
   for (const change of plan.changes) if (change.action !== "no-op" || change.awaiting) emit({ type: "planned_change", change });
 
@@ -138,14 +138,14 @@ export async function applyPlan(input: ApplyInput): Promise<ApplyOutcome> {
 }
 
 /** Objects the refresh found for creates an earlier run left unfinished: recorded before anything else. */
-function adoptFoundObjects(input: ApplyInput): void {
+async function adoptFoundObjects(input: ApplyInput): Promise<void> {
   for (const [address, found] of input.refreshed) {
     const recorded = input.store.resource(address);
     if (!recorded || recorded.id) continue;
     if (found.status === "present") {
-      input.store.setResource(address, { ...recorded, id: found.id, ...(found.parent ? { parent: found.parent } : {}), attributes: scrubbed(found.body, KIND_INFO[recorded.kind as Kind]?.sensitive ?? []) });
+      await input.store.setResource(address, { ...recorded, id: found.id, ...(found.parent ? { parent: found.parent } : {}), attributes: scrubbed(found.body, KIND_INFO[recorded.kind as Kind]?.sensitive ?? []) });
     } else if (found.status === "absent") {
-      input.store.removeResource(address);
+      await input.store.removeResource(address);
     }
   }
 }
@@ -177,9 +177,8 @@ async function runStep(input: ApplyInput, step: Step): Promise<string | undefine
 
 /** The spec with every reference resolved from the state as it is now (its dependencies are done). */
 function resolvedSpec(input: ApplyInput, resource: ConfigResource): Body {
-  const state = input.store.state.resources;
   const { spec } = resolveSpec(resource.spec, (address, attribute) => {
-    const value = attribute.split(".").reduce<unknown>((cur, k) => (cur !== null && typeof cur === "object" ? (cur as Body)[k] : undefined), state[address]?.attributes);
+    const value = input.store.attribute(address, attribute);
     return value === undefined ? undefined : { value };
   });
   const unknown = Object.entries(spec).filter(([, v]) => isUnknownValue(v)).map(([k]) => k);
@@ -206,9 +205,9 @@ function configResource(input: ApplyInput, address: string): ConfigResource {
 
 const secretsOf = (resource: ConfigResource | undefined, kind: string): string[] => (resource ? secretPathsOf(resource) : [...(KIND_INFO[kind as Kind]?.sensitive ?? [])]);
 
-function record(input: ApplyInput, address: string, resource: ConfigResource, observed: Observed, spec: Body, pending?: Operation): void {
+function record(input: ApplyInput, address: string, resource: ConfigResource, observed: Observed, spec: Body, pending?: Operation): Promise<void> {
   const secrets = secretsOf(resource, resource.kind);
-  input.store.setResource(address, {
+  return input.store.setResource(address, {
     kind: resource.kind,
     id: observed.id,
     ...(observed.parent ? { parent: observed.parent } : {}),
@@ -236,6 +235,25 @@ async function waitFor(input: ApplyInput, change: ResourceChange, ref: ObjectRef
   });
 }
 
+/** How many times a create whose outcome stays unknown is looked up and tried again. */
+const UNKNOWN_OUTCOME_TRIES = 3;
+
+/**
+ * Sends a create. When the service may have acted without saying so, looks the object up and adopts
+ * it; only when it is certainly not there is the create sent again.
+ */
+async function createOnce(input: ApplyInput, kind: ResourceKind, spec: Body): Promise<Observed> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await kind.create(input.session.ctx, spec);
+    } catch (error) {
+      if (!(error instanceof OutcomeUnknownError) || attempt >= UNKNOWN_OUTCOME_TRIES) throw error;
+      const found = await kind.lookup(input.session.ctx, spec);
+      if (found) return found;
+    }
+  }
+}
+
 async function create(input: ApplyInput, change: ResourceChange): Promise<string> {
   const resource = configResource(input, change.address);
   const kind = kindOf(input, change);
@@ -244,14 +262,15 @@ async function create(input: ApplyInput, change: ResourceChange): Promise<string
   if (change.action === "replace" && change.createBeforeDestroy) {
     const old = input.store.resource(change.address);
     if (old) {
-      input.store.update((s) => {
+      await input.store.update((s) => {
         s.resources[deposedAddress(change.address)] = old;
         delete s.resources[change.address];
       });
     }
   }
+  const before = input.store.resource(change.address);
   // Written before the call: if netform dies before recording the answer, the next run looks the object up.
-  input.store.setResource(change.address, {
+  await input.store.setResource(change.address, {
     kind: resource.kind,
     attributes: {},
     sensitiveHashes: {},
@@ -260,15 +279,26 @@ async function create(input: ApplyInput, change: ResourceChange): Promise<string
   });
   let created: Observed;
   try {
-    created = await kind.create(input.session.ctx, spec);
+    created = await createOnce(input, kind, spec);
   } catch (error) {
-    if (!(error instanceof OutcomeUnknownError)) throw error;
-    // The service may have acted: adopt what it made rather than make it twice.
-    created = (await kind.lookup(input.session.ctx, spec)) ?? (await kind.create(input.session.ctx, spec));
+    // The service refused: nothing was made, so the state goes back to what it was (for a
+    // create-before-destroy replacement, the old object is current again).
+    if (!(error instanceof OutcomeUnknownError)) {
+      const deposed = input.store.resource(deposedAddress(change.address));
+      await input.store.update((s) => {
+        delete s.resources[change.address];
+        if (before) s.resources[change.address] = before;
+        else if (deposed) {
+          s.resources[change.address] = deposed;
+          delete s.resources[deposedAddress(change.address)];
+        }
+      });
+    }
+    throw error;
   }
-  record(input, change.address, resource, created, spec, "create");
+  await record(input, change.address, resource, created, spec, "create");
   const ready = await waitFor(input, change, created, "create", "create");
-  record(input, change.address, resource, { ...created, body: ready ?? created.body }, spec);
+  await record(input, change.address, resource, { ...created, body: ready ?? created.body }, spec);
   return created.id;
 }
 
@@ -284,10 +314,10 @@ async function update(input: ApplyInput, change: ResourceChange): Promise<string
   const spec = resolvedSpec(input, resource);
   const ref = existingRef(input, change.address);
   const recorded = input.store.resource(change.address)!;
-  input.store.setResource(change.address, { ...recorded, pending: { operation: "update", startedAt: new Date().toISOString() } });
+  await input.store.setResource(change.address, { ...recorded, pending: { operation: "update", startedAt: new Date().toISOString() } });
   await kind.update(input.session.ctx, ref, spec, change.changes.map((c) => c.path));
   const ready = await waitFor(input, change, ref, "update", "update");
-  record(input, change.address, resource, { ...ref, body: ready ?? recorded.attributes }, spec);
+  await record(input, change.address, resource, { ...ref, body: ready ?? recorded.attributes }, spec);
   return ref.id;
 }
 
@@ -300,7 +330,7 @@ async function importObject(input: ApplyInput, change: ResourceChange): Promise<
   const body = await kind.observe(input.session.ctx, ref);
   if (!body) throw new NetformError({ code: "import.missing", message: `${change.address}: the object ${ref.id} to import does not exist`, hint: "check the uuid in import:" });
   // Until netform applies them, the secrets of an imported object are unknown: no hashes are recorded.
-  input.store.setResource(change.address, {
+  await input.store.setResource(change.address, {
     kind: resource.kind,
     id: ref.id,
     ...(ref.parent ? { parent: ref.parent } : {}),
@@ -318,7 +348,7 @@ async function awaitEarlier(input: ApplyInput, change: ResourceChange): Promise<
   const operation = change.awaiting ?? "create";
   const body = await waitFor(input, change, ref, operation, "wait");
   const recorded = input.store.resource(change.address)!;
-  input.store.setResource(change.address, {
+  await input.store.setResource(change.address, {
     ...recorded,
     attributes: scrubbed(body ?? recorded.attributes, secretsOf(resource, resource.kind)),
     pending: undefined,
@@ -333,13 +363,13 @@ async function remove(input: ApplyInput, change: ResourceChange): Promise<string
   if (!recorded) return undefined;
   const kind = kindOf(input, change);
   if (!recorded.id) {
-    input.store.removeResource(address);
+    await input.store.removeResource(address);
     return undefined;
   }
   const ref: ObjectRef = { id: recorded.id, ...(recorded.parent ? { parent: recorded.parent } : {}) };
-  input.store.setResource(address, { ...recorded, pending: { operation: "delete", startedAt: new Date().toISOString() } });
+  await input.store.setResource(address, { ...recorded, pending: { operation: "delete", startedAt: new Date().toISOString() } });
   await kind.delete(input.session.ctx, ref);
   await waitFor(input, change, ref, "delete", "delete");
-  input.store.removeResource(address);
+  await input.store.removeResource(address);
   return ref.id;
 }

@@ -40,7 +40,7 @@ export async function importObject(run: Run, address: string, id: string): Promi
   const body = await kind.observe(run.session.ctx, ref);
   if (!body) throw new NetformError({ code: "import.missing", message: `there is no ${kind.noun} ${id}${parent ? ` under ${parent}` : ""} on the service`, hint: "check the uuid (and, for nested kinds, the parent the configuration names)" });
   const graph = configGraph(run.config);
-  run.store.setResource(address, {
+  await run.store.setResource(address, {
     kind: resource.kind,
     ...ref,
     attributes: scrubbed(body, secretPathsOf(resource)),

@@ -152,8 +152,8 @@ export async function applyRun(run: Run, planned: Planned, emit: EventSink, oper
     for (const [address, found] of planned.refreshed) {
       const recorded = run.store.resource(address);
       if (!recorded) continue;
-      if (found.status === "present") run.store.setResource(address, { ...recorded, attributes: found.body });
-      else run.store.removeResource(address);
+      if (found.status === "present") await run.store.setResource(address, { ...recorded, attributes: found.body });
+      else await run.store.removeResource(address);
     }
     return { failed: 0, skipped: 0 };
   }

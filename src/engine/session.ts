@@ -8,7 +8,7 @@ import type { Configuration } from "../config/index.js";
 import { NetformError } from "../diag/index.js";
 import { KIND_HANDLERS } from "../resources/index.js";
 import type { KindContext, ResourceKind } from "../resources/types.js";
-import { startSimulator, type RunningSimulator } from "../simulator/index.js";
+import type { RunningSimulator } from "../simulator/index.js";
 import type { Kind } from "../config/index.js";
 import { REAL_SERVICE_POLLING, type PollSettings } from "./wait.js";
 
@@ -58,6 +58,8 @@ export async function openSession(config: Configuration, options: SessionOptions
   if (endpoint === "embedded") {
     const speed = Number(options.env.NETFORM_EMBEDDED_SPEED ?? DEFAULT_EMBEDDED_SPEED);
     if (!(speed > 0)) throw new NetformError({ code: "usage", message: `NETFORM_EMBEDDED_SPEED must be a positive number, got "${options.env.NETFORM_EMBEDDED_SPEED}"` });
+    // Loaded only when used: the simulator is most of the program, and most runs talk to the real service.
+    const { startSimulator } = await import("../simulator/index.js");
     simulator = await startSimulator({ port: 0, speed, dataFile: embeddedWorldPath(options.statePath) });
     baseUrl = simulator.url;
     credentials = { clientId: "demo-client", clientSecret: "demo-secret" };

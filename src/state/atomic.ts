@@ -1,13 +1,16 @@
-// Atomic file replacement: write a temporary file beside the target, fsync it, keep the previous
-// version as `.backup`, rename into place, and fsync the directory, so a crash at any point leaves
-// either the old file or the new one, never a torn one.
+// Atomic file replacement: write a temporary file beside the target, fsync it, rename it into place,
+// and fsync the directory, so a crash at any point leaves either the old file or the new one, never a
+// torn one. The asynchronous form keeps the event loop free while the disk works.
 
-import { closeSync, copyFileSync, existsSync, fsyncSync, openSync, renameSync, writeSync } from "node:fs";
+import { closeSync, fsyncSync, openSync, renameSync, writeSync } from "node:fs";
+import { open, rename } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 
-export function writeFileAtomic(path: string, content: string, options: { backup?: boolean; mode?: number } = {}): void {
-  const dir = dirname(path);
-  const tmp = join(dir, `.${basename(path)}.${process.pid}.${Date.now()}.tmp`);
+let sequence = 0;
+const temporaryPath = (path: string) => join(dirname(path), `.${basename(path)}.${process.pid}.${++sequence}.tmp`);
+
+export function writeFileAtomic(path: string, content: string, options: { mode?: number } = {}): void {
+  const tmp = temporaryPath(path);
   const fd = openSync(tmp, "w", options.mode ?? 0o600);
   try {
     writeSync(fd, content);
@@ -15,10 +18,26 @@ export function writeFileAtomic(path: string, content: string, options: { backup
   } finally {
     closeSync(fd);
   }
-  if (options.backup && existsSync(path)) copyFileSync(path, `${path}.backup`);
   renameSync(tmp, path);
+  syncDirectory(path);
+}
+
+export async function writeFileAtomicAsync(path: string, content: string, options: { mode?: number } = {}): Promise<void> {
+  const tmp = temporaryPath(path);
+  const file = await open(tmp, "w", options.mode ?? 0o600);
   try {
-    const dirFd = openSync(dir, "r");
+    await file.writeFile(content);
+    await file.sync();
+  } finally {
+    await file.close();
+  }
+  await rename(tmp, path);
+  syncDirectory(path);
+}
+
+function syncDirectory(path: string): void {
+  try {
+    const dirFd = openSync(dirname(path), "r");
     try {
       fsyncSync(dirFd);
     } finally {

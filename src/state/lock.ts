@@ -14,6 +14,20 @@ export interface LockInfo {
   who: string;
   created: string;
   expires: string;
+  /** Where the holder runs, so a lock left by a process that died on this machine can be taken over. */
+  host?: string;
+  pid?: number;
+}
+
+/** Whether the lock's holder is known to be gone: it ran on this machine and its process no longer exists. */
+function holderIsDead(holder: LockInfo): boolean {
+  if (holder.host !== hostname() || holder.pid === undefined || holder.pid === process.pid) return false;
+  try {
+    process.kill(holder.pid, 0);
+    return false;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === "ESRCH";
+  }
 }
 
 /** How long a lock holds without renewal; a long apply renews it. */
@@ -45,6 +59,8 @@ export class StateLock {
       who: `${userInfo().username}@${hostname()} (pid ${process.pid})`,
       created: new Date(now).toISOString(),
       expires: new Date(now + LOCK_TTL_MS).toISOString(),
+      host: hostname(),
+      pid: process.pid,
     };
     for (let attempt = 0; attempt < 2; attempt++) {
       try {
@@ -58,14 +74,14 @@ export class StateLock {
       } catch (e) {
         if ((e as NodeJS.ErrnoException).code !== "EEXIST") throw e;
         const holder = readLock(path);
-        if (holder && Date.parse(holder.expires) > now) {
+        if (holder && Date.parse(holder.expires) > now && !holderIsDead(holder)) {
           throw new NetformError({
             code: "state.locked",
             message: `the state is locked by ${holder.who} for ${holder.operation} since ${holder.created} (lock ID ${holder.id}, expires ${holder.expires})`,
             hint: `wait for that run to finish; if it is known to be dead, run: netform force-unlock ${holder.id}`,
           });
         }
-        rmSync(path, { force: true }); // expired: its holder is gone
+        rmSync(path, { force: true }); // expired, or its process died: the holder is gone
       }
     }
     throw new NetformError({ code: "state.locked", message: `could not take the state lock ${path}`, hint: "another run is racing for it; try again" });

@@ -1,11 +1,13 @@
-// The one writer of the state file. Every change goes through `update`, which applies it to a copy,
-// bumps the serial and writes the file atomically (keeping the previous one as .backup), so the state
-// on disk is current after every step of an apply.
+// The one writer of the state file. Every change goes through `update`: it takes effect in memory at
+// once and is on disk when the returned promise resolves. Writes are atomic and never block the event
+// loop, and changes made while a write is in flight are saved together by the next one, so a busy apply
+// writes often but never queues stale copies. The file as it was when the store opened is kept as
+// `.backup`.
 
 import { randomUUID } from "node:crypto";
-import { readFileSync } from "node:fs";
+import { copyFileSync, readFileSync } from "node:fs";
 import { NetformError } from "../diag/index.js";
-import { writeFileAtomic } from "./atomic.js";
+import { writeFileAtomicAsync } from "./atomic.js";
 import { STATE_VERSION, stateFileSchema, type ResourceState, type StateFile } from "./format.js";
 
 export function emptyState(generator: string): StateFile {
@@ -49,6 +51,10 @@ export function readState(path: string, generator: string): { state: StateFile; 
 
 export class StateStore {
   private current: StateFile;
+  /** The write in flight, and whether changes arrived after it started. */
+  private writing: Promise<void> | undefined;
+  private dirty = false;
+  private backedUp = false;
 
   private constructor(
     readonly path: string,
@@ -63,7 +69,7 @@ export class StateStore {
     return new StateStore(path, state, exists);
   }
 
-  /** A deep copy of the state as it is now. */
+  /** A deep copy of the state as it is now (in memory: what the next write saves). */
   get state(): StateFile {
     return structuredClone(this.current);
   }
@@ -86,25 +92,54 @@ export class StateStore {
     return r && structuredClone(r);
   }
 
-  /** Applies `change` to the state and writes it at once. */
-  update(change: (state: StateFile) => void): void {
-    const next = structuredClone(this.current);
-    change(next);
-    next.serial = this.current.serial + 1;
-    writeFileAtomic(this.path, `${JSON.stringify(next, null, 2)}\n`, { backup: this.existsOnDisk });
-    this.current = next;
-    this.existsOnDisk = true;
+  /** An attribute of a recorded object, without copying the state. */
+  attribute(address: string, path: string): unknown {
+    let cur: unknown = this.current.resources[address]?.attributes;
+    for (const key of path.split(".")) {
+      if (cur === null || typeof cur !== "object") return undefined;
+      cur = (cur as Record<string, unknown>)[key];
+    }
+    return cur === undefined ? undefined : structuredClone(cur);
   }
 
-  setResource(address: string, resource: ResourceState): void {
-    this.update((s) => {
-      s.resources[address] = resource;
+  /** Applies `change` at once; resolves when a write that includes it is on disk. */
+  update(change: (state: StateFile) => void): Promise<void> {
+    change(this.current);
+    this.dirty = true;
+    return this.flush();
+  }
+
+  setResource(address: string, resource: ResourceState): Promise<void> {
+    const copy = structuredClone(resource);
+    return this.update((s) => {
+      s.resources[address] = copy;
     });
   }
 
-  removeResource(address: string): void {
-    this.update((s) => {
+  removeResource(address: string): Promise<void> {
+    return this.update((s) => {
       delete s.resources[address];
     });
+  }
+
+  /** Resolves when everything changed so far is on disk. */
+  async flush(): Promise<void> {
+    while (this.dirty || this.writing) {
+      if (!this.writing) {
+        this.dirty = false;
+        this.writing = this.write().finally(() => {
+          this.writing = undefined;
+        });
+      }
+      await this.writing;
+    }
+  }
+
+  private async write(): Promise<void> {
+    if (!this.backedUp && this.existsOnDisk) copyFileSync(this.path, `${this.path}.backup`);
+    this.backedUp = true;
+    this.current.serial += 1;
+    await writeFileAtomicAsync(this.path, `${JSON.stringify(this.current, null, 2)}\n`);
+    this.existsOnDisk = true;
   }
 }

@@ -33,3 +33,23 @@ export function renderStateResource(output: Output, address: string, resource: R
       .join("\n"),
   );
 }
+
+/** `show` without a plan: every recorded object, as text or as a markdown table. */
+export function renderStateText(state: StateFile, format: "text" | "markdown", c: Output["c"]): string {
+  const addresses = Object.keys(state.resources).sort();
+  if (format === "markdown") {
+    const rows = addresses.map((a) => {
+      const r = state.resources[a]!;
+      return `| \`${a}\` | ${r.kind} | ${r.id ? `\`${r.id}\`` : "(pending)"} |`;
+    });
+    return [`### netform state: ${addresses.length} objects (serial ${state.serial})`, "", "| address | kind | id |", "|---|---|---|", ...rows].join("\n");
+  }
+  const lines = addresses.map((a) => {
+    const r = state.resources[a]!;
+    return `${c.bold(a)}  ${c.dim(r.id ?? "(create pending)")}${r.pending ? c.yellow(`  ${r.pending.operation} pending`) : ""}`;
+  });
+  return [...lines, c.dim(`${addresses.length} objects, state serial ${state.serial}, lineage ${state.lineage}`)].join("\n");
+}
+
+/** `show --format json` without a plan: the state document (it never holds a secret). */
+export const renderStateDocument = (state: StateFile): string => JSON.stringify(state, null, 2);

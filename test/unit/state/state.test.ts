@@ -7,25 +7,37 @@ import { LOCK_TTL_MS, StateLock, StateStore, forceUnlock, lockPathFor } from "..
 const dir = () => mkdtempSync(join(tmpdir(), "netform-state-"));
 
 describe("StateStore", () => {
-  it("starts empty with a lineage, and writes after every update with a rising serial", () => {
+  it("starts empty with a lineage, and is on disk when an update resolves, with a rising serial", async () => {
     const path = join(dir(), "netform.state.json");
     const store = StateStore.open(path, "netform test");
     expect(store.exists).toBe(false);
     expect(store.state).toMatchObject({ version: 1, serial: 0, resources: {} });
-    store.setResource("routeFilters.a", { kind: "routeFilters", id: "u1", attributes: { name: "a" }, sensitiveHashes: {}, dependencies: [] });
-    store.setResource("routeFilters.b", { kind: "routeFilters", id: "u2", attributes: {}, sensitiveHashes: {}, dependencies: [] });
+    await store.setResource("routeFilters.a", { kind: "routeFilters", id: "u1", attributes: { name: "a" }, sensitiveHashes: {}, dependencies: [] });
+    expect(JSON.parse(readFileSync(path, "utf8")).serial).toBe(1);
+    await store.setResource("routeFilters.b", { kind: "routeFilters", id: "u2", attributes: {}, sensitiveHashes: {}, dependencies: [] });
     const onDisk = JSON.parse(readFileSync(path, "utf8"));
     expect(onDisk.serial).toBe(2);
     expect(Object.keys(onDisk.resources)).toEqual(["routeFilters.a", "routeFilters.b"]);
     expect(onDisk.lineage).toBe(store.state.lineage);
-    const backup = JSON.parse(readFileSync(`${path}.backup`, "utf8"));
-    expect(backup.serial).toBe(1);
   });
 
-  it("reopens what it wrote", () => {
+  it("saves changes made during a write together, and keeps the file it opened as .backup", async () => {
+    const path = join(dir(), "s.json");
+    const first = StateStore.open(path, "t");
+    await first.setResource("routeFilters.a", { kind: "routeFilters", id: "u1", attributes: {}, sensitiveHashes: {}, dependencies: [] });
+    const store = StateStore.open(path, "t");
+    const writes = Array.from({ length: 20 }, (_, i) => store.setResource(`routeFilters.f${i}`, { kind: "routeFilters", id: `x${i}`, attributes: {}, sensitiveHashes: {}, dependencies: [] }));
+    await Promise.all(writes);
+    const onDisk = JSON.parse(readFileSync(path, "utf8"));
+    expect(Object.keys(onDisk.resources)).toHaveLength(21);
+    expect(onDisk.serial).toBeLessThan(21); // 20 changes, fewer writes
+    expect(JSON.parse(readFileSync(`${path}.backup`, "utf8")).serial).toBe(1);
+  });
+
+  it("reopens what it wrote", async () => {
     const path = join(dir(), "s.json");
     const a = StateStore.open(path, "t");
-    a.setResource("vpns.x", { kind: "vpns", attributes: {}, sensitiveHashes: {}, dependencies: [], pending: { operation: "create", startedAt: "2026-01-01T00:00:00Z", lookup: { configName: "x" } } });
+    await a.setResource("vpns.x", { kind: "vpns", attributes: {}, sensitiveHashes: {}, dependencies: [], pending: { operation: "create", startedAt: "2026-01-01T00:00:00Z", lookup: { configName: "x" } } });
     const b = StateStore.open(path, "t");
     expect(b.exists).toBe(true);
     expect(b.resource("vpns.x")?.pending?.lookup).toEqual({ configName: "x" });
@@ -67,5 +79,22 @@ describe("StateLock", () => {
     expect(() => forceUnlock(path, "wrong")).toThrow(/has ID/);
     expect(forceUnlock(path, lock.info.id).operation).toBe("apply");
     expect(() => forceUnlock(path, lock.info.id)).toThrow(/not locked/);
+  });
+});
+
+describe("a lock left by a process that died", () => {
+  it("is taken over when its holder ran on this machine and is gone", async () => {
+    const { spawnSync } = await import("node:child_process");
+    const { hostname } = await import("node:os");
+    const { writeFileSync } = await import("node:fs");
+    const dead = spawnSync(process.execPath, ["-e", ""]).pid!;
+    const path = join(dir(), "s.json");
+    const expires = new Date(Date.now() + LOCK_TTL_MS).toISOString();
+    writeFileSync(lockPathFor(path), JSON.stringify({ id: "old", operation: "apply", who: "x", created: new Date().toISOString(), expires, host: hostname(), pid: dead }));
+    const lock = StateLock.acquire(path, "apply");
+    expect(lock.info.id).not.toBe("old");
+    lock.release();
+    writeFileSync(lockPathFor(path), JSON.stringify({ id: "alive", operation: "apply", who: "x", created: new Date().toISOString(), expires, host: hostname(), pid: process.ppid }));
+    expect(() => StateLock.acquire(path, "apply")).toThrow(/lock ID alive/);
   });
 });

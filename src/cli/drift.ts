@@ -1,0 +1,26 @@
+// `netform drift`: does reality still match what netform applied? Exit 0 when it does, 2 when it has
+// drifted (with each field, its old and new value, and who changed it), 1 on error — for a scheduled
+// pipeline that pages someone only on drift.
+
+import type { Command } from "commander";
+import { IgnoreRules, detectDrift } from "../engine/drift.js";
+import { parseFormat, renderDrift } from "../views/documents.js";
+import { run } from "./program.js";
+import { addRunOptions, type RunFlags } from "./run-options.js";
+import { quietReporter, textReporter, withRun } from "./run-command.js";
+
+export function registerDrift(program: Command): void {
+  addRunOptions(program.command("drift").description("report what changed outside netform: exit 0 none, 2 drift, 1 error"), { planFlags: false })
+    .option("--format <format>", "text, markdown (for an issue or a comment) or json", "text")
+    .action(
+      run(async (ctx, flags: RunFlags) => {
+        const format = parseFormat(flags.format, ["text", "markdown", "json"] as const);
+        const reporter = format === "text" ? textReporter(ctx.output) : quietReporter(ctx.output);
+        return withRun(ctx, flags, "drift", reporter, async (r) => {
+          const report = await detectDrift(r, reporter.emit, IgnoreRules.read(r.config.directory));
+          ctx.output.out(renderDrift(report, format, ctx.output.c));
+          return report.entries.length > 0 ? 2 : 0;
+        });
+      }),
+    );
+}

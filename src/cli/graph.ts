@@ -1,0 +1,61 @@
+// `netform graph`: prints the configuration's dependency graph (DOT or Mermaid) without calling the API.
+// It loads the configuration the way `validate` does (unset variables and secrets become unknown values),
+// because the graph depends only on references and dependsOn, never on values: a pipeline or a laptop
+// without the secrets can still draw it. Diagnostics go to standard error so that standard output stays a
+// graph that can be piped to `dot -Tsvg`.
+
+import type { Command } from "commander";
+import { loadConfiguration, type Kind } from "../config/index.js";
+import { hasErrors, NetformError, type Diagnostic } from "../diag/index.js";
+import { configGraph } from "../plan/diff.js";
+import { printGraph, type GraphFormat } from "../views/graph.js";
+import { run } from "./program.js";
+import { printDiagnostic } from "./run-command.js";
+import { varFlags } from "./validate.js";
+
+interface GraphFlags {
+  config: string;
+  format: string;
+  var: string[];
+  varFile: string[];
+}
+
+const collect = (value: string, previous: string[]): string[] => [...previous, value];
+
+function graphFormat(value: string): GraphFormat {
+  switch (value) {
+    case "dot":
+    case "mermaid":
+      return value;
+    default:
+      throw new NetformError({ code: "usage", message: `--format must be dot or mermaid, got "${value}"` });
+  }
+}
+
+/**
+ * The "no value" warnings that `missing: "unknown"` produces (variables.unset, secret.unset, env.unset) are
+ * expected here and say nothing about the graph, so they are not shown; any other warning is.
+ */
+const worthShowing = (d: Diagnostic): boolean => d.severity === "error" || !d.code.endsWith(".unset");
+
+export function registerGraph(program: Command): void {
+  program
+    .command("graph")
+    .description("print the dependency graph of the configuration (Graphviz DOT or Mermaid), without calling the API")
+    .option("-c, --config <path>", "a configuration file or a directory of *.yaml / *.yml files", ".")
+    .option("--format <format>", "dot or mermaid", "dot")
+    .option("--var <NAME=VALUE>", "set a variable (repeatable)", collect, [])
+    .option("--var-file <file>", "read variables from a YAML file (repeatable)", collect, [])
+    .action(
+      run(({ output }, flags: GraphFlags) => {
+        const format = graphFormat(flags.format);
+        const { config, diagnostics } = loadConfiguration(flags.config, { vars: varFlags(flags.var), varFiles: flags.varFile, env: process.env, missing: "unknown" });
+        for (const d of diagnostics.filter(worthShowing)) printDiagnostic(output, d);
+        // With errors the configuration may be partial (or cyclic): a graph of it would mislead.
+        if (hasErrors(diagnostics)) return 1;
+        const kinds = new Map<string, Kind>([...config.resources.values()].map((r) => [r.address, r.kind]));
+        printGraph(output, configGraph(config), kinds, format);
+        return 0;
+      }),
+    );
+}

@@ -1,0 +1,34 @@
+// `netform show [PLANFILE]`: a saved plan in any format (e.g. markdown for a pull-request comment), or,
+// without one, what the state records.
+
+import type { Command } from "commander";
+import { resolve } from "node:path";
+import { NetformError } from "../diag/index.js";
+import { readPlanFile } from "../engine/plan-file.js";
+import { GENERATOR } from "../engine/run.js";
+import { StateStore } from "../state/index.js";
+import { parseFormat, renderPlan } from "../views/documents.js";
+import { renderStateDocument, renderStateText } from "../views/state.js";
+import { run } from "./program.js";
+
+export function registerShow(program: Command): void {
+  program
+    .command("show [planfile]")
+    .description("show a saved plan, or without one what the state records")
+    .option("--format <format>", "text, markdown or json", "text")
+    .option("--state <file>", "the state file, when no plan file is given", "netform.state.json")
+    .action(
+      run(({ output }, planFile: string | undefined, flags: { format: string; state: string }) => {
+        const format = parseFormat(flags.format, ["text", "markdown", "json"] as const);
+        if (planFile) {
+          output.out(renderPlan(readPlanFile(planFile).plan, format, output.c));
+          return 0;
+        }
+        const store = StateStore.open(resolve(flags.state), GENERATOR);
+        if (!store.exists) throw new NetformError({ code: "state.missing", message: `no state file at ${flags.state}`, hint: "give a plan file, or point --state at the state file" });
+        if (format === "json") output.out(renderStateDocument(store.state));
+        else output.out(renderStateText(store.state, format, output.c));
+        return 0;
+      }),
+    );
+}

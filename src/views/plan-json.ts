@@ -1,0 +1,166 @@
+// The plan as one versioned JSON document, for `plan --format json`, `show --format json` and the
+// `planned_change` event: what pipelines and policy checks read. The zod schema below is the contract;
+// its JSON Schema is published as schemas/plan.schema.json (a test fails when that file is stale).
+//
+// Actions are spelled as Terraform spells them (`["delete", "create"]` for a replace) so that tooling
+// written for `terraform show -json` needs little change. Values are masked exactly as the text plan
+// masks them (values.ts): a secret is "(sensitive)" even when the plan wrongly carries it in clear.
+
+import { z } from "zod";
+import type { Action, Plan, ResourceChange } from "../plan/types.js";
+import { afterIsUnknown, Masks, segments, sensitivePathsOf, SENSITIVE_TEXT, toJson, UNKNOWN_TEXT, type JsonValue } from "./values.js";
+
+// Declared rather than z.json(), which is built lazily and comes out of z.toJSONSchema wrapped twice.
+const jsonValue: z.ZodType<JsonValue> = z
+  .lazy(() => z.union([z.string(), z.number(), z.boolean(), z.null(), z.array(jsonValue), z.record(z.string(), jsonValue)]))
+  .meta({ id: "jsonValue", description: "any JSON value" });
+const jsonObject = z.record(z.string(), jsonValue);
+
+const one = <A extends string>(a: A) => z.tuple([z.literal(a)]);
+const two = <A extends string, B extends string>(a: A, b: B) => z.tuple([z.literal(a), z.literal(b)]);
+
+export const actionsSchema = z
+  .union([one("create"), one("update"), two("delete", "create"), two("create", "delete"), one("delete"), one("import"), two("import", "update"), one("no-op")])
+  .describe('what apply will do, in order: a replace is ["delete","create"], or ["create","delete"] when the new object is created first');
+
+export const fieldChangeDocumentSchema = z
+  .object({
+    path: z.string().describe('dotted path in the desired form: "bgpIpv4.enabled"'),
+    before: jsonValue.describe("the value now; null when absent"),
+    after: jsonValue.describe(`the value after apply; null when removed, "${UNKNOWN_TEXT}" when unknown until apply`),
+    unknown: z.boolean().describe("the value after apply is not known before apply"),
+    sensitive: z.boolean().describe(`the value is secret: before and after are "${SENSITIVE_TEXT}"`),
+    forcesReplacement: z.boolean().describe("this change cannot be made in place"),
+  })
+  .describe("one field that changes");
+
+export const resourceChangeDocumentSchema = z
+  .object({
+    address: z.string().describe('"kind.name"'),
+    kind: z.string(),
+    actions: actionsSchema,
+    reason: z.string().nullable().describe("why, in words; null when there is nothing to explain"),
+    before: jsonObject.nullable().describe(`the object as it is, masked; null when it does not exist yet`),
+    after: jsonObject.nullable().describe(`the object as it will be, masked, "${UNKNOWN_TEXT}" where unknown; null when it will be deleted`),
+    afterUnknown: z.array(z.string()).describe("dotted paths whose values are unknown until apply"),
+    sensitivePaths: z.array(z.string()).describe(`dotted paths whose values are secret, shown as "${SENSITIVE_TEXT}"`),
+    changes: z.array(fieldChangeDocumentSchema),
+    id: z.string().optional().describe("the existing object's id"),
+    importId: z.string().optional().describe("import: the uuid adopted"),
+    awaiting: z.enum(["create", "update", "delete"]).optional().describe("the object is still in a transition started by an earlier run; apply waits for it"),
+  })
+  .describe("what will happen to one resource");
+
+export const planDocumentSchema = z
+  .object({
+    formatVersion: z.literal(1),
+    mode: z.enum(["normal", "destroy", "refresh-only"]),
+    lineage: z.string().describe("the state the plan was made from; a saved plan applies only to the same lineage and serial"),
+    serial: z.number().int().nonnegative(),
+    configHash: z.string().describe("a hash of the configuration and variables the plan was made from"),
+    resourceChanges: z.array(resourceChangeDocumentSchema).describe("every resource, in the order apply takes them, no-ops included"),
+    summary: z.object({
+      add: z.number().int().nonnegative(),
+      change: z.number().int().nonnegative(),
+      replace: z.number().int().nonnegative(),
+      destroy: z.number().int().nonnegative(),
+      import: z.number().int().nonnegative(),
+    }),
+    requestCount: z.number().int().nonnegative().describe("API requests the refresh made"),
+    drifted: z.array(z.string()).optional().describe("refresh-only: addresses whose recorded attributes differ from the service"),
+  })
+  .describe("a netform plan");
+
+export type PlanActions = z.infer<typeof actionsSchema>;
+export type FieldChangeDocument = z.infer<typeof fieldChangeDocumentSchema>;
+export type ResourceChangeDocument = z.infer<typeof resourceChangeDocumentSchema>;
+export type PlanDocument = z.infer<typeof planDocumentSchema>;
+
+export function planDocument(plan: Plan): PlanDocument {
+  return {
+    formatVersion: plan.formatVersion,
+    mode: plan.mode,
+    lineage: plan.lineage,
+    serial: plan.serial,
+    configHash: plan.configHash,
+    resourceChanges: plan.changes.map(resourceChangeDocument),
+    summary: { ...plan.summary },
+    requestCount: plan.requestCount,
+    ...(plan.drifted !== undefined ? { drifted: [...plan.drifted] } : {}),
+  };
+}
+
+export function resourceChangeDocument(rc: ResourceChange): ResourceChangeDocument {
+  const masks = Masks.of(rc);
+  return {
+    address: rc.address,
+    kind: rc.kind,
+    actions: planActions(rc),
+    reason: rc.reason ?? null,
+    before: rc.before === undefined ? null : maskedObject(masks.mask(rc.before, [], false)),
+    after: rc.after === undefined ? null : maskedObject(masks.mask(rc.after, [], true)),
+    afterUnknown: [...rc.unknown],
+    sensitivePaths: sensitivePathsOf(rc.kind, rc.sensitive),
+    changes: rc.changes.map((fc) => {
+      const segs = segments(fc.path);
+      const sensitive = fc.sensitive === true || masks.isSensitive(segs);
+      const unknown = afterIsUnknown(fc, masks);
+      return {
+        path: fc.path,
+        before: toJson(masks.maskChangeValue(fc.before, segs, sensitive, false)),
+        after: unknown ? UNKNOWN_TEXT : toJson(masks.maskChangeValue(fc.after, segs, sensitive, true)),
+        unknown,
+        sensitive,
+        forcesReplacement: fc.forcesReplacement === true,
+      };
+    }),
+    ...(rc.id !== undefined ? { id: rc.id } : {}),
+    ...(rc.importId !== undefined ? { importId: rc.importId } : {}),
+    ...(rc.awaiting !== undefined ? { awaiting: rc.awaiting } : {}),
+  };
+}
+
+export function planActions(rc: Pick<ResourceChange, "action" | "changes" | "createBeforeDestroy">): PlanActions {
+  const action: Action = rc.action;
+  switch (action) {
+    case "create":
+      return ["create"];
+    case "update":
+      return ["update"];
+    case "replace":
+      return rc.createBeforeDestroy ? ["create", "delete"] : ["delete", "create"];
+    case "delete":
+      return ["delete"];
+    case "import":
+      return rc.changes.length > 0 ? ["import", "update"] : ["import"];
+    case "no-op":
+      return ["no-op"];
+    default: {
+      const unreachable: never = action;
+      throw new Error(`unknown action ${String(unreachable)}`);
+    }
+  }
+}
+
+function maskedObject(masked: unknown): Record<string, JsonValue> {
+  const json = toJson(masked);
+  // Only a secret covering the whole object masks it to a non-object; then nothing of it may show.
+  return json !== null && typeof json === "object" && !Array.isArray(json) ? json : {};
+}
+
+/** The JSON Schema of the plan document (draft-07, like the configuration's). */
+export function planJsonSchema(): Record<string, unknown> {
+  const { $schema, ...body } = z.toJSONSchema(planDocumentSchema, { target: "draft-7" });
+  return {
+    $schema: $schema ?? "http://json-schema.org/draft-07/schema#",
+    $id: "https://netform.dev/schemas/plan.schema.json",
+    title: "netform plan document",
+    ...body,
+  };
+}
+
+/** The schema file's text: stable formatting, trailing newline. */
+export const planJsonSchemaText = (): string => `${JSON.stringify(planJsonSchema(), null, 2)}\n`;
+
+/** The document's text as `plan --format json` prints it. */
+export const planDocumentText = (plan: Plan): string => `${JSON.stringify(planDocument(plan), null, 2)}\n`;

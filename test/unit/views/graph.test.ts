@@ -1,0 +1,103 @@
+// Golden tests of `netform graph`'s renderings on the examples, the edge direction they promise, and the
+// command itself run in-process (diagnostics on standard error, exit 1 on an invalid configuration).
+
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { registerGraph } from "../../../src/cli/graph.js";
+import { createProgram } from "../../../src/cli/program.js";
+import { loadConfiguration, type Kind } from "../../../src/config/index.js";
+import { Graph } from "../../../src/graph/index.js";
+import { configGraph } from "../../../src/plan/diff.js";
+import { renderGraphDot, renderGraphMermaid } from "../../../src/views/graph.js";
+import { expectGolden } from "./golden.js";
+
+const EXAMPLES = join(import.meta.dirname, "../../../examples");
+
+function example(name: string): { graph: Graph; kinds: Map<string, Kind> } {
+  const { config, diagnostics } = loadConfiguration(join(EXAMPLES, name), { env: {}, missing: "unknown" });
+  expect(diagnostics.filter((d) => d.severity === "error")).toEqual([]);
+  return { graph: configGraph(config), kinds: new Map([...config.resources.values()].map((r) => [r.address, r.kind])) };
+}
+
+describe("graph renderings", () => {
+  for (const name of ["quickstart", "edge-vpn"]) {
+    it(`${name} as DOT`, () => {
+      const { graph, kinds } = example(name);
+      expectGolden(`graph-${name}-dot`, renderGraphDot(graph, kinds));
+    });
+    it(`${name} as Mermaid`, () => {
+      const { graph, kinds } = example(name);
+      expectGolden(`graph-${name}-mermaid`, renderGraphMermaid(graph, kinds));
+    });
+  }
+
+  it("draws edges from the dependent to its dependency, like terraform graph", () => {
+    const { graph, kinds } = example("quickstart");
+    const dot = renderGraphDot(graph, kinds);
+    expect(dot).toContain('"routingProtocols.dc-bgp" -> "routingProtocols.dc-direct";');
+    expect(dot).not.toContain('"routingProtocols.dc-direct" -> "routingProtocols.dc-bgp"');
+    expect(renderGraphMermaid(graph, kinds)).toContain("n_routingProtocols_dc_bgp --> n_routingProtocols_dc_direct");
+  });
+
+  it("keeps Mermaid ids unique and escapes labels; nodes without a kind stay outside the groups", () => {
+    const graph = new Graph();
+    graph.addEdge("a.b-c", "a.b_c");
+    graph.addNode('x."y"');
+    const mermaid = renderGraphMermaid(graph, new Map());
+    expect(mermaid).toContain('n_a_b_c["a.b-c"]');
+    expect(mermaid).toContain('n_a_b_c_2["a.b_c"]');
+    expect(mermaid).toContain("n_a_b_c --> n_a_b_c_2");
+    expect(mermaid).toContain('["x.#quot;y#quot;"]');
+    expect(mermaid).not.toContain("subgraph");
+    expect(renderGraphDot(graph, new Map())).toContain('"x.\\"y\\"";');
+  });
+});
+
+describe("netform graph", () => {
+  afterEach(() => {
+    vi.restoreAllMocks();
+    process.exitCode = undefined;
+  });
+
+  async function cli(args: string[]): Promise<{ code: number | undefined; stdout: string; stderr: string }> {
+    let stdout = "";
+    let stderr = "";
+    vi.spyOn(process.stdout, "write").mockImplementation((chunk: string | Uint8Array) => ((stdout += chunk.toString()), true));
+    vi.spyOn(process.stderr, "write").mockImplementation((chunk: string | Uint8Array) => ((stderr += chunk.toString()), true));
+    const program = createProgram("0.0.0-test");
+    registerGraph(program);
+    await program.parseAsync(["node", "netform", "graph", ...args]);
+    const code = typeof process.exitCode === "number" ? process.exitCode : undefined;
+    vi.restoreAllMocks();
+    return { code, stdout, stderr };
+  }
+
+  it("prints the Mermaid graph of an example that reads secrets, without them and without warnings", async () => {
+    const { graph, kinds } = example("edge-vpn");
+    const result = await cli(["-c", join(EXAMPLES, "edge-vpn"), "--format", "mermaid"]);
+    expect(result).toEqual({ code: 0, stdout: renderGraphMermaid(graph, kinds), stderr: "" });
+  });
+
+  it("defaults to DOT", async () => {
+    const result = await cli(["-c", join(EXAMPLES, "quickstart")]);
+    expect(result.code).toBe(0);
+    expect(result.stdout.startsWith("// netform dependency graph")).toBe(true);
+  });
+
+  it("exits 1 with the diagnostics on standard error and nothing on standard output", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "netform-graph-"));
+    writeFileSync(join(dir, "netform.yaml"), "netform: 1\nrouteFilters:\n  a:\n    type: BGP_IPv4_PREFIX_FILTER\n    dependsOn: [routeFilters.missing]\n");
+    const result = await cli(["-c", dir]);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toBe("");
+    expect(result.stderr).toContain("routeFilters.missing");
+  });
+
+  it("rejects an unknown format", async () => {
+    const result = await cli(["-c", join(EXAMPLES, "quickstart"), "--format", "svg"]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain("--format must be dot or mermaid");
+  });
+});
