@@ -10,7 +10,7 @@ import { NetformError } from "../diag/index.js";
 import { Graph, walk } from "../graph/index.js";
 import { configGraph, resourceAt, secretPathsOf, type Refreshed } from "../plan/diff.js";
 import { resolveSpec } from "../plan/resolve.js";
-import type { Plan, ResourceChange } from "../plan/types.js";
+import { summarize, type Plan, type ResourceChange } from "../plan/types.js";
 import { isUnknownValue } from "../plan/values.js";
 import type { Body, ObjectRef, Observed, Operation, ResourceKind } from "../resources/types.js";
 import type { ResourceState, StateStore } from "../state/index.js";
@@ -133,7 +133,9 @@ export async function applyPlan(input: ApplyInput): Promise<ApplyOutcome> {
     if (o.status === "failed") failed++;
     if (o.status === "skipped") skipped++;
   }
-  emit({ type: "change_summary", operation: input.operation, summary: plan.summary, failed, skipped });
+  // What was done, not what was planned: a change counts once all of its steps finished.
+  const finished = plan.changes.filter((c) => [...steps].every(([id, step]) => step.change !== c || outcomes.get(id)?.status === "done"));
+  emit({ type: "change_summary", operation: input.operation, summary: summarize(finished.filter((c) => c.action !== "no-op")), failed, skipped });
   return { failed, skipped };
 }
 

@@ -155,13 +155,18 @@ export function makePlan(input: PlanInput): PlanResult {
       const resource = resourceAt(config, address)!;
       if (!selected.has(address)) continue;
       const change = planResource(resource, input, attribute, forcedReplace);
-      // The service removes a connection's BGP before its DIRECT: a replaced DIRECT takes the BGP with it.
-      const isBgp = resource.kind === "routingProtocols" && resource.spec.type === "BGP";
-      if (isBgp && (change.action === "update" || change.action === "no-op")) {
-        const direct = graph.dependenciesOf(address).map((d) => planned.get(d)).find((c) => c?.kind === "routingProtocols" && c.action === "replace");
-        if (direct) {
+      // An object replaced by deleting it first takes what depends on it along: they must be gone before
+      // it is deleted and can only be made again once it exists (a BGP instance cannot outlive its DIRECT,
+      // a connection cannot keep a device that is being replaced).
+      if (change.action === "update" || change.action === "no-op") {
+        const replaced = graph
+          .dependenciesOf(address)
+          .map((d) => planned.get(d))
+          .find((c) => c?.action === "replace" && !c.createBeforeDestroy);
+        if (replaced) {
           change.action = "replace";
-          change.reason = `its connection's DIRECT routing protocol (${direct.address}) is replaced, and a BGP instance cannot outlive it`;
+          change.reason = `${replaced.address} is replaced, and ${address} depends on it`;
+          change.createBeforeDestroy = resource.lifecycle.createBeforeDestroy;
           delete change.awaiting;
         }
       }

@@ -1,6 +1,7 @@
 // Routing protocol instances (sections 2.6, 3.4, 4.6): one DIRECT and one BGP instance per connection,
 // nested under it. The enabled flag of a BGP session changes through the service's JSON patch; every
-// other field through a PUT of the whole instance; the type and the connection cannot change.
+// other field through a PUT of the whole instance; the type, the connection and a DIRECT instance's
+// addresses cannot change.
 
 import { ApiError, listAll } from "../api/index.js";
 import { NetformError } from "../diag/index.js";
@@ -141,8 +142,10 @@ const UPDATABLE: Readonly<Record<string, UpdateMethod>> = {
   // The other session fields are listed one by one so that no prefix shadows the enabled flags.
   ...Object.fromEntries(FAMILIES.flatMap((f) => SESSION_FIELDS.filter((s) => s !== "enabled").map((s) => [`${f}.${s}`, PUT]))),
   name: PUT,
-  directIpv4: PUT,
-  directIpv6: PUT,
+  // directIpv4 and directIpv6 are left out on purpose: the service keeps a BGP session inside its DIRECT
+  // subnet at every step, so a PUT of a DIRECT instance to a subnet without the BGP peer is refused, and
+  // a BGP peer moved first is refused too. As a replace, the planner takes the BGP instance down with it
+  // (BGP, DIRECT deleted; DIRECT, BGP created), which is the one order the service accepts.
   customerAsn: PUT,
   asOverrideEnabled: PUT,
   // A secret the engine compares by hash: a new key is sent with the whole instance.

@@ -145,8 +145,6 @@ describe("failures", () => {
     const state = ws.state();
     expect(state.resources["routeFilters.independent"]?.id).toEqual(expect.any(String));
     // Nothing is left half-recorded for the refused create: the service said no, so there is no outcome to resolve.
-    // DEFECT: apply.ts create() leaves the pending create record (no id, a lookup spec) in the state after a
-    // definitive 4xx refusal; the next run searches for it and plans it as "did not reach the service".
     expect(state.resources["connections.clash"]).toBeUndefined();
     expect((await objects("connections")).map((c) => c.name)).toEqual(["made-in-the-portal"]);
   });

@@ -131,3 +131,95 @@ describe("import", () => {
     expect((await netform(["plan", "--detailed-exitcode"], { cwd: ws.dir, env })).code).toBe(0);
   });
 });
+
+describe("drift", () => {
+  it("finds an out-of-band change, names the field and who made it, and exits 2", async () => {
+    const ws = workspace(filters("as applied"));
+    const env = simEnv(t.url);
+    expect((await netform(["apply", "--auto-approve"], { cwd: ws.dir, env })).code).toBe(0);
+    const none = await netform(["drift"], { cwd: ws.dir, env });
+    expect(none.code).toBe(0);
+    expect(none.stdout).toContain("No drift");
+
+    const id = ws.state().resources["routeFilters.customer-in"]!.id!;
+    await t.call("PATCH", `/__sim/objects/${id}`, { body: { description: "changed in the portal" } });
+    const text = await netform(["drift"], { cwd: ws.dir, env });
+    expect(text.code).toBe(2);
+    expect(text.stdout).toContain("routeFilters.customer-in");
+    expect(text.stdout).toContain("portal-user");
+    expect(text.stdout).toMatch(/description.*"as applied".*"changed in the portal"/);
+
+    const json = await netform(["drift", "--format", "json"], { cwd: ws.dir, env });
+    expect(json.code).toBe(2);
+    const report = JSON.parse(json.stdout);
+    expect(report.entries).toEqual([
+      expect.objectContaining({
+        address: "routeFilters.customer-in",
+        status: "changed",
+        changedBy: "portal-user",
+        fields: [{ path: "description", before: "as applied", after: "changed in the portal" }],
+        differsFromConfiguration: true,
+      }),
+    ]);
+    const markdown = await netform(["drift", "--format", "markdown"], { cwd: ws.dir, env });
+    expect(markdown.code).toBe(2);
+    expect(markdown.stdout).toContain("routeFilters.customer-in");
+
+    // Silenced by .netformignore: known noise does not page anyone.
+    ws.write("routeFilters.customer-in.description  # edited by the NOC on purpose\n", ".netformignore");
+    expect((await netform(["drift"], { cwd: ws.dir, env })).code).toBe(0);
+  });
+
+  it("finds an object deleted outside netform, and one declared but missing", async () => {
+    const ws = workspace(filters("as applied"));
+    const env = simEnv(t.url);
+    await netform(["apply", "--auto-approve"], { cwd: ws.dir, env });
+    const id = ws.state().resources["routeFilters.customer-in"]!.id!;
+    await t.call("DELETE", `/__sim/objects/${id}`);
+    ws.write(`${filters("as applied")}  customer-out:\n    type: BGP_IPv4_PREFIX_FILTER\n`);
+    const drift = await netform(["drift", "--format", "json"], { cwd: ws.dir, env });
+    expect(drift.code).toBe(2);
+    const entries = JSON.parse(drift.stdout).entries;
+    expect(entries).toContainEqual(expect.objectContaining({ address: "routeFilters.customer-in", status: "deleted", changedBy: "portal-user" }));
+    expect(entries).toContainEqual(expect.objectContaining({ address: "routeFilters.customer-out", status: "missing" }));
+    const plan = await netform(["plan"], { cwd: ws.dir, env });
+    expect(plan.stdout).toContain("deleted outside netform");
+  });
+});
+
+describe("machine-readable output", () => {
+  it("prints one plan document, and streams apply events as JSON lines", async () => {
+    const ws = workspace(filters("json"));
+    const env = simEnv(t.url);
+    const plan = await netform(["plan", "--format", "json"], { cwd: ws.dir, env });
+    expect(plan.code).toBe(0);
+    const doc = JSON.parse(plan.stdout);
+    expect(doc).toMatchObject({ formatVersion: 1, summary: { add: 1, change: 0, replace: 0, destroy: 0 } });
+    expect(doc.resourceChanges[0]).toMatchObject({ address: "routeFilters.customer-in", kind: "routeFilters", actions: ["create"] });
+    expect(doc.resourceChanges[0].afterUnknown).toEqual(expect.any(Array));
+    expect(typeof doc.requestCount).toBe("number");
+
+    const apply = await netform(["apply", "--auto-approve", "--format", "json"], { cwd: ws.dir, env });
+    expect(apply.code).toBe(0);
+    const events = apply.stdout.trim().split("\n").map((line) => JSON.parse(line));
+    const types = events.map((e) => e.type);
+    for (const type of ["planned_change", "apply_start", "apply_complete", "change_summary"]) expect(types).toContain(type);
+    for (const e of events) expect(Date.parse(e.timestamp)).not.toBeNaN();
+    expect(events.find((e) => e.type === "apply_complete")).toMatchObject({ address: "routeFilters.customer-in" });
+
+    const markdown = await netform(["plan", "--format", "markdown"], { cwd: ws.dir, env });
+    expect(markdown.code).toBe(0);
+    expect(markdown.stdout).toMatch(/No changes/i);
+  });
+
+  it("shows a saved plan as a pull-request comment", async () => {
+    const ws = workspace(filters("md"));
+    const env = simEnv(t.url);
+    await netform(["plan", "--out", "pr.plan"], { cwd: ws.dir, env });
+    const shown = await netform(["show", "pr.plan", "--format", "markdown"], { cwd: ws.dir, env });
+    expect(shown.code).toBe(0);
+    expect(shown.stdout).toContain("1 to add");
+    expect(shown.stdout).toContain("routeFilters.customer-in");
+    expect(shown.stdout.length).toBeLessThan(65_000);
+  });
+});

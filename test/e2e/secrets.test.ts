@@ -150,13 +150,12 @@ describe("secrets", () => {
     const run = (secrets: Record<string, string>, ...args: string[]) => netform(args, { cwd: ws.dir, env: simEnv(t.url, secrets) });
     expect((await run(FIRST, "apply", "--auto-approve")).code).toBe(0);
 
-    // DEFECT: CLI.md promises `plan --format text|markdown|json`; src/cli/plan.ts has no --format option yet.
     const asJson = await run(SECOND, "plan", "--format", "json");
     expect(asJson.code, asJson.stderr).toBe(0);
     expectNoSecrets("plan --format json", printed(asJson), all);
-    const doc = JSON.parse(asJson.stdout) as { changes: Array<{ address: string; action: string; changes: Array<{ path: string; sensitive?: boolean; after?: unknown }> }> };
-    const bgpChange = doc.changes.find((c) => c.address === "routingProtocols.dc-bgp")!;
-    expect(bgpChange.action).toBe("update");
+    const doc = JSON.parse(asJson.stdout) as { resourceChanges: Array<{ address: string; actions: string[]; changes: Array<{ path: string; sensitive?: boolean; after?: unknown }> }> };
+    const bgpChange = doc.resourceChanges.find((c) => c.address === "routingProtocols.dc-bgp")!;
+    expect(bgpChange.actions).toEqual(["update"]);
     expect(bgpChange.changes).toEqual([expect.objectContaining({ path: "bgpAuthKey", sensitive: true, after: "(sensitive)" })]);
     const markdown = await run(SECOND, "plan", "--format", "markdown");
     expect(markdown.code).toBe(0);

@@ -1,0 +1,39 @@
+// Shared by the per-kind end-to-end tests: the seeded objects of the simulator's world, reading what the
+// service holds through its control API, and running the command line in one workspace.
+
+import type { TestSim } from "../support/sim.js";
+import { netform, simEnv, type CliResult, type Workspace } from "./cli.js";
+
+export const PROJECT = "5c1a4b6e-6b55-4c34-8a4f-2a9f1d0c7e01";
+export const ACCOUNT = 270848;
+export const PROFILE = "22d4ff47-7c4e-4b2a-9e0f-2c9d1f0e8a11";
+export const PORTS = {
+  dcPrimary: "c791f8cb-5cc8-cc80-8ce0-306a5c00a4ee",
+  dcSecondary: "c791f8cb-0000-4000-8000-000000000002",
+  svPrimary: "c791f8cb-0000-4000-8000-000000000004",
+  svSecondary: "c791f8cb-0000-4000-8000-000000000005",
+  nyPrimary: "c791f8cb-0000-4000-8000-000000000007",
+  nySecondary: "c791f8cb-0000-4000-8000-000000000008",
+} as const;
+
+export type Obj = Record<string, unknown>;
+
+/** Every object of a kind the simulator holds, with its computed state. */
+export async function objects(t: TestSim, kind: string): Promise<Obj[]> {
+  return (await t.call("GET", `/__sim/objects?kind=${kind}`)).body.data as Obj[];
+}
+
+/** Runs netform in the workspace against the test simulator. */
+export function runner(t: TestSim, ws: Workspace, extra: Record<string, string> = {}): (...args: string[]) => Promise<CliResult> {
+  return (...args) => netform(args, { cwd: ws.dir, env: simEnv(t.url, extra) });
+}
+
+/** The id the state file records for an address. */
+export function idOf(ws: Workspace, address: string): string {
+  const id = ws.state().resources[address]?.id;
+  if (id === undefined) throw new Error(`${address} has no id in the state: ${ws.stateText()}`);
+  return id;
+}
+
+/** A result's output, for assertion messages. */
+export const out = (r: CliResult): string => `exit ${String(r.code)}\n--- stdout\n${r.stdout}\n--- stderr\n${r.stderr}`;
