@@ -45,6 +45,24 @@ export function createProgram(version: string): Command {
     .option("--no-color", "do not colour the output (also: NO_COLOR=1)")
     .option("--debug", "show stack traces and HTTP traces (secrets redacted)")
     .showHelpAfterError("(run with --help for usage)")
+    .addHelpText(
+      "after",
+      `
+Exit codes: 0 success (with --detailed-exitcode or drift: nothing to change), 1 error,
+            2 changes present (plan --detailed-exitcode) or drift found (drift).
+
+Environment:
+  NETFORM_ENDPOINT                             overrides provider.endpoint
+  NETFORM_CLIENT_ID, NETFORM_CLIENT_SECRET     OAuth2 client credentials
+  NETFORM_TOKEN                                a ready bearer token instead
+  NETFORM_VAR_<NAME>                           a variable's value
+  NETFORM_STATE_KEY                            key of the secret hashes in state and plan files
+  NETFORM_POLL_INTERVAL_MS                     first polling interval (default 1000)
+  NETFORM_EMBEDDED_SPEED                       speed of the embedded simulator (default 30)
+  NO_COLOR                                     no colour
+
+Start with: netform demo    (the quick start, on the embedded simulator)`,
+    )
     .exitOverride((err: CommanderError) => {
       // Usage errors exit 1, like every other error; help and version exit 0.
       process.exit(err.exitCode === 0 ? 0 : 1);
