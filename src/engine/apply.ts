@@ -17,7 +17,7 @@ import type { ResourceState, StateStore } from "../state/index.js";
 import type { EventSink, StepKind } from "./events.js";
 import { scrubbed, secretHashes, type SecretHasher } from "./secrets.js";
 import type { Session } from "./session.js";
-import { waitForTransition } from "./wait.js";
+import { Poller } from "./wait.js";
 
 export interface ApplyInput {
   plan: Plan;
@@ -30,6 +30,11 @@ export interface ApplyInput {
   operation: "apply" | "destroy";
   /** Aborted on interrupt: no new step starts, and waits stop (the next run resumes them). */
   signal?: AbortSignal;
+}
+
+/** What every step of one apply shares. */
+interface StepContext extends ApplyInput {
+  poller: Poller;
 }
 
 export interface ApplyOutcome {
@@ -99,7 +104,8 @@ function stepGraph(plan: Plan, config: Configuration, state: Readonly<Record<str
   return { graph, steps };
 }
 
-export async function applyPlan(input: ApplyInput): Promise<ApplyOutcome> {
+export async function applyPlan(applyInput: ApplyInput): Promise<ApplyOutcome> {
+  const input: StepContext = { ...applyInput, poller: new Poller(applyInput.session.ctx, applyInput.session.poll) };
   const { plan, config, store, emit } = input;
   await adoptFoundObjects(input);
   const { graph, steps } = stepGraph(plan, config, store.state.resources);
@@ -157,7 +163,7 @@ function kindOf(input: ApplyInput, change: ResourceChange): ResourceKind {
 }
 
 /** Runs one step; returns the object's id when there is one to report. */
-async function runStep(input: ApplyInput, step: Step): Promise<string | undefined> {
+async function runStep(input: StepContext, step: Step): Promise<string | undefined> {
   const { change } = step;
   switch (step.kind) {
     case "create":
@@ -225,13 +231,12 @@ function dependenciesOf(input: ApplyInput, address: string): string[] {
   return graph.has(address) ? graph.dependenciesOf(address).sort() : [];
 }
 
-async function waitFor(input: ApplyInput, change: ResourceChange, ref: ObjectRef, operation: Operation, step: StepKind): Promise<Body | undefined> {
+async function waitFor(input: StepContext, change: ResourceChange, ref: ObjectRef, operation: Operation, step: StepKind): Promise<Body | undefined> {
   const kind = kindOf(input, change);
-  return waitForTransition(kind, input.session.ctx, ref, {
+  return input.poller.wait(kind, ref, {
     address: change.address,
     operation,
     timeoutMs: input.config.provider.timeouts[change.kind as Kind],
-    poll: input.session.poll,
     onProgress: (state, elapsedMs) => input.emit({ type: "apply_progress", address: change.address, action: change.action, step, elapsedMs, ...(state ? { state } : {}) }),
     ...(input.signal ? { signal: input.signal } : {}),
   });
@@ -256,7 +261,7 @@ async function createOnce(input: ApplyInput, kind: ResourceKind, spec: Body): Pr
   }
 }
 
-async function create(input: ApplyInput, change: ResourceChange): Promise<string> {
+async function create(input: StepContext, change: ResourceChange): Promise<string> {
   const resource = configResource(input, change.address);
   const kind = kindOf(input, change);
   const spec = resolvedSpec(input, resource);
@@ -310,7 +315,7 @@ function existingRef(input: ApplyInput, address: string): ObjectRef {
   return { id: recorded.id, ...(recorded.parent ? { parent: recorded.parent } : {}) };
 }
 
-async function update(input: ApplyInput, change: ResourceChange): Promise<string> {
+async function update(input: StepContext, change: ResourceChange): Promise<string> {
   const resource = configResource(input, change.address);
   const kind = kindOf(input, change);
   const spec = resolvedSpec(input, resource);
@@ -323,7 +328,7 @@ async function update(input: ApplyInput, change: ResourceChange): Promise<string
   return ref.id;
 }
 
-async function importObject(input: ApplyInput, change: ResourceChange): Promise<string> {
+async function importObject(input: StepContext, change: ResourceChange): Promise<string> {
   const resource = configResource(input, change.address);
   const kind = kindOf(input, change);
   const found = input.refreshed.get(change.address);
@@ -344,7 +349,7 @@ async function importObject(input: ApplyInput, change: ResourceChange): Promise<
   return ref.id;
 }
 
-async function awaitEarlier(input: ApplyInput, change: ResourceChange): Promise<string> {
+async function awaitEarlier(input: StepContext, change: ResourceChange): Promise<string> {
   const resource = configResource(input, change.address);
   const ref = existingRef(input, change.address);
   const operation = change.awaiting ?? "create";
@@ -358,7 +363,7 @@ async function awaitEarlier(input: ApplyInput, change: ResourceChange): Promise<
   return ref.id;
 }
 
-async function remove(input: ApplyInput, change: ResourceChange): Promise<string | undefined> {
+async function remove(input: StepContext, change: ResourceChange): Promise<string | undefined> {
   const replacing = change.action === "replace" && change.createBeforeDestroy;
   const address = replacing ? deposedAddress(change.address) : change.address;
   const recorded = input.store.resource(address);

@@ -1,9 +1,11 @@
-// Waiting for an object's transition: poll its observe with adaptive backoff until the state tables
-// say ready or failed, or the kind's timeout passes. The interval grows with the time already waited
-// (a fixed fraction of it), so a wait overshoots the transition by at most that fraction while a long
-// one is polled rarely.
+// Waiting for objects' transitions. Every wait of a run goes through one Poller, which polls with
+// adaptive backoff — each object's interval is a fixed fraction of the time it has already waited, so a
+// wait overshoots its transition by at most that fraction while a long one is polled rarely — and reads
+// all the objects of a kind that are due at the same moment with one list or search request where the
+// kind has one, instead of one GET each.
 
 import { NetformError } from "../diag/index.js";
+import { refKey } from "../resources/common.js";
 import type { Body, KindContext, ObjectRef, Operation, ResourceKind } from "../resources/types.js";
 
 export interface PollSettings {
@@ -14,59 +16,128 @@ export interface PollSettings {
   growth: number;
 }
 
-export const REAL_SERVICE_POLLING: PollSettings = { minIntervalMs: 1000, maxIntervalMs: 30_000, growth: 0.08 };
+export const REAL_SERVICE_POLLING: PollSettings = { minIntervalMs: 1000, maxIntervalMs: 30_000, growth: 0.05 };
 
 export interface WaitOptions {
   address: string;
   operation: Operation;
   timeoutMs: number;
-  poll: PollSettings;
   onProgress(state: string | undefined, elapsedMs: number): void;
   signal?: AbortSignal;
-  now?: () => number;
 }
 
-const sleep = (ms: number, signal?: AbortSignal) =>
-  new Promise<void>((resolve) => {
-    const wake = () => {
-      clearTimeout(timer);
-      signal?.removeEventListener("abort", wake);
-      resolve();
-    };
-    const timer = setTimeout(wake, ms);
-    signal?.addEventListener("abort", wake, { once: true });
-  });
+interface Waiter {
+  kind: ResourceKind;
+  ref: ObjectRef;
+  options: WaitOptions;
+  started: number;
+  due: number;
+  resolve(body: Body | undefined): void;
+  reject(error: unknown): void;
+}
 
-/** Resolves with the object as last observed (undefined once a deleted object is gone). */
-export async function waitForTransition(kind: ResourceKind, ctx: KindContext, ref: ObjectRef, options: WaitOptions): Promise<Body | undefined> {
-  const now = options.now ?? Date.now;
-  const started = now();
-  const noun = `${options.address} (${kind.noun} ${ref.id})`;
-  for (;;) {
-    if (options.signal?.aborted) {
-      throw new NetformError({ code: "apply.interrupted", message: `${noun}: stopped waiting (interrupted)`, hint: "the next plan or apply picks up where this one stopped" });
+export class Poller {
+  private readonly waiters = new Set<Waiter>();
+  private timer: NodeJS.Timeout | undefined;
+  private ticking = false;
+
+  constructor(
+    private readonly ctx: KindContext,
+    private readonly settings: PollSettings,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  /** Resolves with the object as last observed (undefined once a deleted object is gone). */
+  wait(kind: ResourceKind, ref: ObjectRef, options: WaitOptions): Promise<Body | undefined> {
+    return new Promise((resolve, reject) => {
+      const started = this.now();
+      const waiter: Waiter = { kind, ref, options, started, due: started, resolve, reject };
+      this.waiters.add(waiter);
+      options.signal?.addEventListener("abort", () => this.settle(waiter, () => reject(interrupted(kind, ref, options))), { once: true });
+      this.schedule();
+    });
+  }
+
+  private settle(waiter: Waiter, finish: () => void): void {
+    if (!this.waiters.delete(waiter)) return;
+    finish();
+    this.schedule();
+  }
+
+  private schedule(): void {
+    if (this.ticking) return;
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    if (this.waiters.size === 0) return;
+    const next = Math.min(...[...this.waiters].map((w) => w.due));
+    this.timer = setTimeout(() => void this.tick(), Math.max(0, next - this.now()));
+  }
+
+  /** Reads every due object, a kind's all at once where it can, and settles or reschedules each. */
+  private async tick(): Promise<void> {
+    this.ticking = true;
+    try {
+      // Objects due within half the smallest interval are read now too: one request serves them all.
+      const horizon = this.now() + this.settings.minIntervalMs / 2;
+      const due = [...this.waiters].filter((w) => w.due <= horizon);
+      const byKind = new Map<ResourceKind, Waiter[]>();
+      for (const w of due) byKind.set(w.kind, [...(byKind.get(w.kind) ?? []), w]);
+      await Promise.all([...byKind].map(([kind, waiters]) => this.observe(kind, waiters)));
+    } finally {
+      this.ticking = false;
+      this.schedule();
     }
-    const body = await kind.observe(ctx, ref);
-    const elapsed = now() - started;
+  }
+
+  private async observe(kind: ResourceKind, waiters: Waiter[]): Promise<void> {
+    let bodies: Map<string, Body | undefined>;
+    try {
+      if (kind.observeMany && waiters.length > 1) {
+        const found = await kind.observeMany(this.ctx, waiters.map((w) => w.ref));
+        bodies = new Map(waiters.map((w) => [refKey(w.ref), found.get(refKey(w.ref))]));
+      } else {
+        bodies = new Map(await Promise.all(waiters.map(async (w) => [refKey(w.ref), await kind.observe(this.ctx, w.ref)] as const)));
+      }
+    } catch (error) {
+      for (const w of waiters) this.settle(w, () => w.reject(error));
+      return;
+    }
+    for (const w of waiters) this.check(w, bodies.get(refKey(w.ref)));
+  }
+
+  private check(w: Waiter, body: Body | undefined): void {
+    const { kind, ref, options } = w;
+    const elapsed = this.now() - w.started;
+    const noun = `${options.address} (${kind.noun} ${ref.id})`;
     if (!body) {
-      if (options.operation === "delete") return undefined;
-      throw new NetformError({ code: "apply.vanished", message: `${noun} disappeared while being ${options.operation === "create" ? "created" : "updated"}`, hint: "someone may have deleted it outside netform; run plan again" });
+      if (options.operation === "delete") return this.settle(w, () => w.resolve(undefined));
+      const error = new NetformError({ code: "apply.vanished", message: `${noun} disappeared while being ${options.operation === "create" ? "created" : "updated"}`, hint: "someone may have deleted it outside netform; run plan again" });
+      return this.settle(w, () => w.reject(error));
     }
     const readiness = kind.readiness(body, options.operation);
-    if (readiness === "ready") return body;
+    if (readiness === "ready") return this.settle(w, () => w.resolve(body));
     if (typeof readiness === "object") {
-      throw new NetformError({ code: "apply.failed", message: `${noun}: the service reports ${readiness.failed}`, hint: "the next plan replaces a failed object" });
+      const error = new NetformError({ code: "apply.failed", message: `${noun}: the service reports ${readiness.failed}`, hint: "the next plan replaces a failed object" });
+      return this.settle(w, () => w.reject(error));
     }
     const state = kind.stateOf(body);
     options.onProgress(state, elapsed);
     if (elapsed > options.timeoutMs) {
-      throw new NetformError({
+      const error = new NetformError({
         code: "apply.timeout",
         message: `${noun}: still ${state ?? "not ready"} after ${Math.round(elapsed / 1000)}s, longer than the ${Math.round(options.timeoutMs / 1000)}s allowed`,
         hint: `raise provider.timeouts.${kind.kind} if the service is known to be slow; the next apply waits for it again`,
       });
+      return this.settle(w, () => w.reject(error));
     }
-    const interval = Math.min(options.poll.maxIntervalMs, Math.max(options.poll.minIntervalMs, elapsed * options.poll.growth));
-    await sleep(interval, options.signal);
+    const interval = Math.min(this.settings.maxIntervalMs, Math.max(this.settings.minIntervalMs, elapsed * this.settings.growth));
+    // Due times are rounded up to a grid of the smallest interval, so objects waiting side by side are
+    // read by the same request.
+    const grid = this.settings.minIntervalMs;
+    w.due = Math.ceil((this.now() + interval) / grid) * grid;
   }
+}
+
+function interrupted(kind: ResourceKind, ref: ObjectRef, options: WaitOptions): NetformError {
+  return new NetformError({ code: "apply.interrupted", message: `${options.address} (${kind.noun} ${ref.id}): stopped waiting (interrupted)`, hint: "the next plan or apply picks up where this one stopped" });
 }

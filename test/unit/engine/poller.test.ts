@@ -1,0 +1,81 @@
+import { describe, expect, it } from "vitest";
+import { Poller } from "../../../src/engine/wait.js";
+import type { Body, KindContext, ObjectRef, ResourceKind } from "../../../src/resources/types.js";
+
+/** A kind whose objects' states the test sets; it counts how it is read. */
+function fakeKind(states: Map<string, string | undefined>) {
+  const reads = { one: 0, many: 0 };
+  const body = (ref: ObjectRef): Body | undefined => {
+    const state = states.get(ref.id);
+    return state === undefined ? undefined : { uuid: ref.id, state };
+  };
+  const kind = {
+    kind: "connections",
+    noun: "connection",
+    observe: async (_ctx: KindContext, ref: ObjectRef) => {
+      reads.one++;
+      return body(ref);
+    },
+    observeMany: async (_ctx: KindContext, refs: ObjectRef[]) => {
+      reads.many++;
+      const out = new Map<string, Body>();
+      for (const r of refs) {
+        const b = body(r);
+        if (b) out.set(r.id, b);
+      }
+      return out;
+    },
+    readiness: (b: Body) => (b.state === "PROVISIONED" ? "ready" : b.state === "FAILED" ? { failed: "FAILED" } : "pending"),
+    stateOf: (b: Body) => String(b.state),
+  } as unknown as ResourceKind;
+  return { kind, reads };
+}
+
+const settings = { minIntervalMs: 5, maxIntervalMs: 20, growth: 0.5 };
+const options = (address: string, operation: "create" | "delete" = "create", timeoutMs = 5_000) => ({ address, operation, timeoutMs, onProgress: () => {} });
+
+describe("Poller", () => {
+  it("reads objects waiting side by side with one request per kind, and settles each when ready", async () => {
+    const states = new Map<string, string | undefined>([["a", "PROVISIONING"], ["b", "PROVISIONING"], ["c", "PROVISIONING"]]);
+    const { kind, reads } = fakeKind(states);
+    const poller = new Poller({} as KindContext, settings);
+    const waits = ["a", "b", "c"].map((id) => poller.wait(kind, { id }, options(`connections.${id}`)));
+    setTimeout(() => ["a", "b", "c"].forEach((id) => states.set(id, "PROVISIONED")), 30);
+    const bodies = await Promise.all(waits);
+    expect(bodies.map((b) => b?.uuid)).toEqual(["a", "b", "c"]);
+    expect(reads.one).toBe(0);
+    expect(reads.many).toBeGreaterThan(0);
+  });
+
+  it("fails a wait on a failed state with the service's reason, without failing the others", async () => {
+    const states = new Map<string, string | undefined>([["a", "FAILED"], ["b", "PROVISIONED"]]);
+    const { kind } = fakeKind(states);
+    const poller = new Poller({} as KindContext, settings);
+    const [a, b] = [poller.wait(kind, { id: "a" }, options("connections.a")), poller.wait(kind, { id: "b" }, options("connections.b"))];
+    await expect(a).rejects.toThrow("connections.a (connection a): the service reports FAILED");
+    await expect(b).resolves.toMatchObject({ uuid: "b" });
+  });
+
+  it("treats a deleted object that is gone as done, and a created one that vanished as an error", async () => {
+    const states = new Map<string, string | undefined>([["gone", undefined], ["vanished", undefined]]);
+    const { kind } = fakeKind(states);
+    const poller = new Poller({} as KindContext, settings);
+    await expect(poller.wait(kind, { id: "gone" }, options("connections.gone", "delete"))).resolves.toBeUndefined();
+    await expect(poller.wait(kind, { id: "vanished" }, options("connections.vanished"))).rejects.toThrow(/disappeared while being created/);
+  });
+
+  it("gives up after the kind's timeout, saying how long it waited and what to do", async () => {
+    const { kind } = fakeKind(new Map([["slow", "PROVISIONING"]]));
+    const poller = new Poller({} as KindContext, settings);
+    await expect(poller.wait(kind, { id: "slow" }, options("connections.slow", "create", 30))).rejects.toThrow(/still PROVISIONING after .* longer than the .* allowed/);
+  });
+
+  it("stops waiting when interrupted", async () => {
+    const { kind } = fakeKind(new Map([["x", "PROVISIONING"]]));
+    const poller = new Poller({} as KindContext, settings);
+    const abort = new AbortController();
+    const waiting = poller.wait(kind, { id: "x" }, { ...options("connections.x"), signal: abort.signal });
+    abort.abort();
+    await expect(waiting).rejects.toThrow(/stopped waiting \(interrupted\)/);
+  });
+});
