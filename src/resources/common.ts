@@ -1,8 +1,8 @@
 // Helpers every kind uses: 404 as "gone", readiness from a state table, and normalising values for
 // comparison (numbers sent as strings, lists without order, absent versus default).
 
-import { ApiError } from "../api/index.js";
-import type { Body, ObjectRef, Operation, Readiness } from "./types.js";
+import { ApiError, searchAll } from "../api/index.js";
+import type { Body, KindContext, ObjectRef, Operation, Readiness } from "./types.js";
 
 /** The key observeMany files an object under: its id, within its parent for nested kinds. */
 export const refKey = (ref: ObjectRef): string => (ref.parent ? `${ref.parent}/${ref.id}` : ref.id);
@@ -76,4 +76,27 @@ export function compact(v: unknown): unknown {
   const out: Body = {};
   for (const [k, x] of Object.entries(v)) if (x !== undefined && x !== null) out[k] = compact(x);
   return out;
+}
+
+/** The largest page the Fabric searches allow. */
+const SEARCH_PAGE = 100;
+
+/**
+ * Reads objects by uuid through a Fabric search endpoint (`/uuid IN [...]`, 100 uuids a request),
+ * leaving out those `isGone` says are deleted.
+ */
+export async function searchByUuid(ctx: KindContext, searchPath: string, refs: readonly ObjectRef[], isGone: (body: Body) => boolean): Promise<Map<string, Body>> {
+  const found = new Map<string, Body>();
+  const ids = [...new Set(refs.map((r) => r.id))];
+  const batches: string[][] = [];
+  for (let i = 0; i < ids.length; i += SEARCH_PAGE) batches.push(ids.slice(i, i + SEARCH_PAGE));
+  await Promise.all(
+    batches.map(async (values) => {
+      const filter = { and: [{ property: "/uuid", operator: "IN", values }] };
+      for await (const body of searchAll<Body>(ctx.api, searchPath, { filter }, { pageSize: SEARCH_PAGE })) {
+        if (typeof body.uuid === "string" && !isGone(body)) found.set(body.uuid, body);
+      }
+    }),
+  );
+  return found;
 }

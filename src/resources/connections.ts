@@ -6,7 +6,7 @@
 
 import { ApiError, searchAll } from "../api/index.js";
 import { NetformError } from "../diag/index.js";
-import { asNumber, compact, getPath, isNotFound, orGone, readinessFrom, type StateTable } from "./common.js";
+import { asNumber, compact, getPath, isNotFound, orGone, readinessFrom, searchByUuid, type StateTable } from "./common.js";
 import type { Body, KindContext, ObjectRef, Observed, Operation, Readiness, ResourceKind, UpdateMethod } from "./types.js";
 
 const BASE = "/fabric/v4/connections";
@@ -186,12 +186,6 @@ async function observe(ctx: KindContext, ref: ObjectRef): Promise<Body | undefin
   return body === undefined || isGone(body) ? undefined : body;
 }
 
-function chunks<T>(items: readonly T[], size: number): T[][] {
-  const out: T[][] = [];
-  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
-  return out;
-}
-
 const covering = (path: string): string | undefined => Object.keys(UPDATABLE).find((f) => path === f || path.startsWith(`${f}.`));
 
 /** The value a PATCH operation sends, from the spec. */
@@ -243,19 +237,7 @@ export const connections: ResourceKind = {
 
   observe,
 
-  async observeMany(ctx, refs) {
-    const found = new Map<string, Body>();
-    const ids = [...new Set(refs.map((r) => r.id))];
-    await Promise.all(
-      chunks(ids, PAGE).map(async (values) => {
-        const filter = { and: [{ property: "/uuid", operator: "IN", values }] };
-        for await (const body of searchAll<Body>(ctx.api, `${BASE}/search`, { filter }, { pageSize: PAGE })) {
-          if (typeof body.uuid === "string" && !isGone(body)) found.set(body.uuid, body);
-        }
-      }),
-    );
-    return found;
-  },
+  observeMany: (ctx, refs) => searchByUuid(ctx, `${BASE}/search`, refs, isGone),
 
   desired: (spec) => comparable(spec, true),
   observed: (body) => comparable(body, false),

@@ -4,7 +4,7 @@
 
 import { ApiError, searchAll } from "../api/index.js";
 import { NetformError } from "../diag/index.js";
-import { compact, isNotFound, orGone, readinessFrom, type StateTable } from "./common.js";
+import { compact, isNotFound, orGone, readinessFrom, searchByUuid, type StateTable } from "./common.js";
 import type { Body, KindContext, ObjectRef, Observed, Operation, Readiness, ResourceKind, UpdateMethod } from "./types.js";
 
 const BASE = "/fabric/v4/routeFilters";
@@ -58,32 +58,13 @@ async function observe(ctx: KindContext, ref: ObjectRef): Promise<Body | undefin
   return body === undefined || isGone(body) ? undefined : body;
 }
 
-function chunks<T>(items: readonly T[], size: number): T[][] {
-  const out: T[][] = [];
-  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
-  return out;
-}
-
 export const routeFilters: ResourceKind = {
   kind: "routeFilters",
   noun: "route filter",
 
   observe,
 
-  async observeMany(ctx, refs) {
-    const found = new Map<string, Body>();
-    const ids = [...new Set(refs.map((r) => r.id))];
-    // Search leaves DEPROVISIONED filters out by itself (it would include them only if asked about /state).
-    await Promise.all(
-      chunks(ids, PAGE).map(async (values) => {
-        const filter = { and: [{ property: "/uuid", operator: "IN", values }] };
-        for await (const body of searchAll<Body>(ctx.api, `${BASE}/search`, { filter }, { pageSize: PAGE })) {
-          if (typeof body.uuid === "string" && !isGone(body)) found.set(body.uuid, body);
-        }
-      }),
-    );
-    return found;
-  },
+  observeMany: (ctx, refs) => searchByUuid(ctx, `${BASE}/search`, refs, isGone),
 
   desired: comparable,
   observed: comparable,

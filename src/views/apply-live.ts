@@ -14,7 +14,7 @@
 
 import { Writable } from "node:stream";
 import type { EngineEvent, StepKind } from "../engine/events.js";
-import { ApplyTextView, formatDuration } from "./apply-text.js";
+import { ApplyTextView, formatDuration, gerund } from "./apply-text.js";
 import { Output } from "./output.js";
 
 export const FRAME_INTERVAL_MS = 100;
@@ -224,14 +224,14 @@ export class ApplyLiveView {
     const shown = steps.length > maxRows ? steps.slice(0, maxRows - 1) : steps;
     const spinner = SPINNER[Math.floor(now / FRAME_INTERVAL_MS) % SPINNER.length]!;
     const addressWidth = Math.max(...shown.map((s) => s.address.length));
-    const verbWidth = Math.max(...shown.map((s) => verb(s.step).length));
+    const verbWidth = Math.max(...shown.map((s) => gerund(s.step).length));
     const elapsed = shown.map((s) => formatDuration(s.elapsedMs + Math.max(0, now - s.seenAt)));
     const elapsedWidth = Math.max(...elapsed.map((e) => e.length));
     const rows = shown.map((s, i) =>
       fit(width, [
         [`${spinner} `, c.cyan],
         [s.address.padEnd(addressWidth), c.bold],
-        [`  ${verb(s.step).padEnd(verbWidth)}  `, plain],
+        [`  ${gerund(s.step).padEnd(verbWidth)}  `, plain],
         [elapsed[i]!.padStart(elapsedWidth), plain],
         [s.state !== undefined ? `  ${s.state}` : "", c.dim],
       ]),
@@ -258,22 +258,3 @@ function fit(width: number, segments: [text: string, paint: (s: string) => strin
   return out.trimEnd();
 }
 
-/** The verb of the region: the line view's "Still creating..." wording, lower case. */
-function verb(step: StepKind): string {
-  switch (step) {
-    case "create":
-      return "creating";
-    case "update":
-      return "modifying";
-    case "delete":
-      return "destroying";
-    case "import":
-      return "importing";
-    case "wait":
-      return "waiting";
-    default: {
-      const unreachable: never = step;
-      throw new Error(`unknown step ${String(unreachable)}`);
-    }
-  }
-}

@@ -154,7 +154,8 @@ const trackKey = (address: string, step: StepKind): string => `${address}\u0000$
 
 const idSuffix = (id: string | undefined): string => (id ? ` [id=${id}]` : "");
 
-function gerund(step: StepKind): string {
+/** The verb of a running step: "creating", "modifying"... */
+export function gerund(step: StepKind): string {
   switch (step) {
     case "create":
       return "creating";
