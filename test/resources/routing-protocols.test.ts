@@ -125,16 +125,14 @@ describe("routingProtocols kind", () => {
     expect(methodFor(kind, "type")).toBeUndefined();
   });
 
-  it("changes a DIRECT instance's address with a PUT", async () => {
+  it("moves a DIRECT instance's address by replacing it (the service keeps its BGP peer inside the subnet)", async () => {
     const ctx = context();
     const connection = seedConnection(t);
-    const { ref, body } = await createReady(ctx, directSpec(connection));
+    const { body } = await createReady(ctx, directSpec(connection));
     const moved = valid({ ...directSpec(connection), directIpv4: { equinixIfaceIp: "10.10.0.1/30" } });
     const changed = differences(kind, moved, body);
     expect(changed).toEqual(["directIpv4.equinixIfaceIp"]);
-    expect(methodFor(kind, changed[0]!)).toEqual({ via: "put" });
-    await kind.update(ctx, ref, moved, changed);
-    expect(differences(kind, moved, await ready(kind, ctx, ref, "update"))).toEqual([]);
+    expect(methodFor(kind, changed[0]!)).toBeUndefined();
   });
 
   it("deletes BGP then DIRECT, twice without complaint, until observe says gone", async () => {
