@@ -141,6 +141,16 @@ export function makePlan(input: PlanInput): PlanResult {
   const forcedReplace = new Set(input.replace ?? []);
 
   const selected = selection(input, graph);
+  for (const target of [...(input.targets ?? []), ...(input.replace ?? [])]) {
+    if (resourceAt(config, target) || state.resources[target]) continue;
+    diagnostics.push({
+      severity: "error",
+      code: "plan.unknown-address",
+      address: target,
+      message: `${target} is neither in the configuration nor in the state`,
+      hint: "check the address (KIND.NAME); netform state list shows what the state holds",
+    });
+  }
   const attribute: AttributeLookup = (address, attr) => {
     const change = planned.get(address);
     if (change && (change.action === "create" || change.action === "replace")) return undefined;
@@ -234,13 +244,29 @@ export function makePlan(input: PlanInput): PlanResult {
 }
 
 /** Targets and everything they depend on; without targets, everything. */
+/**
+ * What --target selects: the targets and everything they depend on, which must exist for them; when
+ * destroying, the targets and everything that depends on them, which must go first. Without targets,
+ * everything.
+ */
 function selection(input: PlanInput, graph: Graph): Set<string> {
   const all = new Set([...input.config.resources.keys(), ...Object.keys(input.state.resources)]);
   if (!input.targets?.length) return all;
+  const known = new Graph();
+  for (const node of graph.nodes) {
+    known.addNode(node);
+    for (const d of graph.dependenciesOf(node)) known.addEdge(node, d);
+  }
+  for (const [address, recorded] of Object.entries(input.state.resources)) {
+    known.addNode(address);
+    for (const d of recorded.dependencies) known.addEdge(address, d);
+  }
   const out = new Set<string>();
   for (const t of input.targets) {
     out.add(t);
-    if (graph.has(t)) for (const d of graph.transitiveDependencies(t)) out.add(d);
+    if (!known.has(t)) continue;
+    const related = input.mode === "destroy" ? known.transitiveDependents(t) : known.transitiveDependencies(t);
+    for (const d of related) out.add(d);
   }
   return out;
 }

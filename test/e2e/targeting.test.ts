@@ -1,0 +1,55 @@
+// --target: an apply of one resource brings what it depends on; a destroy of one takes what depends on it.
+
+import { describe, expect, it } from "vitest";
+import { useSimulator } from "../support/sim.js";
+import { netform, simEnv, workspace } from "./cli.js";
+
+const t = useSimulator({ speed: 500 });
+
+const CONFIG = `netform: 1
+provider:
+  endpoint: embedded
+  projectId: 5c1a4b6e-6b55-4c34-8a4f-2a9f1d0c7e01
+routeFilters:
+  unrelated:
+    type: BGP_IPv4_PREFIX_FILTER
+connections:
+  dc:
+    type: EVPL_VC
+    bandwidth: 100
+    aSide: { accessPoint: { type: COLO, port: { uuid: c791f8cb-5cc8-cc80-8ce0-306a5c00a4ee }, linkProtocol: { type: DOT1Q, vlanTag: 1500 } } }
+    zSide: { accessPoint: { type: COLO, port: { uuid: c791f8cb-0000-4000-8000-000000000002 }, linkProtocol: { type: DOT1Q, vlanTag: 1500 } } }
+    notifications: [{ type: ALL, emails: [noc@example.com] }]
+routingProtocols:
+  direct:
+    connection: \${connections.dc.uuid}
+    type: DIRECT
+    directIpv4: { equinixIfaceIp: 192.168.100.1/30 }
+  bgp:
+    connection: \${connections.dc.uuid}
+    type: BGP
+    customerAsn: 65010
+    bgpIpv4: { customerPeerIp: 192.168.100.2 }
+`;
+
+describe("--target", () => {
+  it("applies a resource with what it depends on, and destroys one with what depends on it", async () => {
+    const ws = workspace(CONFIG);
+    const env = simEnv(t.url);
+    const applied = await netform(["apply", "--auto-approve", "--target", "routingProtocols.bgp"], { cwd: ws.dir, env });
+    expect(applied.code).toBe(0);
+    expect(Object.keys(ws.state().resources).sort()).toEqual(["connections.dc", "routingProtocols.bgp", "routingProtocols.direct"]);
+
+    expect((await netform(["apply", "--auto-approve"], { cwd: ws.dir, env })).code).toBe(0);
+    expect(Object.keys(ws.state().resources)).toContain("routeFilters.unrelated");
+
+    const destroyed = await netform(["destroy", "--auto-approve", "--target", "connections.dc"], { cwd: ws.dir, env });
+    expect(destroyed.code).toBe(0);
+    expect(destroyed.stdout).toContain("3 destroyed");
+    expect(Object.keys(ws.state().resources)).toEqual(["routeFilters.unrelated"]);
+
+    const unknown = await netform(["apply", "--auto-approve", "--target", "connections.nope"], { cwd: ws.dir, env });
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toContain("connections.nope is neither in the configuration nor in the state");
+  });
+});
