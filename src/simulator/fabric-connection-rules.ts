@@ -403,9 +403,11 @@ function profileSide(ctx: RuleContext, ap: JsonObject, path: string): ResolvedSi
     fail("invalidProperty", `${path}/location/metroCode`, `service profile ${String(profile.name)} is not offered in ${metroCode}; offered in ${served.join(", ")}`, metroCode);
   }
   const lp = ap.linkProtocol === undefined ? undefined : deviceLinkProtocol(ap.linkProtocol, `${path}/linkProtocol`);
+  const peeringType = asEnum(ap.peeringType, ["PRIVATE", "MICROSOFT", "PUBLIC", "MANUAL"], `${path}/peeringType`, false);
   return {
     body: {
       type: "SP",
+      ...(peeringType === undefined ? {} : { peeringType }),
       profile: { href: `/fabric/v4/serviceProfiles/${uuid}`, type: "L2_PROFILE", uuid, ...(typeof profile.name === "string" ? { name: profile.name } : {}) },
       location: locationOf(metroCode),
       ...(lp ? { linkProtocol: lp } : {}),

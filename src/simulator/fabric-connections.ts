@@ -222,6 +222,7 @@ function buildConnection(ctx: RuleContext, body: JsonObject): { body: JsonObject
   const name = asString(body.name, "/name")!;
   const order = asObject(body.order, "/order")!;
   const purchaseOrderNumber = asString(order.purchaseOrderNumber, "/order/purchaseOrderNumber", false);
+  const customerReferenceNumber = asString(order.customerReferenceNumber, "/order/customerReferenceNumber", false);
   const bandwidth = readBandwidth(body.bandwidth);
   const redundancy = readRedundancy(body.redundancy, world);
   const notifications = readNotifications(body.notifications, "/notifications");
@@ -242,7 +243,11 @@ function buildConnection(ctx: RuleContext, body: JsonObject): { body: JsonObject
       name,
       state: "PENDING_AUTO_APPROVAL",
       operation: { equinixStatus: "PROVISIONING", providerStatus: "NOT_AVAILABLE" },
-      order: { ...(purchaseOrderNumber === undefined ? {} : { purchaseOrderNumber }), billingTier: billingTier(bandwidth) },
+      order: {
+        ...(purchaseOrderNumber === undefined ? {} : { purchaseOrderNumber }),
+        ...(customerReferenceNumber === undefined ? {} : { customerReferenceNumber }),
+        billingTier: billingTier(bandwidth),
+      },
       notifications,
       account: accountOf(principal),
       changeLog: newChangeLog(principal, now),
