@@ -18,7 +18,7 @@ export interface RequestLogEntry {
 export const CONTROL_KINDS = [
   "routeFilters", "routeFilterAttachments", "connections", "routingProtocols", "devices", "vpns", "ports",
   "serviceProfiles", "deviceBackups", "publicKeys", "files", "apiKeys", "cloudEvents", "projects", "accounts",
-  "ibxNotifications", "networkNotifications",
+  "ibxNotifications", "networkNotifications", "networks", "routers", "serviceTokens", "legacyConnections",
 ] as const;
 
 export const PORTAL_USER = { userName: "portal-user", fullName: "Portal User", email: "portal.user@example.com" };

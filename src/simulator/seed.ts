@@ -77,6 +77,16 @@ function serviceProfile(p: (typeof SERVICE_PROFILES)[number]): JsonObject {
   };
 }
 
+/**
+ * Endpoints a connection may join besides ports and profiles: a network, a cloud router and a service
+ * token, one each in the production project, so that every endpoint kind of 2.5 can be rehearsed.
+ */
+export const SEEDED_ENDPOINTS = {
+  network: { uuid: "5a1e7c3b-9d2f-4e6a-8b1c-0d2e3f4a5b01", name: "global-lan", type: "EVPLAN", scope: "GLOBAL" },
+  router: { uuid: "6b2f8d4c-0e3a-4f7b-9c2d-1e3f4a5b6c02", name: "fcr-dc", metroCode: "DC" },
+  serviceToken: { uuid: "7c3a9e5d-1f4b-4a8c-8d3e-2f4a5b6c7d03", type: "VC_TOKEN" },
+} as const;
+
 export const coreArea: Area = {
   name: "core",
   define(world) {
@@ -105,5 +115,14 @@ export const coreArea: Area = {
       }
     }
     for (const p of SERVICE_PROFILES) world.create("serviceProfiles", serviceProfile(p));
+    const production = PROJECTS.production.projectId;
+    const { network, router, serviceToken } = SEEDED_ENDPOINTS;
+    world.create("networks", { href: `/fabric/v4/networks/${network.uuid}`, uuid: network.uuid, name: network.name, type: network.type, scope: network.scope, state: "ACTIVE", project: { projectId: production } }, { uuid: network.uuid, projectId: production });
+    world.create(
+      "routers",
+      { href: `/fabric/v4/routers/${router.uuid}`, uuid: router.uuid, name: router.name, type: "XF_ROUTER", state: "PROVISIONED", location: { metroCode: router.metroCode }, package: { code: "STANDARD" }, project: { projectId: production } },
+      { uuid: router.uuid, projectId: production },
+    );
+    world.create("serviceTokens", { href: `/fabric/v4/serviceTokens/${serviceToken.uuid}`, uuid: serviceToken.uuid, type: serviceToken.type, state: "ACTIVE", project: { projectId: production } }, { uuid: serviceToken.uuid, projectId: production });
   },
 };

@@ -3,7 +3,7 @@
 
 import { describe, expect, it } from "vitest";
 import { useSimulator } from "../support/sim.js";
-import { DIRECT_PROFILE, connectionBody, profileSide } from "./connections-fixtures.js";
+import { DIRECT_PROFILE, coloSide, connectionBody, profileSide, seededPort } from "./connections-fixtures.js";
 
 const t = useSimulator();
 
@@ -26,5 +26,25 @@ describe("connection optional fields", () => {
     const res = await t.call("POST", "/fabric/v4/connections", { body: connectionBody({ zSide: { accessPoint: { ...zSide.accessPoint, peeringType: "SIDEWAYS" } } }) });
     expect(res.status).toBe(400);
     expect(res.body[0]).toMatchObject({ errorCode: "EQ-2012025", additionalInfo: [{ property: "/zSide/accessPoint/peeringType" }] });
+  });
+});
+
+describe("seeded endpoints", () => {
+  it("offers a network, a cloud router and a service token to connect to", async () => {
+    const { SEEDED_ENDPOINTS } = await import("../../src/simulator/seed.js");
+    const { network, router, serviceToken } = SEEDED_ENDPOINTS;
+    const sides = [
+      { accessPoint: { type: "NETWORK", network: { uuid: network.uuid } } },
+      { accessPoint: { type: "CLOUD_ROUTER", router: { uuid: router.uuid } } },
+      { serviceToken: { uuid: serviceToken.uuid } },
+    ];
+    for (const [i, zSide] of sides.entries()) {
+      const body = connectionBody({ name: `to-endpoint-${i}`, aSide: coloSide(seededPort("DC", "PRIMARY"), 200 + i), zSide });
+      const created = await t.call("POST", "/fabric/v4/connections", { body });
+      expect(created.status, JSON.stringify(created.body)).toBe(201);
+    }
+    for (const kind of ["networks", "routers", "serviceTokens"]) {
+      expect((await t.call("GET", `/__sim/objects?kind=${kind}`)).body.data).toHaveLength(1);
+    }
   });
 });
