@@ -5,10 +5,10 @@
 // finishes.
 
 import { OutcomeUnknownError } from "../api/index.js";
-import { KIND_INFO, validateSpec, type ConfigResource, type Configuration, type Kind } from "../config/index.js";
+import { validateSpec, type ConfigResource, type Configuration, type Kind } from "../config/index.js";
 import { NetformError } from "../diag/index.js";
 import { Graph, walk } from "../graph/index.js";
-import { configGraph, resourceAt, secretPathsOf, type Refreshed } from "../plan/diff.js";
+import { configGraph, resourceAt, secretPathsAt, secretPathsOf, type Refreshed } from "../plan/diff.js";
 import { resolveSpec } from "../plan/resolve.js";
 import { summarize, type Plan, type ResourceChange } from "../plan/types.js";
 import { isUnknownValue } from "../plan/values.js";
@@ -151,7 +151,7 @@ async function adoptFoundObjects(input: ApplyInput): Promise<void> {
     const recorded = input.store.resource(address);
     if (!recorded || recorded.id) continue;
     if (found.status === "present") {
-      await input.store.setResource(address, { ...recorded, id: found.id, ...(found.parent ? { parent: found.parent } : {}), attributes: scrubbed(found.body, KIND_INFO[recorded.kind as Kind]?.sensitive ?? []) });
+      await input.store.setResource(address, { ...recorded, id: found.id, ...(found.parent ? { parent: found.parent } : {}), attributes: scrubbed(found.body, secretPathsAt(input.config, address, recorded.kind)) });
     } else if (found.status === "absent") {
       await input.store.removeResource(address);
     }
@@ -211,10 +211,9 @@ function configResource(input: ApplyInput, address: string): ConfigResource {
   return resource;
 }
 
-const secretsOf = (resource: ConfigResource | undefined, kind: string): string[] => (resource ? secretPathsOf(resource) : [...(KIND_INFO[kind as Kind]?.sensitive ?? [])]);
 
 function record(input: ApplyInput, address: string, resource: ConfigResource, observed: Observed, spec: Body, pending?: Operation): Promise<void> {
-  const secrets = secretsOf(resource, resource.kind);
+  const secrets = secretPathsOf(resource);
   return input.store.setResource(address, {
     kind: resource.kind,
     id: observed.id,
@@ -265,7 +264,7 @@ async function create(input: StepContext, change: ResourceChange): Promise<strin
   const resource = configResource(input, change.address);
   const kind = kindOf(input, change);
   const spec = resolvedSpec(input, resource);
-  const secrets = secretsOf(resource, resource.kind);
+  const secrets = secretPathsOf(resource);
   if (change.action === "replace" && change.createBeforeDestroy) {
     const old = input.store.resource(change.address);
     if (old) {
@@ -341,7 +340,7 @@ async function importObject(input: StepContext, change: ResourceChange): Promise
     kind: resource.kind,
     id: ref.id,
     ...(ref.parent ? { parent: ref.parent } : {}),
-    attributes: scrubbed(body, secretsOf(resource, resource.kind)),
+    attributes: scrubbed(body, secretPathsOf(resource)),
     sensitiveHashes: {},
     dependencies: dependenciesOf(input, change.address),
   });
@@ -357,7 +356,7 @@ async function awaitEarlier(input: StepContext, change: ResourceChange): Promise
   const recorded = input.store.resource(change.address)!;
   await input.store.setResource(change.address, {
     ...recorded,
-    attributes: scrubbed(body ?? recorded.attributes, secretsOf(resource, resource.kind)),
+    attributes: scrubbed(body ?? recorded.attributes, secretPathsOf(resource)),
     pending: undefined,
   });
   return ref.id;

@@ -6,8 +6,8 @@
 
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { KIND_INFO, type Kind } from "../config/index.js";
-import { compareFields, resourceAt, secretPathsOf } from "../plan/diff.js";
+import type { Kind } from "../config/index.js";
+import { compareFields, resourceAt, secretPathsAt } from "../plan/diff.js";
 import type { DriftEntry, DriftReport, DriftedField } from "../plan/drift.js";
 import { resolveSpec } from "../plan/resolve.js";
 import { getLeaf, isSecretLeaf, leaves, sameValue } from "../plan/values.js";
@@ -109,7 +109,7 @@ async function changerFromEvents(run: Run, kind: string, ref: ObjectRef): Promis
 function changedFields(run: Run, address: string, recorded: ResourceState, body: Body, ignore: IgnoreRules): DriftedField[] {
   const kind = run.session.kinds[recorded.kind as Kind];
   const resource = resourceAt(run.config, address);
-  const secrets = resource ? secretPathsOf(resource) : [...(KIND_INFO[recorded.kind as Kind]?.sensitive ?? [])];
+  const secrets = secretPathsAt(run.config, address, recorded.kind);
   const ignored = resource?.lifecycle.ignoreChanges ?? [];
   const before = kind.observed(recorded.attributes);
   const after = kind.observed(body);

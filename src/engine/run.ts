@@ -7,13 +7,13 @@ import { readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { loadConfiguration, Sensitive, type Configuration, type VariableInputs } from "../config/index.js";
 import { hasErrors, type Diagnostic } from "../diag/index.js";
-import { makePlan, type Refreshed } from "../plan/diff.js";
+import { makePlan, secretPathsAt, type Refreshed } from "../plan/diff.js";
 import type { Plan, PlanMode } from "../plan/types.js";
 import { StateLock, StateStore } from "../state/index.js";
 import { applyPlan, type ApplyOutcome } from "./apply.js";
 import type { EventSink } from "./events.js";
 import { refresh } from "./refresh.js";
-import { secretHasher, type SecretHasher } from "./secrets.js";
+import { scrubbed, secretHasher, type SecretHasher } from "./secrets.js";
 import { openSession, type Session } from "./session.js";
 
 export const GENERATOR = "netform";
@@ -148,11 +148,12 @@ export async function planRun(run: Run, request: PlanRequest, emit: EventSink): 
 
 export async function applyRun(run: Run, planned: Planned, emit: EventSink, operation: "apply" | "destroy", signal?: AbortSignal): Promise<ApplyOutcome> {
   if (planned.plan.mode === "refresh-only") {
-    // Only the state changes: record what the service returned.
+    // Only the state changes: record what the service returned (its secrets masked, as always).
     for (const [address, found] of planned.refreshed) {
       const recorded = run.store.resource(address);
       if (!recorded) continue;
-      if (found.status === "present") await run.store.setResource(address, { ...recorded, attributes: found.body });
+      const secrets = secretPathsAt(run.config, address, recorded.kind);
+      if (found.status === "present") await run.store.setResource(address, { ...recorded, attributes: scrubbed(found.body, secrets) });
       else await run.store.removeResource(address);
     }
     return { failed: 0, skipped: 0 };

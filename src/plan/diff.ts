@@ -43,6 +43,12 @@ export interface PlanResult {
 /** Every secret path of a resource: those its kind always has, and those its values made secret. */
 export const secretPathsOf = (resource: Pick<ConfigResource, "kind" | "sensitivePaths">): string[] => [...KIND_INFO[resource.kind].sensitive, ...resource.sensitivePaths];
 
+/** The secret paths of an address: its resource's when declared, else (gone from the configuration) its kind's. */
+export function secretPathsAt(config: Configuration, address: string, kind: string): string[] {
+  const resource = resourceAt(config, address);
+  return resource ? secretPathsOf(resource) : [...(KIND_INFO[kind as Kind]?.sensitive ?? [])];
+}
+
 /** The parent a nested resource lives under, as written: a reference's address or a literal uuid. */
 function parentKey(resource: ConfigResource): string | undefined {
   const ref = resource.references.find((r) => r.path.length === 1 && r.path[0] === "connection");

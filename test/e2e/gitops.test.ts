@@ -223,3 +223,33 @@ describe("machine-readable output", () => {
     expect(shown.stdout.length).toBeLessThan(65_000);
   });
 });
+
+describe("refresh-only", () => {
+  it("records what the service reports, secrets masked, and changes nothing", async () => {
+    const ws = workspace(`netform: 1
+provider:
+  endpoint: embedded
+  projectId: 5c1a4b6e-6b55-4c34-8a4f-2a9f1d0c7e01
+routeFilters:
+  customer-in:
+    type: BGP_IPv4_PREFIX_FILTER
+    description: \${secret.FILTER_NOTE}
+  other:
+    type: BGP_IPv4_PREFIX_FILTER
+    description: plain
+`);
+    const env = simEnv(t.url, { FILTER_NOTE: "refresh-secret-note" });
+    expect((await netform(["apply", "--auto-approve"], { cwd: ws.dir, env })).code).toBe(0);
+    const other = ws.state().resources["routeFilters.other"]!.id!;
+    await t.call("PATCH", `/__sim/objects/${other}`, { body: { description: "changed outside" } });
+    await t.call("DELETE", "/__sim/requests");
+    const refreshed = await netform(["apply", "--refresh-only", "--auto-approve"], { cwd: ws.dir, env });
+    expect(refreshed.code).toBe(0);
+    // Reads only: the token, searches and GETs; nothing on the service changed.
+    const writes = (await t.call("GET", "/__sim/requests")).body.filter((r: { method: string; path: string }) => r.method !== "GET" && !r.path.endsWith("/search") && r.path !== "/oauth2/v1/token");
+    expect(writes).toEqual([]);
+    expect(ws.state().resources["routeFilters.other"]!.attributes.description).toBe("changed outside");
+    expect(ws.stateText()).not.toContain("refresh-secret-note");
+    expect(ws.state().resources["routeFilters.customer-in"]!.attributes.description).toBe("(sensitive)");
+  });
+});
