@@ -2,7 +2,7 @@
 // and plan with progress shown, and always release the lock and close the session.
 
 import { createInterface } from "node:readline/promises";
-import type { Diagnostic } from "../diag/index.js";
+import { NetformError, type Diagnostic } from "../diag/index.js";
 import type { EventSink } from "../engine/events.js";
 import { openRun, planRun, type Planned, type Run, type RunOptions } from "../engine/run.js";
 import { formatDiagnostic } from "../views/diagnostics.js";
@@ -83,12 +83,21 @@ export async function withRun(
     if (!opened.ok) return 1;
     try {
       return await body(opened.run);
+    } catch (error) {
+      throw redacted(error, opened.run.redact);
     } finally {
       await opened.run.close();
     }
   } finally {
     reporter.close();
   }
+}
+
+/** The error with any secret value in its message masked (a service refusal may echo what it was sent). */
+function redacted(error: unknown, redact: (text: string) => string): unknown {
+  if (!(error instanceof Error) || redact(error.message) === error.message) return error;
+  const init = error instanceof NetformError ? { code: error.code, source: error.source, hint: error.hint } : { code: "error", source: "internal" as const };
+  return new NetformError({ ...init, message: redact(error.message) });
 }
 
 export async function planWithFlags(ctx: RunContext, run: Run, flags: RunFlags, reporter: Reporter, modeOverride?: "destroy"): Promise<Planned> {

@@ -27,6 +27,8 @@ export interface ApplyInput {
   refreshed: ReadonlyMap<string, Refreshed>;
   hash: SecretHasher;
   emit: EventSink;
+  /** Masks secret values in messages that came from the service. */
+  redact: (text: string) => string;
   operation: "apply" | "destroy";
   /** Aborted on interrupt: no new step starts, and waits stop (the next run resumes them). */
   signal?: AbortSignal;
@@ -123,7 +125,7 @@ export async function applyPlan(applyInput: ApplyInput): Promise<ApplyOutcome> {
         const objectId = await runStep(input, step);
         emit({ type: "apply_complete", address, action, step: step.kind, elapsedMs: Date.now() - started, ...(objectId ? { id: objectId } : {}) });
       } catch (error) {
-        const message = error instanceof Error ? error.message : String(error);
+        const message = input.redact(error instanceof Error ? error.message : String(error));
         emit({ type: "apply_errored", address, action, step: step.kind, elapsedMs: Date.now() - started, message, ...(error instanceof NetformError ? { code: error.code } : {}) });
         throw error;
       }

@@ -13,7 +13,7 @@ import { StateLock, StateStore } from "../state/index.js";
 import { applyPlan, type ApplyOutcome } from "./apply.js";
 import type { EventSink } from "./events.js";
 import { refresh } from "./refresh.js";
-import { scrubbed, secretHasher, type SecretHasher } from "./secrets.js";
+import { redactor, scrubbed, secretHasher, secretValues, type SecretHasher } from "./secrets.js";
 import { openSession, type Session } from "./session.js";
 
 export const GENERATOR = "netform";
@@ -35,6 +35,8 @@ export interface RunOptions {
 
 export interface Run {
   config: Configuration;
+  /** Masks the configuration's secret values in a text (service messages that echo a request). */
+  redact: (text: string) => string;
   statePath: string;
   store: StateStore;
   session: Session;
@@ -91,6 +93,7 @@ export async function openRun(options: RunOptions): Promise<Opened> {
     const hash = secretHasher(store.state.lineage, options.env);
     const run: Run = {
       config,
+      redact: redactor(secretValues(config)),
       statePath,
       store,
       session: opened,
@@ -159,6 +162,7 @@ export async function applyRun(run: Run, planned: Planned, emit: EventSink, oper
     return { failed: 0, skipped: 0 };
   }
   return applyPlan({
+    redact: run.redact,
     plan: planned.plan,
     config: run.config,
     store: run.store,

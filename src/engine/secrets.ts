@@ -4,7 +4,7 @@
 // derived from the state's lineage.
 
 import { createHash, createHmac } from "node:crypto";
-import { SENSITIVE_TEXT } from "../config/index.js";
+import { SENSITIVE_TEXT, Sensitive, Template, type Configuration } from "../config/index.js";
 import { isSecretLeaf, isPlainObject, leaves } from "../plan/values.js";
 
 export type SecretHasher = (value: unknown) => string;
@@ -29,4 +29,32 @@ export function scrubbed(body: Record<string, unknown>, secretPaths: readonly st
     return value;
   };
   return walk(body, "") as Record<string, unknown>;
+}
+
+/** Every secret value a configuration holds (in its specs and its sensitive variables). */
+export function secretValues(config: Configuration): string[] {
+  const found = new Set<string>();
+  const walk = (v: unknown): void => {
+    if (v instanceof Sensitive) {
+      const raw = v.reveal();
+      if (typeof raw === "string" && raw.length >= 4) found.add(raw);
+      else if (typeof raw === "number") found.add(String(raw));
+      return;
+    }
+    if (v instanceof Template) return v.parts.forEach(walk);
+    if (Array.isArray(v)) return v.forEach(walk);
+    if (isPlainObject(v)) Object.values(v).forEach(walk);
+  };
+  for (const resource of config.resources.values()) walk(resource.spec);
+  for (const { value } of config.variables.values()) walk(value);
+  return [...found].sort((a, b) => b.length - a.length);
+}
+
+/**
+ * Replaces any secret value found in a text (a service error that echoes what it was sent) with
+ * "(sensitive)", so messages can be shown and logged.
+ */
+export function redactor(secrets: readonly string[]): (text: string) => string {
+  if (secrets.length === 0) return (text) => text;
+  return (text) => secrets.reduce((out, secret) => out.split(secret).join(SENSITIVE_TEXT), text);
 }
