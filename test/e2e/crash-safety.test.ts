@@ -7,41 +7,17 @@ import { describe, expect, it } from "vitest";
 import { loadConfiguration, type Address } from "../../src/config/index.js";
 import { useSimulator } from "../support/sim.js";
 import { netform, simEnv, start, workspace, type Workspace } from "./cli.js";
+import { CONFIG_HEADER, PORTS, PROJECT, dcConnectionYaml } from "./service.js";
 
 // Connections take 55 simulated seconds: about 1.4 s here, a wide window to kill the apply in.
 const t = useSimulator({ speed: 40 });
 
-const PROJECT = "5c1a4b6e-6b55-4c34-8a4f-2a9f1d0c7e01";
-const DC_PRIMARY = "c791f8cb-5cc8-cc80-8ce0-306a5c00a4ee";
-const DC_SECONDARY = "c791f8cb-0000-4000-8000-000000000002";
 
-const connection = (name: string, vlanA: number, vlanZ: number) => `  ${name}:
-    type: EVPL_VC
-    bandwidth: 50
-    aSide:
-      accessPoint:
-        type: COLO
-        port: { uuid: ${DC_PRIMARY} }
-        linkProtocol: { type: DOT1Q, vlanTag: ${vlanA} }
-    zSide:
-      accessPoint:
-        type: COLO
-        port: { uuid: ${DC_SECONDARY} }
-        linkProtocol: { type: DOT1Q, vlanTag: ${vlanZ} }
-    notifications: [{ type: ALL, emails: [noc@example.com] }]
-`;
-
-const header = `netform: 1
-provider:
-  endpoint: embedded
-  projectId: ${PROJECT}
-`;
-
-const TOPOLOGY = `${header}routeFilters:
+const TOPOLOGY = `${CONFIG_HEADER}routeFilters:
   customer-in:
     type: BGP_IPv4_PREFIX_FILTER
 connections:
-${connection("alpha", 1101, 1102)}${connection("beta", 1111, 1112)}routingProtocols:
+${dcConnectionYaml("alpha", 1101, 1102)}${dcConnectionYaml("beta", 1111, 1112)}routingProtocols:
   alpha-direct:
     connection: \${connections.alpha.uuid}
     type: DIRECT
@@ -180,7 +156,7 @@ describe("crash safety", () => {
   });
 
   describe("a create left pending with no id", () => {
-    const ONE = `${header}connections:\n${connection("alpha", 1201, 1202)}`;
+    const ONE = `${CONFIG_HEADER}connections:\n${dcConnectionYaml("alpha", 1201, 1202)}`;
 
     /** The state an apply writes just before its create call: a pending record with the spec to look up. */
     function writePendingState(ws: Workspace): void {
@@ -217,8 +193,8 @@ describe("crash safety", () => {
           type: "EVPL_VC",
           name: "alpha",
           bandwidth: 50,
-          aSide: { accessPoint: { type: "COLO", port: { uuid: DC_PRIMARY }, linkProtocol: { type: "DOT1Q", vlanTag: 1201 } } },
-          zSide: { accessPoint: { type: "COLO", port: { uuid: DC_SECONDARY }, linkProtocol: { type: "DOT1Q", vlanTag: 1202 } } },
+          aSide: { accessPoint: { type: "COLO", port: { uuid: PORTS.dcPrimary }, linkProtocol: { type: "DOT1Q", vlanTag: 1201 } } },
+          zSide: { accessPoint: { type: "COLO", port: { uuid: PORTS.dcSecondary }, linkProtocol: { type: "DOT1Q", vlanTag: 1202 } } },
           notifications: [{ type: "ALL", emails: ["noc@example.com"] }],
           order: {},
           project: { projectId: PROJECT },

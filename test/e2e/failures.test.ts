@@ -5,36 +5,12 @@
 import { describe, expect, it } from "vitest";
 import { useSimulator } from "../support/sim.js";
 import { netform, simEnv, workspace } from "./cli.js";
+import { CONFIG_HEADER, PORTS, PROJECT, dcConnectionYaml } from "./service.js";
 
 const t = useSimulator({ speed: 40 });
 
-const PROJECT = "5c1a4b6e-6b55-4c34-8a4f-2a9f1d0c7e01";
-const DC_PRIMARY = "c791f8cb-5cc8-cc80-8ce0-306a5c00a4ee";
-const DC_SECONDARY = "c791f8cb-0000-4000-8000-000000000002";
 
 type Obj = Record<string, unknown>;
-
-const header = `netform: 1
-provider:
-  endpoint: embedded
-  projectId: ${PROJECT}
-`;
-
-const connection = (name: string, vlanA: number, vlanZ: number, bandwidth = 50) => `  ${name}:
-    type: EVPL_VC
-    bandwidth: ${bandwidth}
-    aSide:
-      accessPoint:
-        type: COLO
-        port: { uuid: ${DC_PRIMARY} }
-        linkProtocol: { type: DOT1Q, vlanTag: ${vlanA} }
-    zSide:
-      accessPoint:
-        type: COLO
-        port: { uuid: ${DC_SECONDARY} }
-        linkProtocol: { type: DOT1Q, vlanTag: ${vlanZ} }
-    notifications: [{ type: ALL, emails: [noc@example.com] }]
-`;
 
 const protocols = (name: string, net: number) => `  ${name}-direct:
     connection: \${connections.${name}.uuid}
@@ -55,7 +31,7 @@ const NO_STACK = /\n\s+at /;
 
 describe("failures", () => {
   it("a failed transition skips its dependents, finishes independent work, and is replaced next time", async () => {
-    const ws = workspace(`${header}connections:\n${connection("alpha", 1301, 1302)}${connection("beta", 1311, 1312)}routingProtocols:\n${protocols("alpha", 20)}${protocols("beta", 21)}`);
+    const ws = workspace(`${CONFIG_HEADER}connections:\n${dcConnectionYaml("alpha", 1301, 1302)}${dcConnectionYaml("beta", 1311, 1312)}routingProtocols:\n${protocols("alpha", 20)}${protocols("beta", 21)}`);
     const env = simEnv(t.url);
     expect((await t.call("POST", "/__sim/faults", { body: { failTransitions: { kind: "connections", count: 1 } } })).status).toBe(200);
 
@@ -120,8 +96,8 @@ describe("failures", () => {
       type: "EVPL_VC",
       name: "made-in-the-portal",
       bandwidth: 50,
-      aSide: { accessPoint: { type: "COLO", port: { uuid: DC_PRIMARY }, linkProtocol: { type: "DOT1Q", vlanTag: 1401 } } },
-      zSide: { accessPoint: { type: "COLO", port: { uuid: DC_SECONDARY }, linkProtocol: { type: "DOT1Q", vlanTag: 1402 } } },
+      aSide: { accessPoint: { type: "COLO", port: { uuid: PORTS.dcPrimary }, linkProtocol: { type: "DOT1Q", vlanTag: 1401 } } },
+      zSide: { accessPoint: { type: "COLO", port: { uuid: PORTS.dcSecondary }, linkProtocol: { type: "DOT1Q", vlanTag: 1402 } } },
       notifications: [{ type: "ALL", emails: ["noc@example.com"] }],
       order: {},
       project: { projectId: PROJECT },
@@ -132,7 +108,7 @@ describe("failures", () => {
     expect(refusal.status).toBe(400);
     const problem = refusal.body[0] as { errorCode: string; errorMessage: string; additionalInfo: Array<{ reason: string }> };
 
-    const ws = workspace(`${header}routeFilters:\n  independent:\n    type: BGP_IPv4_PREFIX_FILTER\nconnections:\n${connection("clash", 1401, 1499)}`);
+    const ws = workspace(`${CONFIG_HEADER}routeFilters:\n  independent:\n    type: BGP_IPv4_PREFIX_FILTER\nconnections:\n${dcConnectionYaml("clash", 1401, 1499)}`);
     const res = await netform(["apply", "--auto-approve"], { cwd: ws.dir, env: simEnv(t.url) });
     expect(res.code).toBe(1);
     expect(res.stderr).not.toMatch(NO_STACK);
@@ -150,7 +126,7 @@ describe("failures", () => {
   });
 
   it("absorbs rate limiting with Retry-After: the apply succeeds, retrying each refused request", async () => {
-    const ws = workspace(`${header}routeFilters:\n  customer-in:\n    type: BGP_IPv4_PREFIX_FILTER\nconnections:\n${connection("alpha", 1501, 1502)}routingProtocols:\n${protocols("alpha", 30)}routeFilterAttachments:\n  alpha-in:\n    connection: \${connections.alpha.uuid}\n    routeFilter: \${routeFilters.customer-in.uuid}\n    direction: INBOUND\n`);
+    const ws = workspace(`${CONFIG_HEADER}routeFilters:\n  customer-in:\n    type: BGP_IPv4_PREFIX_FILTER\nconnections:\n${dcConnectionYaml("alpha", 1501, 1502)}routingProtocols:\n${protocols("alpha", 30)}routeFilterAttachments:\n  alpha-in:\n    connection: \${connections.alpha.uuid}\n    routeFilter: \${routeFilters.customer-in.uuid}\n    direction: INBOUND\n`);
     const env = simEnv(t.url);
     await t.call("DELETE", "/__sim/requests");
     await t.call("POST", "/__sim/faults", { body: { rateLimit: { every: 3, retryAfterS: 0 } } });
@@ -170,7 +146,7 @@ describe("failures", () => {
   });
 
   it("absorbs 503s on reads: refresh, plan and an in-place update succeed through retries", async () => {
-    const make = (bandwidth: number) => `${header}routeFilters:\n  customer-in:\n    type: BGP_IPv4_PREFIX_FILTER\n    description: first\nconnections:\n${connection("alpha", 1601, 1602, bandwidth)}routingProtocols:\n${protocols("alpha", 40)}`;
+    const make = (bandwidth: number) => `${CONFIG_HEADER}routeFilters:\n  customer-in:\n    type: BGP_IPv4_PREFIX_FILTER\n    description: first\nconnections:\n${dcConnectionYaml("alpha", 1601, 1602, bandwidth)}routingProtocols:\n${protocols("alpha", 40)}`;
     const ws = workspace(make(50));
     const env = simEnv(t.url);
     const created = await netform(["apply", "--auto-approve"], { cwd: ws.dir, env });

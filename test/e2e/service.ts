@@ -37,3 +37,27 @@ export function idOf(ws: Workspace, address: string): string {
 
 /** A result's output, for assertion messages. */
 export const out = (r: CliResult): string => `exit ${String(r.code)}\n--- stdout\n${r.stdout}\n--- stderr\n${r.stderr}`;
+
+/** The top of a configuration for the seeded production project (NETFORM_ENDPOINT points it at the test simulator). */
+export const CONFIG_HEADER = `netform: 1
+provider:
+  endpoint: embedded
+  projectId: ${PROJECT}
+`;
+
+/** A port-to-port connection between the two DC ports, as YAML under `connections:`. */
+export const dcConnectionYaml = (name: string, vlanA: number, vlanZ: number, bandwidth = 50): string => `  ${name}:
+    type: EVPL_VC
+    bandwidth: ${bandwidth}
+    aSide:
+      accessPoint:
+        type: COLO
+        port: { uuid: ${PORTS.dcPrimary} }
+        linkProtocol: { type: DOT1Q, vlanTag: ${vlanA} }
+    zSide:
+      accessPoint:
+        type: COLO
+        port: { uuid: ${PORTS.dcSecondary} }
+        linkProtocol: { type: DOT1Q, vlanTag: ${vlanZ} }
+    notifications: [{ type: ALL, emails: [noc@example.com] }]
+`;
