@@ -17,7 +17,7 @@ export function registerDrift(program: Command): void {
         const format = parseFormat(flags.format, ["text", "markdown", "json"] as const);
         const reporter = format === "text" ? textReporter(ctx.output) : quietReporter(ctx.output);
         return withRun(ctx, flags, "drift", reporter, async (r) => {
-          const report = await detectDrift(r, reporter.emit, IgnoreRules.read(r.config.directory));
+          const report = await detectDrift(r, reporter.emit, IgnoreRules.read(r.config.directory), flags.target.length ? new Set(flags.target) : undefined);
           ctx.output.out(renderDrift(report, format, ctx.output.c));
           return report.entries.length > 0 ? 2 : 0;
         });

@@ -29,7 +29,7 @@ export function addRunOptions(cmd: Command, options: { planFlags: boolean }): Co
     .option("--state <file>", "the state file (default: netform.state.json beside the configuration)")
     .option("--var <NAME=VALUE>", "set a variable (repeatable)", collect, [])
     .option("--var-file <file>", "read variables from a YAML file (repeatable)", collect, [])
-    .option("--target <address>", "limit the run to this resource and what it depends on (repeatable)", collect, [])
+    .option("--target <address>", "limit the run to this address (plan, apply: and what it depends on; destroy: and what depends on it) (repeatable)", collect, [])
     .option("--parallelism <n>", "concurrent API operations (default: provider.parallelism, else 10)");
   if (options.planFlags) {
     cmd

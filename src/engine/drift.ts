@@ -137,14 +137,15 @@ function differsFromConfiguration(run: Run, address: string, recorded: ResourceS
   return compareFields(resource, run.session.kinds[resource.kind], spec, body, recorded, run.hash).changes.length > 0;
 }
 
-export async function detectDrift(run: Run, emit: EventSink, ignore: IgnoreRules): Promise<DriftReport> {
+/** `only`: the addresses to check (--target); all when absent. */
+export async function detectDrift(run: Run, emit: EventSink, ignore: IgnoreRules, only?: ReadonlySet<string>): Promise<DriftReport> {
   const state = run.store.state;
   const { refreshed, requests } = await refresh(run.session, state, run.config, emit);
   const before = run.session.api.requestCount;
   const entries: DriftEntry[] = [];
   await Promise.all(
     Object.entries(state.resources).map(async ([address, recorded]) => {
-      if (ignore.ignoresObject(address) || !recorded.id) return;
+      if (ignore.ignoresObject(address) || !recorded.id || (only && !only.has(address))) return;
       const ref: ObjectRef = { id: recorded.id, ...(recorded.parent ? { parent: recorded.parent } : {}) };
       const fresh = refreshed.get(address);
       if (fresh?.status !== "present") {
@@ -168,7 +169,7 @@ export async function detectDrift(run: Run, emit: EventSink, ignore: IgnoreRules
     }),
   );
   for (const resource of run.config.resources.values()) {
-    if (state.resources[resource.address] || ignore.ignoresObject(resource.address)) continue;
+    if (state.resources[resource.address] || ignore.ignoresObject(resource.address) || (only && !only.has(resource.address))) continue;
     entries.push({ address: resource.address, kind: resource.kind, status: "missing", fields: [], differsFromConfiguration: true });
   }
   entries.sort((a, b) => a.address.localeCompare(b.address));
