@@ -182,6 +182,8 @@ describe("drift", () => {
     const entries = JSON.parse(drift.stdout).entries;
     expect(entries).toContainEqual(expect.objectContaining({ address: "routeFilters.customer-in", status: "deleted", changedBy: "portal-user" }));
     expect(entries).toContainEqual(expect.objectContaining({ address: "routeFilters.customer-out", status: "missing" }));
+    const targeted = await netform(["drift", "--format", "json", "--target", "routeFilters.customer-out"], { cwd: ws.dir, env });
+    expect(JSON.parse(targeted.stdout).entries.map((e: { address: string }) => e.address)).toEqual(["routeFilters.customer-out"]);
     const plan = await netform(["plan"], { cwd: ws.dir, env });
     expect(plan.stdout).toContain("deleted outside netform");
   });
