@@ -2,6 +2,7 @@
 // comparison (numbers sent as strings, lists without order, absent versus default).
 
 import { ApiError, searchAll } from "../api/index.js";
+import { NetformError } from "../diag/index.js";
 import type { Body, KindContext, ObjectRef, Operation, Readiness } from "./types.js";
 
 /** The key observeMany files an object under: its id, within its parent for nested kinds. */
@@ -19,13 +20,35 @@ export async function orGone<T>(read: () => Promise<T>): Promise<T | undefined> 
   }
 }
 
-/** Runs a delete; a 404 means it is already gone, which is what was wanted. */
-export async function ignoreGone(remove: () => Promise<unknown>): Promise<void> {
+/**
+ * Sends a delete, idempotently. A 404 means the object is already gone. A 400 is how the service refuses
+ * to delete what is already being deleted (a delete retried after a crash): when a fresh read finds the
+ * object gone or `leaving`, that refusal is the outcome wanted too.
+ */
+export async function deleteIdempotently(remove: () => Promise<unknown>, reread: () => Promise<Body | undefined>, leaving: (body: Body) => boolean): Promise<void> {
   try {
     await remove();
   } catch (e) {
-    if (!isNotFound(e)) throw e;
+    if (isNotFound(e)) return;
+    if (e instanceof ApiError && e.status === 400) {
+      const now = await reread();
+      if (now === undefined || leaving(now)) return;
+    }
+    throw e;
   }
+}
+
+/** A project id as a string: sample responses show it as a number, requests send a string. */
+export function projectIdOf(project: unknown): string | undefined {
+  if (project === null || typeof project !== "object") return undefined;
+  const id = (project as Body).projectId;
+  return typeof id === "string" || typeof id === "number" ? String(id) : undefined;
+}
+
+/** The uuid of an object the service answered with; its absence is a defect of the service's answer. */
+export function uuidOf(body: Body, what: string): string {
+  if (typeof body.uuid !== "string") throw new NetformError({ code: "api.unexpected_body", source: "internal", message: `${what}: the service's answer has no uuid` });
+  return body.uuid;
 }
 
 export interface StateTable {

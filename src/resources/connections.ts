@@ -4,9 +4,9 @@
 // device and interface); anything else is a new connection. A deleted connection stays readable as
 // DEPROVISIONED, a rejected one as CANCELLED: both count as gone.
 
-import { ApiError, searchAll } from "../api/index.js";
+import { searchAll } from "../api/index.js";
 import { NetformError } from "../diag/index.js";
-import { asNumber, compact, getPath, isNotFound, orGone, readinessFrom, searchByUuid, type StateTable } from "./common.js";
+import { asNumber, compact, deleteIdempotently, getPath, orGone, projectIdOf, readinessFrom, searchByUuid, uuidOf, type StateTable } from "./common.js";
 import type { Body, KindContext, ObjectRef, Observed, Operation, Readiness, ResourceKind, UpdateMethod } from "./types.js";
 
 const BASE = "/fabric/v4/connections";
@@ -21,8 +21,6 @@ const STATES: StateTable = {
 const ENDED = ["DEPROVISIONED", "CANCELLED"];
 /** States of a connection that is being or has been deleted: never the one a create just made. */
 const DELETING = ["DEPROVISIONING", ...ENDED];
-/** The service's code for "not found or already deleted", which a DELETE of a DEPROVISIONED connection answers with a 400. */
-const ALREADY_DELETED = "EQ-3041120";
 
 /** The five patchable paths of 4.5, in the order a PATCH sends them. */
 type PatchPath = "/name" | "/bandwidth" | "/aSide/accessPoint/port/uuid" | "/notifications" | "/aSide/accessPoint";
@@ -98,13 +96,6 @@ function notifications(v: unknown): unknown {
     });
 }
 
-/** Sample responses show the project id as a number, requests send a string. */
-function projectIdOf(project: unknown): string | undefined {
-  if (!isObject(project)) return undefined;
-  const id = project.projectId;
-  return typeof id === "string" || typeof id === "number" ? String(id) : undefined;
-}
-
 /**
  * The comparable form of a spec (withDefaults) or of a response. A connection without redundancy is the
  * PRIMARY of a group the service names, so a spec without one expects priority PRIMARY and any group.
@@ -175,11 +166,6 @@ function readiness(body: Body, operation: Operation): Readiness {
 }
 
 // ── requests ─────────────────────────────────────────────────────────────────────────────
-
-function uuidOf(body: Body, what: string): string {
-  if (typeof body.uuid !== "string") throw new NetformError({ code: "api.unexpected_body", source: "internal", message: `${what}: the service's answer has no uuid` });
-  return body.uuid;
-}
 
 async function observe(ctx: KindContext, ref: ObjectRef): Promise<Body | undefined> {
   const body = await orGone(() => ctx.api.call<Body>("GET", `${BASE}/${ref.id}`));
@@ -269,20 +255,13 @@ export const connections: ResourceKind = {
     await ctx.api.call("PATCH", `${BASE}/${ref.id}`, { body: operations });
   },
 
-  async delete(ctx, ref) {
-    try {
-      await ctx.api.call("DELETE", `${BASE}/${ref.id}`);
-    } catch (e) {
-      if (isNotFound(e)) return;
-      if (e instanceof ApiError && e.status === 400) {
-        if (e.problems.some((p) => p.code === ALREADY_DELETED)) return;
-        // Already being deleted (a retried delete after a crash) is what was asked for.
-        const now = await observe(ctx, ref);
-        if (now === undefined || stateOf(now) === "DEPROVISIONING") return;
-      }
-      throw e;
-    }
-  },
+  // A DEPROVISIONED connection (the service's EQ-3041120 refusal) reads as gone.
+  delete: (ctx, ref) =>
+    deleteIdempotently(
+      () => ctx.api.call("DELETE", `${BASE}/${ref.id}`),
+      () => observe(ctx, ref),
+      (now) => stateOf(now) === "DEPROVISIONING",
+    ),
 
   readiness,
   stateOf,

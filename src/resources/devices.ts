@@ -5,10 +5,10 @@
 // type, package, version, licence, size, metro and account are fixed by the order, so changing them
 // means a new device.
 
-import { ApiError, type ApiClient } from "../api/index.js";
+import { type ApiClient } from "../api/index.js";
 import { KIND_INFO } from "../config/index.js";
 import { NetformError } from "../diag/index.js";
-import { asNumber, compact, getPath, isNotFound, orGone, pick, readinessFrom, sortedStrings, type StateTable } from "./common.js";
+import { asNumber, compact, deleteIdempotently, getPath, orGone, pick, readinessFrom, sortedStrings, type StateTable } from "./common.js";
 import type { Body, KindContext, ObjectRef, Observed, Operation, Readiness, ResourceKind, UpdateMethod } from "./types.js";
 
 const BASE = "/ne/v1/devices";
@@ -351,20 +351,13 @@ export const devices: ResourceKind = {
     await send(ctx.api, peer, calls.secondary);
   },
 
-  async delete(ctx, ref) {
-    try {
-      // A primary of a pair is refused without deleteRedundantDevice; the pair is one resource here.
-      await ctx.api.call("DELETE", devicePath(ref.id), { query: { deleteRedundantDevice: true } });
-    } catch (e) {
-      if (isNotFound(e)) return;
-      // A device already on its way out is refused with a 400; that is the outcome wanted.
-      if (e instanceof ApiError && e.status === 400) {
-        const now = await getDevice(ctx.api, ref.id);
-        if (now === undefined || DELETED_STATES.includes(statusOf(now) ?? "")) return;
-      }
-      throw e;
-    }
-  },
+  // A primary of a pair is refused without deleteRedundantDevice; the pair is one resource here.
+  delete: (ctx, ref) =>
+    deleteIdempotently(
+      () => ctx.api.call("DELETE", devicePath(ref.id), { query: { deleteRedundantDevice: true } }),
+      () => getDevice(ctx.api, ref.id),
+      (now) => DELETED_STATES.includes(statusOf(now) ?? ""),
+    ),
 
   readiness,
   stateOf,

@@ -4,9 +4,9 @@
 // another filter, connection or direction is a detach and a new attach. A detached attachment stays
 // readable as DETACHED for a while, which counts as gone.
 
-import { ApiError, listAll } from "../api/index.js";
+import { listAll } from "../api/index.js";
 import { NetformError } from "../diag/index.js";
-import { isNotFound, orGone, readinessFrom, refKey, type StateTable } from "./common.js";
+import { deleteIdempotently, isNotFound, orGone, readinessFrom, refKey, type StateTable } from "./common.js";
 import type { Body, KindContext, ObjectRef, Observed, Operation, Readiness, ResourceKind } from "./types.js";
 
 /** The largest page of this API family. */
@@ -106,20 +106,13 @@ export const routeFilterAttachments: ResourceKind = {
     throw new NetformError({ code: "internal.not_updatable", source: "internal", message: `route filter attachment ${ref.id}: ${changed.join(", ")} cannot change in place` });
   },
 
-  async delete(ctx, ref) {
-    try {
-      await ctx.api.call("DELETE", `${attachmentsOf(parentOf(ref))}/${ref.id}`);
-    } catch (e) {
-      // 404: already detached (or its connection is gone).
-      if (isNotFound(e)) return;
-      // The service refuses to detach an attachment that is already detaching: that is success.
-      if (e instanceof ApiError && e.status === 400) {
-        const now = await observe(ctx, ref);
-        if (now === undefined || statusOf(now) === "DETACHING") return;
-      }
-      throw e;
-    }
-  },
+  // A 404 means already detached, or its connection is gone.
+  delete: (ctx, ref) =>
+    deleteIdempotently(
+      () => ctx.api.call("DELETE", `${attachmentsOf(parentOf(ref))}/${ref.id}`),
+      () => observe(ctx, ref),
+      (now) => statusOf(now) === "DETACHING",
+    ),
 
   readiness(body: Body, operation: Operation): Readiness {
     return readinessFrom(STATES, statusOf(body), operation);

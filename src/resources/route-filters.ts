@@ -2,9 +2,9 @@
 // its name and description change in place, its type and project cannot. A deleted filter stays readable
 // as DEPROVISIONED for a while, which counts as gone.
 
-import { ApiError, searchAll } from "../api/index.js";
+import { searchAll } from "../api/index.js";
 import { NetformError } from "../diag/index.js";
-import { compact, isNotFound, orGone, readinessFrom, searchByUuid, type StateTable } from "./common.js";
+import { compact, deleteIdempotently, orGone, projectIdOf, readinessFrom, searchByUuid, uuidOf, type StateTable } from "./common.js";
 import type { Body, KindContext, ObjectRef, Observed, Operation, Readiness, ResourceKind, UpdateMethod } from "./types.js";
 
 const BASE = "/fabric/v4/routeFilters";
@@ -25,13 +25,6 @@ type Patchable = (typeof PATCHABLE)[number];
 const stateOf = (body: Body): string | undefined => (typeof body.state === "string" ? body.state : undefined);
 const isGone = (body: Body): boolean => stateOf(body) === "DEPROVISIONED";
 
-/** Sample responses show the project id as a number, requests send a string. */
-function projectIdOf(project: unknown): string | undefined {
-  if (project === null || typeof project !== "object") return undefined;
-  const id = (project as Body).projectId;
-  return typeof id === "string" || typeof id === "number" ? String(id) : undefined;
-}
-
 /**
  * The comparable form, the same for a spec and a response. An absent description reads as "", so that
  * removing it from the configuration shows as a change (and is sent as an empty description).
@@ -44,11 +37,6 @@ function comparable(body: Body): Body {
     description: typeof body.description === "string" ? body.description : "",
     project: projectId === undefined ? undefined : { projectId },
   }) as Body;
-}
-
-function uuidOf(body: Body, what: string): string {
-  if (typeof body.uuid !== "string") throw new NetformError({ code: "api.unexpected_body", source: "internal", message: `${what}: the service's answer has no uuid` });
-  return body.uuid;
 }
 
 const covers = (field: string, path: string): boolean => path === field || path.startsWith(`${field}.`);
@@ -87,19 +75,12 @@ export const routeFilters: ResourceKind = {
     await ctx.api.call("PATCH", `${BASE}/${ref.id}`, { body: operations });
   },
 
-  async delete(ctx, ref) {
-    try {
-      await ctx.api.call("DELETE", `${BASE}/${ref.id}`);
-    } catch (e) {
-      if (isNotFound(e)) return;
-      // The service refuses to delete a filter that is already being deleted or deleted: that is success.
-      if (e instanceof ApiError && e.status === 400) {
-        const now = await observe(ctx, ref);
-        if (now === undefined || DELETING.includes(stateOf(now) ?? "")) return;
-      }
-      throw e;
-    }
-  },
+  delete: (ctx, ref) =>
+    deleteIdempotently(
+      () => ctx.api.call("DELETE", `${BASE}/${ref.id}`),
+      () => observe(ctx, ref),
+      (now) => DELETING.includes(stateOf(now) ?? ""),
+    ),
 
   readiness(body: Body, operation: Operation): Readiness {
     return readinessFrom(STATES, stateOf(body), operation);

@@ -3,9 +3,9 @@
 // other field through a PUT of the whole instance; the type, the connection and a DIRECT instance's
 // addresses cannot change.
 
-import { ApiError, listAll } from "../api/index.js";
+import { listAll } from "../api/index.js";
 import { NetformError } from "../diag/index.js";
-import { asNumber, compact, getPath, isNotFound, orGone, readinessFrom, refKey, type StateTable } from "./common.js";
+import { asNumber, compact, deleteIdempotently, getPath, isNotFound, orGone, readinessFrom, refKey, type StateTable } from "./common.js";
 import type { Body, KindContext, ObjectRef, Observed, Readiness, ResourceKind, UpdateMethod } from "./types.js";
 
 type RoutingProtocolType = "DIRECT" | "BGP";
@@ -205,19 +205,12 @@ export const routingProtocols: ResourceKind = {
     await ctx.api.call("PUT", path, { body: requestBody(spec) });
   },
 
-  async delete(ctx, ref) {
-    try {
-      await ctx.api.call("DELETE", instancePath(ref));
-    } catch (e) {
-      if (isNotFound(e)) return;
-      // A second delete of an instance already on its way out is refused as "transient"; that is success.
-      if (e instanceof ApiError && e.status === 400) {
-        const now = await orGone(() => ctx.api.call<Body>("GET", instancePath(ref)));
-        if (!now || isDeleted(now)) return;
-      }
-      throw e;
-    }
-  },
+  delete: (ctx, ref) =>
+    deleteIdempotently(
+      () => ctx.api.call("DELETE", instancePath(ref)),
+      () => orGone(() => ctx.api.call<Body>("GET", instancePath(ref))),
+      isDeleted,
+    ),
 
   readiness(body, operation): Readiness {
     return readinessFrom(TABLE, stateOf(body), operation, failureReason(body));

@@ -2,9 +2,9 @@
 // a remote site, and a second tunnel on the secondary of a redundant pair. Every change is a PUT of the
 // whole configuration, secrets included; only the device it lives on cannot change.
 
-import { ApiError, listAll } from "../api/index.js";
+import { listAll } from "../api/index.js";
 import { NetformError } from "../diag/index.js";
-import { asNumber, compact, isNotFound, orGone, readinessFrom, type StateTable } from "./common.js";
+import { asNumber, compact, deleteIdempotently, orGone, readinessFrom, type StateTable } from "./common.js";
 import type { Body, KindContext, ObjectRef, Observed, Readiness, ResourceKind, UpdateMethod } from "./types.js";
 
 const BASE = "/ne/v1/vpn";
@@ -111,19 +111,13 @@ export const vpns: ResourceKind = {
     await ctx.api.call("PUT", vpnPath(ref.id), { body: putBody(spec) });
   },
 
-  async delete(ctx, ref) {
-    try {
-      await ctx.api.call("DELETE", vpnPath(ref.id));
-    } catch (e) {
-      if (isNotFound(e)) return;
-      // A VPN already being deleted is refused with a 400 (VPN_ALREADY_DELETED); that is the outcome wanted.
-      if (e instanceof ApiError && e.status === 400) {
-        const now = await orGone(() => ctx.api.call<Body>("GET", vpnPath(ref.id)));
-        if (now === undefined || DELETED_STATES.includes(statusOf(now) ?? "")) return;
-      }
-      throw e;
-    }
-  },
+  // A VPN already being deleted is refused with VPN_ALREADY_DELETED.
+  delete: (ctx, ref) =>
+    deleteIdempotently(
+      () => ctx.api.call("DELETE", vpnPath(ref.id)),
+      () => orGone(() => ctx.api.call<Body>("GET", vpnPath(ref.id))),
+      (now) => DELETED_STATES.includes(statusOf(now) ?? ""),
+    ),
 
   readiness(body, operation): Readiness {
     return readinessFrom(TABLE, statusOf(body), operation, failureReason(body));
