@@ -123,3 +123,22 @@ export async function searchByUuid(ctx: KindContext, searchPath: string, refs: r
   );
   return found;
 }
+
+/**
+ * The objects a Fabric search finds with the spec's name and type in its project (the provider's when the
+ * spec names none), most recently updated first: where the object a create just made is found.
+ */
+export async function* sameNameAndType(ctx: KindContext, searchPath: string, spec: Body): AsyncGenerator<Body> {
+  if (typeof spec.name !== "string") return;
+  const projectId = projectIdOf(spec.project) ?? ctx.provider.projectId;
+  const and = [
+    { property: "/name", operator: "=", values: [spec.name] },
+    { property: "/type", operator: "=", values: [String(spec.type)] },
+    ...(projectId === undefined ? [] : [{ property: "/project/projectId", operator: "=", values: [projectId] }]),
+  ];
+  for await (const body of searchAll<Body>(ctx.api, searchPath, { filter: { and } }, { pageSize: SEARCH_PAGE })) {
+    if (body.name !== spec.name || body.type !== spec.type) continue;
+    if (projectId !== undefined && projectIdOf(body.project) !== projectId) continue;
+    yield body;
+  }
+}

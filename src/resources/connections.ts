@@ -4,14 +4,12 @@
 // device and interface); anything else is a new connection. A deleted connection stays readable as
 // DEPROVISIONED, a rejected one as CANCELLED: both count as gone.
 
-import { searchAll } from "../api/index.js";
 import { NetformError } from "../diag/index.js";
-import { asNumber, compact, deleteIdempotently, getPath, orGone, projectIdOf, readinessFrom, searchByUuid, uuidOf, type StateTable } from "./common.js";
+import { asNumber, compact, deleteIdempotently, getPath, orGone, projectIdOf, readinessFrom, sameNameAndType, searchByUuid, uuidOf, type StateTable } from "./common.js";
 import type { Body, KindContext, ObjectRef, Observed, Operation, Readiness, ResourceKind, UpdateMethod } from "./types.js";
 
 const BASE = "/fabric/v4/connections";
 /** The largest search page, also used as the number of uuids per search. */
-const PAGE = 100;
 
 const STATES: StateTable = {
   done: { create: ["PROVISIONED"], update: ["PROVISIONED"], delete: ["DEPROVISIONED"] },
@@ -267,18 +265,9 @@ export const connections: ResourceKind = {
   stateOf,
 
   async lookup(ctx, spec): Promise<Observed | undefined> {
-    if (typeof spec.name !== "string") return undefined;
-    const projectId = projectIdOf(spec.project) ?? ctx.provider.projectId;
-    const and = [
-      { property: "/name", operator: "=", values: [spec.name] },
-      { property: "/type", operator: "=", values: [String(spec.type)] },
-      ...(projectId === undefined ? [] : [{ property: "/project/projectId", operator: "=", values: [projectId] }]),
-    ];
     const wanted = [endpointOf(spec.aSide), endpointOf(spec.zSide)];
-    // The default sort is the most recently updated first: the newest match is the one a create just made.
-    for await (const body of searchAll<Body>(ctx.api, `${BASE}/search`, { filter: { and } }, { pageSize: PAGE })) {
-      if (body.name !== spec.name || body.type !== spec.type || DELETING.includes(stateOf(body) ?? "")) continue;
-      if (projectId !== undefined && projectIdOf(body.project) !== projectId) continue;
+    for await (const body of sameNameAndType(ctx, `${BASE}/search`, spec)) {
+      if (DELETING.includes(stateOf(body) ?? "")) continue;
       if (endpointOf(body.aSide) !== wanted[0] || endpointOf(body.zSide) !== wanted[1]) continue;
       return { id: uuidOf(body, "connection search"), body };
     }

@@ -2,14 +2,12 @@
 // its name and description change in place, its type and project cannot. A deleted filter stays readable
 // as DEPROVISIONED for a while, which counts as gone.
 
-import { searchAll } from "../api/index.js";
 import { NetformError } from "../diag/index.js";
-import { compact, deleteIdempotently, orGone, projectIdOf, readinessFrom, searchByUuid, uuidOf, type StateTable } from "./common.js";
+import { compact, deleteIdempotently, orGone, projectIdOf, readinessFrom, sameNameAndType, searchByUuid, uuidOf, type StateTable } from "./common.js";
 import type { Body, KindContext, ObjectRef, Observed, Operation, Readiness, ResourceKind, UpdateMethod } from "./types.js";
 
 const BASE = "/fabric/v4/routeFilters";
 /** The largest page this API family serves (section 8), also used as the number of uuids per search. */
-const PAGE = 100;
 
 const STATES: StateTable = {
   done: { create: ["PROVISIONED"], update: ["PROVISIONED"], delete: ["DEPROVISIONED"] },
@@ -89,18 +87,8 @@ export const routeFilters: ResourceKind = {
   stateOf,
 
   async lookup(ctx, spec): Promise<Observed | undefined> {
-    if (typeof spec.name !== "string") return undefined;
-    const projectId = projectIdOf(spec.project) ?? ctx.provider.projectId;
-    const and = [
-      { property: "/name", operator: "=", values: [spec.name] },
-      { property: "/type", operator: "=", values: [String(spec.type)] },
-      ...(projectId === undefined ? [] : [{ property: "/project/projectId", operator: "=", values: [projectId] }]),
-    ];
-    // The default sort is the most recently updated first: the newest match is the one a create just made.
-    for await (const body of searchAll<Body>(ctx.api, `${BASE}/search`, { filter: { and } }, { pageSize: PAGE })) {
-      if (body.name !== spec.name || body.type !== spec.type || DELETING.includes(stateOf(body) ?? "")) continue;
-      if (projectId !== undefined && projectIdOf(body.project) !== projectId) continue;
-      return { id: uuidOf(body, "route filter search"), body };
+    for await (const body of sameNameAndType(ctx, `${BASE}/search`, spec)) {
+      if (!DELETING.includes(stateOf(body) ?? "")) return { id: uuidOf(body, "route filter search"), body };
     }
     return undefined;
   },
