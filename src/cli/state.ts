@@ -5,7 +5,7 @@ import type { Command } from "commander";
 import { resolve } from "node:path";
 import { NetformError } from "../diag/index.js";
 import { GENERATOR } from "../engine/run.js";
-import { StateLock, StateStore, forceUnlock } from "../state/index.js";
+import { StateLock, StateStore, forceUnlock, type ResourceState } from "../state/index.js";
 import { renderStateList, renderStateResource } from "../views/state.js";
 import { run } from "./program.js";
 
@@ -15,6 +15,13 @@ function openState(path: string): StateStore {
   const store = StateStore.open(resolve(path), GENERATOR);
   if (!store.exists) throw new NetformError({ code: "state.missing", message: `no state file at ${path}`, hint: "run apply first, or point --state at the state file" });
   return store;
+}
+
+/** What the state records at an address, or the error that says it records nothing there. */
+function recorded(store: StateStore, address: string): ResourceState {
+  const resource = store.resource(address);
+  if (!resource) throw new NetformError({ code: "state.unknown-address", message: `the state has no ${address}`, hint: "netform state list shows the addresses it has" });
+  return resource;
 }
 
 export function registerState(program: Command): void {
@@ -35,10 +42,7 @@ export function registerState(program: Command): void {
     .option(...STATE_OPTION)
     .action(
       run(({ output }, address: string, flags: { state: string }) => {
-        const store = openState(flags.state);
-        const resource = store.resource(address);
-        if (!resource) throw new NetformError({ code: "state.unknown-address", message: `the state has no ${address}`, hint: "netform state list shows the addresses it has" });
-        renderStateResource(output, address, resource);
+        renderStateResource(output, address, recorded(openState(flags.state), address));
         return 0;
       }),
     );
@@ -52,7 +56,7 @@ export function registerState(program: Command): void {
         const lock = StateLock.acquire(path, "state rm");
         try {
           const store = openState(path);
-          if (!store.resource(address)) throw new NetformError({ code: "state.unknown-address", message: `the state has no ${address}`, hint: "netform state list shows the addresses it has" });
+          recorded(store, address);
           await store.removeResource(address);
           output.out(`Removed ${address} from the state. The object itself was not touched.`);
           return 0;
