@@ -13,7 +13,7 @@ import {
   changedPaths,
   colo,
   connectionSpec,
-  differences,
+  describeDifferences,
   expectNoDiff,
   failNextTransition,
   replaceReasons,
@@ -165,20 +165,20 @@ describe("connections handler: comparing", () => {
   it("expects a PRIMARY connection when the spec has no redundancy, and compares a given group", async () => {
     const { body } = await provisioned(connectionSpec({ redundancy: { group: "g-1", priority: "PRIMARY" }, aSide: colo(SV_PRIMARY, 700), zSide: serviceProfile("SV") }));
     const bare = connectionSpec({ aSide: colo(SV_PRIMARY, 700), zSide: serviceProfile("SV") });
-    expect(differences(connections, bare, body)).toEqual([]);
-    expect(differences(connections, bare, { ...body, redundancy: { group: "x", priority: "SECONDARY" } })).toEqual(['redundancy.priority: want "PRIMARY", got "SECONDARY"']);
+    expect(describeDifferences(connections, bare, body)).toEqual([]);
+    expect(describeDifferences(connections, bare, { ...body, redundancy: { group: "x", priority: "SECONDARY" } })).toEqual(['redundancy.priority: want "PRIMARY", got "SECONDARY"']);
   });
 
   it("ignores the order of notification entries and addresses", () => {
     const spec = connectionSpec({ notifications: [{ type: "ALL", emails: ["b@example.com", "a@example.com"] }, { type: "BANDWIDTH_ALERT", emails: ["c@example.com"] }] });
     const body = { ...spec, redundancy: { group: "g", priority: "PRIMARY" }, notifications: [{ type: "BANDWIDTH_ALERT", emails: ["c@example.com"] }, { type: "ALL", emails: ["a@example.com", "b@example.com"] }] };
-    expect(differences(connections, spec, body)).toEqual([]);
+    expect(describeDifferences(connections, spec, body)).toEqual([]);
   });
 
   it("normalises numbers sent as strings and leaves secrets to the engine", () => {
     const spec = connectionSpec({ zSide: { accessPoint: { ...serviceProfile("DC").accessPoint, authenticationKey: "secret" } } });
     const body = { ...spec, redundancy: { group: "g", priority: "PRIMARY" }, bandwidth: "100", aSide: { accessPoint: { type: "COLO", port: { uuid: DC_PRIMARY, type: "XF_PORT" }, linkProtocol: { type: "DOT1Q", vlanTag: "1001" } } } };
-    expect(differences(connections, spec, body)).toEqual([]);
+    expect(describeDifferences(connections, spec, body)).toEqual([]);
     expect(JSON.stringify(connections.desired(spec))).not.toContain("secret");
   });
 

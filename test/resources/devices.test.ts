@@ -1,22 +1,15 @@
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { KIND_INFO } from "../../src/config/index.js";
 import { devices as kind } from "../../src/resources/devices.js";
-import type { Body, ObjectRef } from "../../src/resources/types.js";
+import type { Body, KindContext, ObjectRef } from "../../src/resources/types.js";
 import { seedDevice } from "../support/fixtures.js";
 import { useSimulator } from "../support/sim.js";
-import { ACCOUNT_NUMBER, PROJECT_ID, differences, kindContext, methodFor, ready, requestsDuring, settle } from "./kind-harness.js";
+import { ACCOUNT_NUMBER, PROJECT_ID, differences, useKindContext, methodFor, ready, requestsDuring, settle } from "./kind-harness.js";
 
 // Devices take 8 to 12 simulated minutes; at this speed that is a fraction of a second.
 const t = useSimulator({ speed: 5000 });
-const contexts: Array<ReturnType<typeof kindContext>> = [];
-const context = () => {
-  const ctx = kindContext(t);
-  contexts.push(ctx);
-  return ctx;
-};
-afterAll(async () => {
-  for (const ctx of contexts) await ctx.api.close();
-});
+const kindCtx = useKindContext(t);
+const context = () => kindCtx.ctx;
 
 /** The configuration example's device, as the engine hands it over (provider defaults filled in). */
 const single = (name = "edge-1"): Body => ({
@@ -61,7 +54,7 @@ function valid(spec: Body): Body {
   return clean;
 }
 
-async function createReady(ctx: ReturnType<typeof kindContext>, spec: Body): Promise<{ ref: ObjectRef; body: Body }> {
+async function createReady(ctx: KindContext, spec: Body): Promise<{ ref: ObjectRef; body: Body }> {
   const created = await kind.create(ctx, valid(spec));
   const ref = { id: created.id };
   return { ref, body: await ready(kind, ctx, ref, "create") };

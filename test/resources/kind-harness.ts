@@ -1,38 +1,47 @@
 // Drives one resource kind directly against the test simulator, the way the engine does: a client and
-// context, polling `observe` until `readiness` settles, the engine's leaf-by-leaf compare, and the
+// context (one per test file), polling `observe` until `readiness` settles, the engine's leaf-by-leaf compare, and the
 // simulator's request log for counting refresh requests.
 
+import { afterAll, beforeAll } from "vitest";
 import { ApiClient } from "../../src/api/index.js";
 import { KINDS } from "../../src/config/index.js";
 import type { Body, KindContext, ObjectRef, Operation, Readiness, ResourceKind, UpdateMethod } from "../../src/resources/types.js";
+import { getLeaf, leaves, sameValue } from "../../src/plan/values.js";
 import type { TestSim } from "../support/sim.js";
 
 export const PROJECT_ID = "5c1a4b6e-6b55-4c34-8a4f-2a9f1d0c7e01";
 export const ACCOUNT_NUMBER = "270848";
 
-export function kindContext(t: TestSim): KindContext {
-  const api = new ApiClient({ baseUrl: t.url, credentials: { clientId: "demo-client", clientSecret: "demo-secret" }, sleep: () => Promise.resolve() });
+/** A KindContext on the test simulator, built once it is listening and closed after the file. */
+export function useKindContext(t: TestSim): { readonly ctx: KindContext } {
+  let ctx: KindContext | undefined;
+  beforeAll(() => {
+    ctx = {
+      api: new ApiClient({ baseUrl: t.url, credentials: { clientId: "demo-client", clientSecret: "demo-secret" }, sleep: () => new Promise((resolve) => setTimeout(resolve, 1)) }),
+      provider: { parallelism: 10, timeouts: Object.fromEntries(KINDS.map((k) => [k, 60_000])) as KindContext["provider"]["timeouts"], projectId: PROJECT_ID, accountNumber: ACCOUNT_NUMBER },
+    };
+  });
+  afterAll(async () => {
+    await ctx?.api.close();
+  });
   return {
-    api,
-    provider: { parallelism: 10, timeouts: Object.fromEntries(KINDS.map((k) => [k, 60_000])) as KindContext["provider"]["timeouts"], projectId: PROJECT_ID, accountNumber: ACCOUNT_NUMBER },
+    get ctx() {
+      return ctx!;
+    },
   };
 }
 
-/** Leaf paths of a comparable form: objects are walked, arrays are compared whole (as the engine does). */
-export function flatten(value: unknown, prefix = "", out = new Map<string, unknown>()): Map<string, unknown> {
-  if (value !== null && typeof value === "object" && !Array.isArray(value)) {
-    for (const [k, v] of Object.entries(value)) flatten(v, prefix ? `${prefix}.${k}` : k, out);
-  } else if (prefix) {
-    out.set(prefix, value);
-  }
-  return out;
+/** The leaves of desired(spec) that differ from observed(body), by the engine's own compare. */
+export function differences(kind: ResourceKind, spec: Body, body: Body): string[] {
+  const observed = kind.observed(body);
+  return [...leaves(kind.desired(spec))].filter(([path, want]) => !sameValue(want, getLeaf(observed, path))).map(([path]) => path);
 }
 
-/** The paths where `desired` and `observed` differ; paths only `observed` has are ignored. */
-export function differences(kind: ResourceKind, spec: Body, body: Body): string[] {
-  const want = flatten(kind.desired(spec));
-  const have = flatten(kind.observed(body));
-  return [...want].filter(([path, v]) => JSON.stringify(v) !== JSON.stringify(have.get(path))).map(([path]) => path);
+/** The same differences, each with what was wanted and what was found, for readable failures. */
+export function describeDifferences(kind: ResourceKind, spec: Body, body: Body): string[] {
+  const desired = kind.desired(spec);
+  const observed = kind.observed(body);
+  return differences(kind, spec, body).map((path) => `${path}: want ${JSON.stringify(getLeaf(desired, path))}, got ${JSON.stringify(getLeaf(observed, path))}`);
 }
 
 /** How the engine would change a path: the longest updatable prefix; undefined forces a replace. */
@@ -43,22 +52,28 @@ export function methodFor(kind: ResourceKind, path: string): UpdateMethod | unde
 }
 
 export interface Settled {
+  /** The last body observed; undefined when the object is gone. */
   body: Body | undefined;
   readiness: Readiness;
+  /** Every state shown while waiting, in order, without repeats. */
+  states: string[];
 }
 
-/** Polls `observe` until the operation is ready or failed (a gone object is a finished delete). */
+/** Polls `observe` until the operation is ready or failed, as the engine does (a gone object is a finished delete). */
 export async function settle(kind: ResourceKind, ctx: KindContext, ref: ObjectRef, operation: Operation): Promise<Settled> {
   const deadline = Date.now() + 20_000;
+  const states: string[] = [];
   for (;;) {
     const body = await kind.observe(ctx, ref);
     if (body === undefined) {
-      if (operation === "delete") return { body, readiness: "ready" };
+      if (operation === "delete") return { body, readiness: "ready", states };
       throw new Error(`${kind.noun} ${ref.id} disappeared while waiting for ${operation}`);
     }
+    const state = kind.stateOf(body);
+    if (state !== undefined && states[states.length - 1] !== state) states.push(state);
     const readiness = kind.readiness(body, operation);
-    if (readiness !== "pending") return { body, readiness };
-    if (Date.now() > deadline) throw new Error(`${kind.noun} ${ref.id} still pending (${kind.stateOf(body)}) after ${operation}`);
+    if (readiness !== "pending") return { body, readiness, states };
+    if (Date.now() > deadline) throw new Error(`${kind.noun} ${ref.id} still pending (${state}) after ${operation}`);
     await new Promise((r) => setTimeout(r, 5));
   }
 }
@@ -76,10 +91,13 @@ export interface LoggedRequest {
   status: number;
 }
 
-/** Runs `work` and returns the API requests the simulator saw meanwhile (token requests left out). */
-export async function requestsDuring(t: TestSim, work: () => Promise<unknown>): Promise<LoggedRequest[]> {
+/** Runs `work` and returns what it returned with the API requests the simulator saw meanwhile (token requests left out). */
+export async function withRequests<T>(t: TestSim, work: () => Promise<T>): Promise<{ result: T; requests: LoggedRequest[] }> {
   await t.call("DELETE", "/__sim/requests");
-  await work();
+  const result = await work();
   const log = (await t.call("GET", "/__sim/requests")).body as LoggedRequest[];
-  return log.filter((r) => !r.path.startsWith("/oauth2/"));
+  return { result, requests: log.filter((r) => !r.path.startsWith("/oauth2/")) };
 }
+
+/** The API requests `work` made. */
+export const requestsDuring = async (t: TestSim, work: () => Promise<unknown>): Promise<LoggedRequest[]> => (await withRequests(t, work)).requests;

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { routeFilters } from "../../src/resources/route-filters.js";
 import type { Body, ObjectRef } from "../../src/resources/types.js";
 import { useSimulator } from "../support/sim.js";
-import { SANDBOX, changedPaths, differences, expectNoDiff, failNextTransition, replaceReasons, settle, useKindContext, withRequests } from "./fabric-kind-support.js";
+import { SANDBOX, changedPaths, describeDifferences, expectNoDiff, failNextTransition, replaceReasons, settle, useKindContext, withRequests } from "./fabric-kind-support.js";
 
 const t = useSimulator({ speed: 1000 });
 const k = useKindContext(t);
@@ -64,7 +64,7 @@ describe("routeFilters handler", () => {
     const ref = await created(spec());
     const without = spec({ description: undefined });
     const body = (await routeFilters.observe(k.ctx, ref))!;
-    expect(differences(routeFilters, without, body)).toEqual(['description: want "", got "Prefixes accepted from the customer"']);
+    expect(describeDifferences(routeFilters, without, body)).toEqual(['description: want "", got "Prefixes accepted from the customer"']);
     await routeFilters.update(k.ctx, ref, without, ["description"]);
     expectNoDiff(routeFilters, without, (await settle(routeFilters, k.ctx, ref, "update")).body);
   });
@@ -77,7 +77,7 @@ describe("routeFilters handler", () => {
 
   it("compares a project id the service sends as a number with the string of the spec", () => {
     const s = spec({ project: { projectId: "270848" } });
-    expect(differences(routeFilters, s, { ...s, project: { projectId: 270848, href: "/x" }, state: "PROVISIONED" })).toEqual([]);
+    expect(describeDifferences(routeFilters, s, { ...s, project: { projectId: 270848, href: "/x" }, state: "PROVISIONED" })).toEqual([]);
   });
 
   it("observes many filters with one search per hundred, leaving deleted ones out", async () => {

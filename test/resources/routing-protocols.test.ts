@@ -1,22 +1,15 @@
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { KIND_INFO } from "../../src/config/index.js";
 import { refKey } from "../../src/resources/common.js";
 import { routingProtocols as kind } from "../../src/resources/routing-protocols.js";
-import type { Body, ObjectRef } from "../../src/resources/types.js";
+import type { Body, KindContext, ObjectRef } from "../../src/resources/types.js";
 import { seedConnection } from "../support/fixtures.js";
 import { useSimulator } from "../support/sim.js";
-import { differences, kindContext, methodFor, ready, requestsDuring, settle } from "./kind-harness.js";
+import { differences, useKindContext, methodFor, ready, requestsDuring, settle } from "./kind-harness.js";
 
 const t = useSimulator({ speed: 1000 });
-const contexts: Array<ReturnType<typeof kindContext>> = [];
-const context = () => {
-  const ctx = kindContext(t);
-  contexts.push(ctx);
-  return ctx;
-};
-afterAll(async () => {
-  for (const ctx of contexts) await ctx.api.close();
-});
+const kindCtx = useKindContext(t);
+const context = () => kindCtx.ctx;
 
 const directSpec = (connection: string): Body => ({
   connection,
@@ -42,7 +35,7 @@ function valid(spec: Body): Body {
   return spec;
 }
 
-async function createReady(ctx: ReturnType<typeof kindContext>, spec: Body): Promise<{ ref: ObjectRef; body: Body }> {
+async function createReady(ctx: KindContext, spec: Body): Promise<{ ref: ObjectRef; body: Body }> {
   const created = await kind.create(ctx, valid(spec));
   expect(created.parent).toBe(spec.connection);
   const ref = { id: created.id, parent: created.parent! };

@@ -1,22 +1,15 @@
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { KIND_INFO } from "../../src/config/index.js";
 import { devices } from "../../src/resources/devices.js";
 import { vpns as kind } from "../../src/resources/vpns.js";
 import type { Body, KindContext } from "../../src/resources/types.js";
 import { useSimulator } from "../support/sim.js";
-import { ACCOUNT_NUMBER, PROJECT_ID, differences, kindContext, methodFor, ready, requestsDuring, settle } from "./kind-harness.js";
+import { ACCOUNT_NUMBER, PROJECT_ID, differences, useKindContext, methodFor, ready, requestsDuring, settle } from "./kind-harness.js";
 
 // The VPNs need a PROVISIONED device, which takes 8 to 12 simulated minutes.
 const t = useSimulator({ speed: 5000 });
-const contexts: KindContext[] = [];
-const context = () => {
-  const ctx = kindContext(t);
-  contexts.push(ctx);
-  return ctx;
-};
-afterAll(async () => {
-  for (const ctx of contexts) await ctx.api.close();
-});
+const kindCtx = useKindContext(t);
+const context = () => kindCtx.ctx;
 
 /** A provisioned device made through the devices kind; `redundant` orders a pair. */
 async function device(ctx: KindContext, redundant = false): Promise<string> {
