@@ -6,7 +6,7 @@
 import { describe, expect, it } from "vitest";
 import { useSimulator } from "../support/sim.js";
 import { workspace } from "./cli.js";
-import { PORTS, PROJECT, idOf, objects, out, runner } from "./service.js";
+import { PORTS, PROJECT, idOf, objects, out, runner, portConnectionYaml, CONFIG_HEADER } from "./service.js";
 
 const t = useSimulator({ speed: 500 });
 
@@ -17,11 +17,7 @@ interface ConnectionOptions {
   zPort?: string;
 }
 
-const config = (connection?: ConnectionOptions) => `netform: 1
-provider:
-  endpoint: embedded
-  projectId: ${PROJECT}
-connections:${
+const config = (connection?: ConnectionOptions) => `${CONFIG_HEADER}connections:${
   connection === undefined
     ? " {}"
     : `
@@ -141,29 +137,11 @@ describe("connections end to end", () => {
   });
 
   it("replacing a connection replaces what lives on it, in the order the service needs", { timeout: 120_000 }, async () => {
-    const stack = (vlanTag: number) => `netform: 1
-provider:
-  endpoint: embedded
-  projectId: ${PROJECT}
-routeFilters:
+    const stack = (vlanTag: number) => `${CONFIG_HEADER}routeFilters:
   inbound:
     type: BGP_IPv4_PREFIX_FILTER
 connections:
-  routed:
-    type: EVPL_VC
-    bandwidth: 50
-    aSide:
-      accessPoint:
-        type: COLO
-        port: { uuid: ${PORTS.dcPrimary} }
-        linkProtocol: { type: DOT1Q, vlanTag: ${vlanTag} }
-    zSide:
-      accessPoint:
-        type: COLO
-        port: { uuid: ${PORTS.dcSecondary} }
-        linkProtocol: { type: DOT1Q, vlanTag: 1702 }
-    notifications: [{ type: ALL, emails: [noc@example.com] }]
-routeFilterAttachments:
+${portConnectionYaml("routed", { aPort: PORTS.dcPrimary, vlanA: vlanTag, zPort: PORTS.dcSecondary, vlanZ: 1702, bandwidth: 50 })}routeFilterAttachments:
   routed-in:
     connection: \${connections.routed.uuid}
     routeFilter: \${routeFilters.inbound.uuid}
@@ -234,26 +212,8 @@ routingProtocols:
 
   // The summary counts what was done, not what was planned.
   it("a failed create is reported as failed, and its dependents as skipped, not as added", { timeout: 120_000 }, async () => {
-    const ws = workspace(`netform: 1
-provider:
-  endpoint: embedded
-  projectId: ${PROJECT}
-connections:
-  doomed:
-    type: EVPL_VC
-    bandwidth: 50
-    aSide:
-      accessPoint:
-        type: COLO
-        port: { uuid: ${PORTS.dcPrimary} }
-        linkProtocol: { type: DOT1Q, vlanTag: 1951 }
-    zSide:
-      accessPoint:
-        type: COLO
-        port: { uuid: ${PORTS.dcSecondary} }
-        linkProtocol: { type: DOT1Q, vlanTag: 1952 }
-    notifications: [{ type: ALL, emails: [noc@example.com] }]
-routingProtocols:
+    const ws = workspace(`${CONFIG_HEADER}connections:
+${portConnectionYaml("doomed", { aPort: PORTS.dcPrimary, vlanA: 1951, zPort: PORTS.dcSecondary, vlanZ: 1952, bandwidth: 50 })}routingProtocols:
   doomed-direct:
     connection: \${connections.doomed.uuid}
     type: DIRECT

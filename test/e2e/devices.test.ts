@@ -7,7 +7,7 @@
 import { describe, expect, it } from "vitest";
 import { useSimulator } from "../support/sim.js";
 import { workspace } from "./cli.js";
-import { ACCOUNT, PROJECT, idOf, objects, out, runner } from "./service.js";
+import { ACCOUNT, idOf, objects, out, runner, CONFIG_HEADER } from "./service.js";
 
 // Devices take minutes of simulated time: a fast clock.
 const t = useSimulator({ speed: 2000 });
@@ -20,11 +20,7 @@ interface DeviceOptions {
   secondary?: boolean;
 }
 
-const config = (device?: DeviceOptions) => `netform: 1
-provider:
-  endpoint: embedded
-  projectId: ${PROJECT}
-  accountNumber: ${ACCOUNT}
+const config = (device?: DeviceOptions) => `${CONFIG_HEADER}  accountNumber: ${ACCOUNT}
 devices:${
   device === undefined
     ? " {}"

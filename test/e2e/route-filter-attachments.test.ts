@@ -7,15 +7,11 @@
 import { describe, expect, it } from "vitest";
 import { useSimulator } from "../support/sim.js";
 import { workspace } from "./cli.js";
-import { PORTS, PROJECT, idOf, objects, out, runner, type Obj } from "./service.js";
+import { PORTS, idOf, objects, out, runner, type Obj, portConnectionYaml, CONFIG_HEADER } from "./service.js";
 
 const t = useSimulator({ speed: 500 });
 
-const config = (attachment?: { filter: "primary-in" | "alternate-in"; direction: "INBOUND" | "OUTBOUND" }) => `netform: 1
-provider:
-  endpoint: embedded
-  projectId: ${PROJECT}
-routeFilters:
+const config = (attachment?: { filter: "primary-in" | "alternate-in"; direction: "INBOUND" | "OUTBOUND" }) => `${CONFIG_HEADER}routeFilters:
   primary-in:
     type: BGP_IPv4_PREFIX_FILTER
     description: primary
@@ -23,21 +19,7 @@ routeFilters:
     type: BGP_IPv4_PREFIX_FILTER
     description: alternate
 connections:
-  filtered:
-    type: EVPL_VC
-    bandwidth: 50
-    aSide:
-      accessPoint:
-        type: COLO
-        port: { uuid: ${PORTS.nyPrimary} }
-        linkProtocol: { type: DOT1Q, vlanTag: 2201 }
-    zSide:
-      accessPoint:
-        type: COLO
-        port: { uuid: ${PORTS.nySecondary} }
-        linkProtocol: { type: DOT1Q, vlanTag: 2202 }
-    notifications: [{ type: ALL, emails: [noc@example.com] }]
-routeFilterAttachments:${
+${portConnectionYaml("filtered", { aPort: PORTS.nyPrimary, vlanA: 2201, zPort: PORTS.nySecondary, vlanZ: 2202, bandwidth: 50 })}routeFilterAttachments:${
   attachment === undefined
     ? " {}"
     : `

@@ -7,7 +7,7 @@
 import { describe, expect, it } from "vitest";
 import { useSimulator } from "../support/sim.js";
 import { workspace } from "./cli.js";
-import { PORTS, PROJECT, idOf, objects, out, runner } from "./service.js";
+import { PORTS, idOf, objects, out, runner, portConnectionYaml, CONFIG_HEADER } from "./service.js";
 
 const t = useSimulator({ speed: 500 });
 
@@ -18,26 +18,8 @@ interface BgpOptions {
 }
 
 /** No dependsOn between the two instances: the order is the service's own rule, which netform must know. */
-const config = (protocols: { direct: boolean; bgp?: BgpOptions }) => `netform: 1
-provider:
-  endpoint: embedded
-  projectId: ${PROJECT}
-connections:
-  routed:
-    type: EVPL_VC
-    bandwidth: 50
-    aSide:
-      accessPoint:
-        type: COLO
-        port: { uuid: ${PORTS.svPrimary} }
-        linkProtocol: { type: DOT1Q, vlanTag: 2301 }
-    zSide:
-      accessPoint:
-        type: COLO
-        port: { uuid: ${PORTS.svSecondary} }
-        linkProtocol: { type: DOT1Q, vlanTag: 2302 }
-    notifications: [{ type: ALL, emails: [noc@example.com] }]
-routingProtocols:${protocols.direct || protocols.bgp ? "" : " {}"}${
+const config = (protocols: { direct: boolean; bgp?: BgpOptions }) => `${CONFIG_HEADER}connections:
+${portConnectionYaml("routed", { aPort: PORTS.svPrimary, vlanA: 2301, zPort: PORTS.svSecondary, vlanZ: 2302, bandwidth: 50 })}routingProtocols:${protocols.direct || protocols.bgp ? "" : " {}"}${
   protocols.bgp
     ? `
   routed-bgp:

@@ -45,19 +45,23 @@ provider:
   projectId: ${PROJECT}
 `;
 
-/** A port-to-port connection between the two DC ports, as YAML under `connections:`. */
-export const dcConnectionYaml = (name: string, vlanA: number, vlanZ: number, bandwidth = 50): string => `  ${name}:
+/** A port-to-port connection, as YAML under `connections:`. */
+export const portConnectionYaml = (name: string, c: { aPort: string; vlanA: number | string; zPort: string; vlanZ: number | string; bandwidth?: number | string }): string => `  ${name}:
     type: EVPL_VC
-    bandwidth: ${bandwidth}
+    bandwidth: ${c.bandwidth ?? 50}
     aSide:
       accessPoint:
         type: COLO
-        port: { uuid: ${PORTS.dcPrimary} }
-        linkProtocol: { type: DOT1Q, vlanTag: ${vlanA} }
+        port: { uuid: ${c.aPort} }
+        linkProtocol: { type: DOT1Q, vlanTag: ${c.vlanA} }
     zSide:
       accessPoint:
         type: COLO
-        port: { uuid: ${PORTS.dcSecondary} }
-        linkProtocol: { type: DOT1Q, vlanTag: ${vlanZ} }
+        port: { uuid: ${c.zPort} }
+        linkProtocol: { type: DOT1Q, vlanTag: ${c.vlanZ} }
     notifications: [{ type: ALL, emails: [noc@example.com] }]
 `;
+
+/** A port-to-port connection between the two DC ports. */
+export const dcConnectionYaml = (name: string, vlanA: number, vlanZ: number, bandwidth = 50): string =>
+  portConnectionYaml(name, { aPort: PORTS.dcPrimary, vlanA, zPort: PORTS.dcSecondary, vlanZ, bandwidth });

@@ -7,7 +7,7 @@
 import { describe, expect, it } from "vitest";
 import { useSimulator } from "../support/sim.js";
 import { workspace } from "./cli.js";
-import { ACCOUNT, PROJECT, idOf, objects, out, runner } from "./service.js";
+import { ACCOUNT, idOf, objects, out, runner, CONFIG_HEADER } from "./service.js";
 
 const t = useSimulator({ speed: 2000 });
 
@@ -32,11 +32,7 @@ const device = (name: string) => `
     termlength: 12
     notifications: [netops@example.com]`;
 
-const config = (vpn?: VpnOptions) => `netform: 1
-provider:
-  endpoint: embedded
-  projectId: ${PROJECT}
-  accountNumber: ${ACCOUNT}
+const config = (vpn?: VpnOptions) => `${CONFIG_HEADER}  accountNumber: ${ACCOUNT}
 devices:${device("edge-a")}${device("edge-b")}
 vpns:${
   vpn === undefined
