@@ -37,6 +37,8 @@ export interface ApplyInput {
 /** What every step of one apply shares. */
 interface StepContext extends ApplyInput {
   poller: Poller;
+  /** The configuration's dependency graph, built once per apply. */
+  dependencies: Graph;
 }
 
 export interface ApplyOutcome {
@@ -50,7 +52,7 @@ type Step = { change: ResourceChange; kind: StepKind };
 const deposedAddress = (address: string) => `${address}~deposed`;
 
 /** The steps of the plan, and the order they must run in. */
-function stepGraph(plan: Plan, config: Configuration, state: Readonly<Record<string, ResourceState>>): { graph: Graph; steps: Map<string, Step> } {
+function stepGraph(plan: Plan, dependencies: Graph, state: Readonly<Record<string, ResourceState>>): { graph: Graph; steps: Map<string, Step> } {
   const steps = new Map<string, Step>();
   const graph = new Graph();
   const add = (id: string, step: Step) => {
@@ -88,8 +90,9 @@ function stepGraph(plan: Plan, config: Configuration, state: Readonly<Record<str
       }
     }
   }
-  const dependencies = configGraph(config);
-  const dependsOn = (address: string): string[] => [...new Set([...(dependencies.has(address) ? dependencies.dependenciesOf(address) : []), ...(state[address]?.dependencies ?? [])])];
+  // What each address depends on: as the configuration says now, and as the state recorded when it was applied.
+  const dependsOnOf = new Map(plan.changes.map((c) => [c.address, new Set([...(dependencies.has(c.address) ? dependencies.dependenciesOf(c.address) : []), ...(state[c.address]?.dependencies ?? [])])]));
+  const dependsOn = (address: string): ReadonlySet<string> => dependsOnOf.get(address) ?? new Set();
   for (const change of plan.changes) {
     const a = change.address;
     // Creates and updates after what they depend on is in place.
@@ -98,7 +101,7 @@ function stepGraph(plan: Plan, config: Configuration, state: Readonly<Record<str
     // An object is deleted only once nothing depends on it: its dependents are deleted first, or have been
     // changed to stop using it.
     for (const other of plan.changes) {
-      if (other.address === a || !dependsOn(other.address).includes(a)) continue;
+      if (other.address === a || !dependsOn(other.address).has(a)) continue;
       if (steps.has(`${other.address}-`)) graph.addEdge(`${a}-`, `${other.address}-`);
       else if (steps.has(`${other.address}+`) && changes.get(other.address)?.action !== "create") graph.addEdge(`${a}-`, `${other.address}+`);
     }
@@ -107,10 +110,10 @@ function stepGraph(plan: Plan, config: Configuration, state: Readonly<Record<str
 }
 
 export async function applyPlan(applyInput: ApplyInput): Promise<ApplyOutcome> {
-  const input: StepContext = { ...applyInput, poller: new Poller(applyInput.session.ctx, applyInput.session.poll) };
-  const { plan, config, store, emit } = input;
+  const input: StepContext = { ...applyInput, poller: new Poller(applyInput.session.ctx, applyInput.session.poll), dependencies: configGraph(applyInput.config) };
+  const { plan, store, emit } = input;
   await adoptFoundObjects(input);
-  const { graph, steps } = stepGraph(plan, config, store.state.resources);
+  const { graph, steps } = stepGraph(plan, input.dependencies, store.state.resources);
   for (const change of plan.changes) if (change.action !== "no-op" || change.awaiting) emit({ type: "planned_change", change });
 
   const outcomes = await walk(graph, {
@@ -213,8 +216,7 @@ function configResource(input: ApplyInput, address: string): ConfigResource {
   return resource;
 }
 
-
-function record(input: ApplyInput, address: string, resource: ConfigResource, observed: Observed, spec: Body, pending?: Operation): Promise<void> {
+function record(input: StepContext, address: string, resource: ConfigResource, observed: Observed, spec: Body, pending?: Operation): Promise<void> {
   const secrets = secretPathsOf(resource);
   return input.store.setResource(address, {
     kind: resource.kind,
@@ -227,9 +229,8 @@ function record(input: ApplyInput, address: string, resource: ConfigResource, ob
   });
 }
 
-function dependenciesOf(input: ApplyInput, address: string): string[] {
-  const graph = configGraph(input.config);
-  return graph.has(address) ? graph.dependenciesOf(address).sort() : [];
+function dependenciesOf(input: StepContext, address: string): string[] {
+  return input.dependencies.has(address) ? input.dependencies.dependenciesOf(address).sort() : [];
 }
 
 async function waitFor(input: StepContext, change: ResourceChange, ref: ObjectRef, operation: Operation, step: StepKind): Promise<Body | undefined> {
