@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { PROJECTS } from "../../src/simulator/index.js";
-import { ORG_ID } from "../../src/simulator/auth.js";
+import { ORG_ID } from "../../src/simulator/core/auth.js";
 import { useSimulator } from "../support/sim.js";
 
 const t = useSimulator();

@@ -31,7 +31,7 @@ describe("connection optional fields", () => {
 
 describe("seeded endpoints", () => {
   it("offers a network, a cloud router and a service token to connect to", async () => {
-    const { SEEDED_ENDPOINTS } = await import("../../src/simulator/seed.js");
+    const { SEEDED_ENDPOINTS } = await import("../../src/simulator/core/seed.js");
     const { network, router, serviceToken } = SEEDED_ENDPOINTS;
     const sides = [
       { accessPoint: { type: "NETWORK", network: { uuid: network.uuid } } },

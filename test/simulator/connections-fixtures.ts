@@ -1,7 +1,7 @@
 // Request bodies and seeded identifiers shared by the connection tests.
 
 import { PROJECTS } from "../../src/simulator/index.js";
-import { SERVICE_PROFILES, seededUuid } from "../../src/simulator/seed.js";
+import { SERVICE_PROFILES, seededUuid } from "../../src/simulator/core/seed.js";
 import type { TestSim } from "../support/sim.js";
 
 /** Seeded ports: three per metro in the order DC, SV, NY, LD, AM, FR, SG, TY (PRIMARY and SECONDARY DOT1Q, then QINQ). */

@@ -1,0 +1,180 @@
+// Assembles the simulator: middleware (request log, control API, body limit, faults, auth), the areas'
+// routes, error rendering in each API family's problem style, and the HTTP server on loopback.
+
+import { serve, type ServerType } from "@hono/node-server";
+import { Hono } from "hono";
+import { bodyLimit } from "hono/body-limit";
+import { HTTPException } from "hono/http-exception";
+import type { AddressInfo } from "node:net";
+import { ALL_AREAS } from "../areas.js";
+import { DEFAULT_TOKEN_TTL_S, TokenStore, bearerAuth, tokenRoutes } from "./auth.js";
+import type { SimEnv } from "./context.js";
+import { controlRoutes, type RequestLogEntry } from "./control.js";
+import { SimError, problemStyleFor, renderProblem } from "./errors.js";
+import { Faults } from "./faults.js";
+import { World, type FaultSettings } from "./world.js";
+
+/** Requests larger than the specification's attachment limit are refused. */
+export const MAX_BODY_BYTES = 5 * 1024 * 1024;
+
+export interface SimulatorOptions {
+  host?: string;
+  port?: number;
+  /** Divides every transition's duration (tests run at 100 or more). */
+  speed?: number;
+  /** Seeds identifiers and fault dice. */
+  seed?: number;
+  /** Persists the world to this file and continues from it on the next start. */
+  dataFile?: string;
+  faults?: FaultSettings;
+  /** Lifetime of issued access tokens, in seconds (default 3599, as the official description says). */
+  tokenTtlSeconds?: number;
+  /** Sees every API exchange (not the control API), e.g. for the conformance tests. */
+  onExchange?: (exchange: Exchange) => void;
+  /** Told about a defect in the simulator itself (an unexpected exception in a handler). */
+  onInternalError?: (error: unknown) => void;
+}
+
+export interface Exchange {
+  method: string;
+  path: string;
+  status: number;
+  contentType: string;
+  body: string;
+}
+
+export interface Simulator {
+  app: Hono<SimEnv>;
+  world: World;
+  faults: Faults;
+  requests: RequestLogEntry[];
+  reset(): void;
+}
+
+const API_PREFIXES = ["/fabric/", "/ne/", "/internetAccess/", "/v1/", "/ecx/"];
+
+/** Builds the simulator's app and world without opening a socket (tests may call `app.request`). */
+export function createSimulator(options: SimulatorOptions = {}): Simulator {
+  const world = new World({
+    ...(options.speed === undefined ? {} : { speed: options.speed }),
+    ...(options.seed === undefined ? {} : { seed: options.seed }),
+    ...(options.dataFile === undefined ? {} : { dataFile: options.dataFile }),
+  });
+  for (const area of ALL_AREAS) area.define?.(world);
+  const reset = () => {
+    world.clear();
+    for (const area of ALL_AREAS) area.seed?.(world);
+    world.save();
+  };
+  if (!world.load()) reset();
+
+  const faults = new Faults(world);
+  if (options.faults) faults.configure(options.faults);
+  const requests: RequestLogEntry[] = [];
+  const tokens = new TokenStore(options.tokenTtlSeconds ?? DEFAULT_TOKEN_TTL_S);
+  const app = new Hono<SimEnv>();
+
+  app.use("*", async (c, next) => {
+    const started = performance.now();
+    const path = c.req.path;
+    c.set("correlationId", world.uuid());
+    await next();
+    if (path.startsWith("/__sim")) return;
+    requests.push({ method: c.req.method, path, status: c.res.status, ms: Math.round((performance.now() - started) * 10) / 10 });
+    if (c.req.method !== "GET" && c.res.status < 500) world.save();
+    if (options.onExchange) {
+      const body = await c.res.clone().text();
+      options.onExchange({ method: c.req.method, path, status: c.res.status, contentType: c.res.headers.get("content-type") ?? "", body });
+    }
+  });
+
+  app.route("/__sim", controlRoutes({ world, faults, requests, reset }));
+
+  app.use(
+    "*",
+    bodyLimit({
+      maxSize: MAX_BODY_BYTES,
+      onError: () => {
+        throw new SimError("attachmentInvalid", [{ property: "body", reason: `the request body is larger than ${MAX_BODY_BYTES / 1024 / 1024} MB` }]);
+      },
+    }),
+  );
+
+  app.use("*", async (c, next) => {
+    const latency = faults.latency();
+    if (latency > 0) await new Promise((resolve) => setTimeout(resolve, latency));
+    faults.check();
+    await next();
+  });
+
+  tokenRoutes(app, tokens);
+  const requireToken = bearerAuth(tokens);
+  app.use("*", async (c, next) => {
+    if (!API_PREFIXES.some((p) => c.req.path.startsWith(p))) return next();
+    return requireToken(c, async () => {
+      await world.runAs(c.get("principal").userName, next);
+    });
+  });
+
+  for (const area of ALL_AREAS) area.routes?.(app, world);
+
+  app.notFound((c) => {
+    const path = c.req.path;
+    const otherMethod = app.routes.some((r) => r.method !== c.req.method && r.method !== "ALL" && routeMatches(r.path, path));
+    const err = otherMethod
+      ? new SimError("methodNotAllowed", [{ property: "method", reason: `${c.req.method} is not supported on ${path}` }])
+      : new SimError("notFound", [{ property: "path", reason: `no such resource: ${c.req.method} ${path}` }]);
+    return c.json(renderProblem(err, problemStyleFor(path), c.get("correlationId") ?? ""), err.def.status as 404);
+  });
+
+  app.onError((error, c) => {
+    let err: SimError;
+    if (error instanceof SimError) err = error;
+    else if (error instanceof HTTPException && error.status < 500) {
+      err = new SimError("invalidProperty", [{ property: "request", reason: error.message }]);
+    } else {
+      options.onInternalError?.(error);
+      err = new SimError("internalError");
+    }
+    for (const [name, value] of Object.entries(err.headers)) c.header(name, value);
+    return c.json(renderProblem(err, problemStyleFor(c.req.path), c.get("correlationId") ?? ""), err.def.status as 400);
+  });
+
+  return { app, world, faults, requests, reset };
+}
+
+const routeRegexCache = new Map<string, RegExp>();
+function routeMatches(pattern: string, path: string): boolean {
+  let re = routeRegexCache.get(pattern);
+  if (!re) {
+    re = new RegExp(`^${pattern.replace(/[.+?^${}()|[\]\\]/g, "\\$&").replace(/\/:[^/]+/g, "/[^/]+").replace(/\*/g, ".*")}$`);
+    routeRegexCache.set(pattern, re);
+  }
+  return re.test(path);
+}
+
+export interface RunningSimulator extends Simulator {
+  url: string;
+  close(): Promise<void>;
+}
+
+/** Starts the simulator on loopback; `port: 0` picks a free port. */
+export async function startSimulator(options: SimulatorOptions = {}): Promise<RunningSimulator> {
+  const sim = createSimulator(options);
+  const host = options.host ?? "127.0.0.1";
+  const server: ServerType = await new Promise((resolve, reject) => {
+    const s = serve({ fetch: sim.app.fetch, hostname: host, port: options.port ?? 8787 }, () => resolve(s));
+    s.once("error", reject);
+  });
+  const address = server.address() as AddressInfo;
+  const shownHost = address.family === "IPv6" ? `[${address.address}]` : address.address;
+  return {
+    ...sim,
+    url: `http://${shownHost}:${address.port}`,
+    close: () =>
+      new Promise<void>((resolve, reject) => {
+        server.close((err) => (err ? reject(err) : resolve()));
+        if ("closeAllConnections" in server) server.closeAllConnections();
+      }),
+  };
+}

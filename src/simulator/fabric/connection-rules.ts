@@ -1,0 +1,505 @@
+// The validation rules of virtual connections (sections 2.5, 4.5 and 8 of the specification, with the
+// official description where the specification says "not shown"): field types and enumerations, the
+// endpoints of both sides resolved against the objects they name, VLAN tags unique per port, and the
+// bandwidth a connection may use (metro limits, port capacity, the service profile's offer).
+
+import { fail } from "../core/errors.js";
+import { canSee, type Principal } from "../core/context.js";
+import { ACCOUNTS, ORG_ID } from "../core/auth.js";
+import { METRO_BY_CODE, remoteVcBandwidthMax } from "../core/metros-data.js";
+import { getPointer, type Json, type JsonObject, type SimObject, type World } from "../core/world.js";
+
+/** Official ConnectionType enumeration. */
+export const CONNECTION_TYPES = [
+  "EVPL_VC", "EPL_VC", "EC_VC", "IP_VC", "ACCESS_EPL_VC", "EIA_VC", "EVPLAN_VC", "EPLAN_VC",
+  "EVPTREE_VC", "EPTREE_VC", "IPWAN_VC", "IA_VC", "MC_VC", "IX_VC", "GW_VC", "IPX_VC",
+] as const;
+
+/** Official SimplifiedNotification type enumeration. */
+export const NOTIFICATION_TYPES = [
+  "NOTIFICATION", "BANDWIDTH_ALERT", "CONNECTION_APPROVAL", "PROFILE_LIFECYCLE", "ALL",
+  "SALES_REP_NOTIFICATIONS", "TECHNICAL", "ORDERING", "QUOTE_NOTIFICATIONS",
+] as const;
+
+/** Access point types the simulator can resolve (the endpoint kinds of section 2.5). */
+export const ACCESS_POINT_TYPES = ["COLO", "VD", "SP", "NETWORK", "CLOUD_ROUTER"] as const;
+export type AccessPointType = (typeof ACCESS_POINT_TYPES)[number];
+
+/** Section 8: connection notification recipients. */
+export const MAX_NOTIFICATION_EMAILS = 12;
+/** Official ConnectionPostRequest.bandwidth maximum (Mbps). */
+export const MAX_REQUEST_BANDWIDTH = 100_000;
+/**
+ * VLAN tags 2-4094, the range the specification gives for tags (the official description's schema
+ * caps Fabric tags at 4092; the specification wins, and the difference is a listed conformance exception).
+ */
+export const VLAN_MIN = 2;
+export const VLAN_MAX = 4094;
+
+/** Connection states in which the connection holds its VLAN tags and port bandwidth. */
+const RELEASED_STATES = ["DEPROVISIONED", "FAILED", "CANCELLED"];
+
+export interface RuleContext {
+  world: World;
+  principal: Principal;
+}
+
+/** A VLAN tag (DOT1Q) or tag pair (QINQ) taken on a port. */
+export interface VlanClaim {
+  portUuid: string;
+  outer: number;
+  /** QINQ inner tag; absent when the connection takes every inner tag under its outer tag. */
+  inner?: number;
+}
+
+/** One side of a connection, checked and rendered as the API returns it. */
+export interface ResolvedSide {
+  body: JsonObject;
+  metroCode?: string;
+  portUuid?: string;
+  vlan?: VlanClaim;
+  /** The service profile's view, for SP endpoints (its bandwidth offer). */
+  profile?: JsonObject;
+}
+
+// ── primitive readers: each names the offending property ────────────────────────────────
+
+export function asObject(value: Json | undefined, path: string, required = true): JsonObject | undefined {
+  if (value === undefined || value === null) {
+    if (required) fail("missingProperty", path, `${path} is required`);
+    return undefined;
+  }
+  if (typeof value !== "object" || Array.isArray(value)) return fail("invalidProperty", path, `${path} must be an object`, JSON.stringify(value));
+  return value;
+}
+
+export function asString(value: Json | undefined, path: string, required = true): string | undefined {
+  if (value === undefined || value === null) {
+    if (required) fail("missingProperty", path, `${path} is required`);
+    return undefined;
+  }
+  if (typeof value !== "string") return fail("invalidProperty", path, `${path} must be a string`, JSON.stringify(value));
+  if (required && value.trim() === "") fail("invalidProperty", path, `${path} must not be empty`);
+  return value;
+}
+
+export function asInteger(value: Json | undefined, path: string, min: number, max: number, required = true): number | undefined {
+  if (value === undefined || value === null) {
+    if (required) fail("missingProperty", path, `${path} is required`);
+    return undefined;
+  }
+  if (typeof value !== "number" || !Number.isInteger(value)) return fail("invalidProperty", path, `${path} must be an integer`, JSON.stringify(value));
+  if (value < min || value > max) fail("invalidProperty", path, `${path} must be between ${min} and ${max}`, value);
+  return value;
+}
+
+export function asEnum<T extends string>(value: Json | undefined, allowed: readonly T[], path: string, required = true): T | undefined {
+  const text = asString(value, path, required);
+  if (text === undefined) return undefined;
+  if (!(allowed as readonly string[]).includes(text)) fail("notInAllowedList", path, `${path} must be one of ${allowed.join(", ")}`, text);
+  return text as T;
+}
+
+// ── whole fields ─────────────────────────────────────────────────────────────────────────
+
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+/** Notifications: at least one entry, each with a type and emails; 1 to 12 addresses in all (section 8). */
+export function readNotifications(value: Json | undefined, path: string): JsonObject[] {
+  if (value === undefined || value === null) return fail("missingProperty", path, `${path} is required`);
+  if (!Array.isArray(value) || value.length === 0) return fail("invalidProperty", path, `${path} must be a non-empty array of {type, emails}`);
+  let recipients = 0;
+  const out = value.map((entry, i) => {
+    const at = `${path}/${i}`;
+    const n = asObject(entry, at)!;
+    const type = asEnum(n.type, NOTIFICATION_TYPES, `${at}/type`)!;
+    const emails = n.emails;
+    if (emails === undefined || emails === null) return fail("missingProperty", `${at}/emails`, `${at}/emails is required`);
+    if (!Array.isArray(emails) || emails.length === 0) return fail("invalidProperty", `${at}/emails`, `${at}/emails must be a non-empty array of email addresses`);
+    emails.forEach((email, j) => {
+      if (typeof email !== "string" || !EMAIL.test(email)) fail("invalidProperty", `${at}/emails/${j}`, "must be an email address", JSON.stringify(email));
+    });
+    recipients += emails.length;
+    return { type, emails: [...emails] } as JsonObject;
+  });
+  if (recipients > MAX_NOTIFICATION_EMAILS) {
+    fail("invalidProperty", path, `at most ${MAX_NOTIFICATION_EMAILS} notification email addresses are allowed, got ${recipients}`, recipients);
+  }
+  return out;
+}
+
+export function readBandwidth(value: Json | undefined, path = "/bandwidth"): number {
+  return asInteger(value, path, 1, MAX_REQUEST_BANDWIDTH)!;
+}
+
+/** redundancy {group, priority}, both required inside; a lone connection is the primary of its own group. */
+export function readRedundancy(value: Json | undefined, world: World): JsonObject {
+  const r = asObject(value, "/redundancy", false);
+  if (!r) return { group: world.uuid(), priority: "PRIMARY" };
+  return {
+    group: asString(r.group, "/redundancy/group")!,
+    priority: asEnum(r.priority, ["PRIMARY", "SECONDARY"], "/redundancy/priority")!,
+  };
+}
+
+// ── shared renderings ────────────────────────────────────────────────────────────────────
+
+export function locationOf(metroCode: string): JsonObject {
+  const metro = METRO_BY_CODE.get(metroCode);
+  const href = `/fabric/v4/metros/${metroCode}`;
+  return { href, metroHref: href, metroCode, ...(metro ? { metroName: metro.name, region: metro.region } : {}) };
+}
+
+/** The account block of the caller (its first account), as the API stamps it on what it creates. */
+export function accountOf(principal: Principal): JsonObject {
+  const number = principal.accountNumbers[0]!;
+  const account = Object.values(ACCOUNTS).find((a) => a.accountNumber === number);
+  return {
+    accountNumber: number,
+    ...(account ? { accountName: account.accountName, ucmId: account.ucmId } : {}),
+    orgId: Number(ORG_ID),
+    organizationName: ACCOUNTS.main.accountName,
+    globalOrgId: `0016u0000${ORG_ID}AAG`,
+  };
+}
+
+// ── referenced objects ───────────────────────────────────────────────────────────────────
+
+/** An object another field refers to: unknown or invisible ids are a 400 naming the field. */
+export function referenced(ctx: RuleContext, kind: string, uuid: string, path: string): SimObject {
+  const obj = ctx.world.get(uuid, kind);
+  if (!obj || !canSee(ctx.principal, obj)) return fail("referenceNotFound", path, `${kind} ${uuid} does not exist or is not accessible`, uuid);
+  return obj;
+}
+
+export function isLive(connection: JsonObject): boolean {
+  const state = connection.state;
+  return typeof state !== "string" || !RELEASED_STATES.includes(state);
+}
+
+function connectionPorts(connection: JsonObject): string[] {
+  return ["/aSide/accessPoint/port/uuid", "/zSide/accessPoint/port/uuid"]
+    .map((p) => getPointer(connection, p))
+    .filter((u): u is string => typeof u === "string");
+}
+
+/** Live connections (other than `exceptUuid`), as the API shows them now. */
+function liveConnections(world: World, exceptUuid?: string): JsonObject[] {
+  return world
+    .list("connections")
+    .filter((o) => o.uuid !== exceptUuid)
+    .map((o) => world.view(o))
+    .filter(isLive);
+}
+
+function claimsOf(connection: JsonObject): VlanClaim[] {
+  const claims: VlanClaim[] = [];
+  for (const side of ["aSide", "zSide"]) {
+    const portUuid = getPointer(connection, `/${side}/accessPoint/port/uuid`);
+    const lp = getPointer(connection, `/${side}/accessPoint/linkProtocol`) as JsonObject | undefined;
+    if (typeof portUuid !== "string" || !lp || typeof lp !== "object") continue;
+    const outer = typeof lp.vlanTag === "number" ? lp.vlanTag : lp.vlanSTag;
+    if (typeof outer !== "number") continue;
+    claims.push({ portUuid, outer, ...(typeof lp.vlanCTag === "number" ? { inner: lp.vlanCTag } : {}) });
+  }
+  return claims;
+}
+
+function overlaps(a: VlanClaim, b: VlanClaim): boolean {
+  if (a.portUuid !== b.portUuid || a.outer !== b.outer) return false;
+  return a.inner === undefined || b.inner === undefined || a.inner === b.inner;
+}
+
+/** A VLAN tag is unique per port among live connections. */
+export function checkVlanFree(world: World, claim: VlanClaim, path: string, exceptUuid?: string): void {
+  const taken = liveConnections(world, exceptUuid).find((c) => claimsOf(c).some((other) => overlaps(claim, other)));
+  if (taken) {
+    const tags = claim.inner === undefined ? String(claim.outer) : `${claim.outer}.${claim.inner}`;
+    fail("invalidProperty", path, `VLAN ${tags} is already used on port ${claim.portUuid} by connection ${String(taken.uuid)}`, claim.outer);
+  }
+}
+
+/** Bandwidth left on a port: its bandwidth less what live connections on it use. */
+export function portBandwidthLeft(world: World, port: JsonObject, exceptUuid?: string): number | undefined {
+  if (typeof port.bandwidth !== "number") return undefined;
+  const used = liveConnections(world, exceptUuid)
+    .filter((c) => connectionPorts(c).includes(String(port.uuid)))
+    .reduce((sum, c) => sum + (typeof c.bandwidth === "number" ? c.bandwidth : 0), 0);
+  return port.bandwidth - used;
+}
+
+/** Every bandwidth rule: the metro pair's maximum, each port's capacity, the service profile's offer. */
+export function checkBandwidth(ctx: RuleContext, bandwidth: number, sides: ResolvedSide[], exceptUuid?: string, path = "/bandwidth"): void {
+  const [a, z] = sides;
+  if (a?.metroCode && z?.metroCode) {
+    const max = remoteVcBandwidthMax(a.metroCode, z.metroCode);
+    if (bandwidth > max) {
+      const scope = a.metroCode === z.metroCode ? `a local connection in ${a.metroCode}` : `a connection between ${a.metroCode} and ${z.metroCode}`;
+      fail("invalidProperty", path, `bandwidth ${bandwidth} Mbps exceeds the ${max} Mbps allowed for ${scope}`, bandwidth);
+    }
+  }
+  for (const side of sides) {
+    if (side.portUuid) {
+      const port = ctx.world.get(side.portUuid, "ports");
+      const left = port ? portBandwidthLeft(ctx.world, ctx.world.view(port), exceptUuid) : undefined;
+      if (left !== undefined && bandwidth > left) {
+        fail("invalidProperty", path, `bandwidth ${bandwidth} Mbps exceeds the ${Math.max(left, 0)} Mbps available on port ${side.portUuid}`, bandwidth);
+      }
+    }
+    if (side.profile) checkProfileBandwidth(side.profile, bandwidth, path);
+  }
+}
+
+function checkProfileBandwidth(profile: JsonObject, bandwidth: number, path: string): void {
+  const config = getPointer(profile, "/accessPointTypeConfigs/0") as JsonObject | undefined;
+  if (!config || config.allowCustomBandwidth === true || !Array.isArray(config.supportedBandwidths)) return;
+  if (!config.supportedBandwidths.includes(bandwidth)) {
+    fail("notInAllowedList", path, `service profile ${String(profile.name)} offers ${config.supportedBandwidths.join(", ")} Mbps`, bandwidth);
+  }
+}
+
+// ── endpoints ────────────────────────────────────────────────────────────────────────────
+
+/** The link protocol of a COLO endpoint: its type must be the port's encapsulation. */
+function coloLinkProtocol(raw: Json | undefined, encapsulation: string, path: string): { body: JsonObject; outer: number; inner?: number } {
+  const lp = asObject(raw, path)!;
+  const type = asEnum(lp.type, ["DOT1Q", "QINQ"], `${path}/type`)!;
+  if (type !== encapsulation) fail("invalidProperty", `${path}/type`, `the port's encapsulation is ${encapsulation}; the link protocol must be ${encapsulation}`, type);
+  switch (type) {
+    case "DOT1Q": {
+      const vlanTag = asInteger(lp.vlanTag, `${path}/vlanTag`, VLAN_MIN, VLAN_MAX)!;
+      return { body: { type, vlanTag }, outer: vlanTag };
+    }
+    case "QINQ": {
+      const vlanSTag = asInteger(lp.vlanSTag, `${path}/vlanSTag`, VLAN_MIN, VLAN_MAX)!;
+      const vlanCTag = asInteger(lp.vlanCTag, `${path}/vlanCTag`, VLAN_MIN, VLAN_MAX, false);
+      return { body: { type, vlanSTag, ...(vlanCTag === undefined ? {} : { vlanCTag }) }, outer: vlanSTag, ...(vlanCTag === undefined ? {} : { inner: vlanCTag }) };
+    }
+    default: {
+      const unreachable: never = type;
+      return unreachable;
+    }
+  }
+}
+
+/** A single tag, or a min/max range in its place (virtual device endpoints). */
+function tagOrRange(lp: JsonObject, tag: string, min: string, max: string, path: string, out: JsonObject): void {
+  const single = asInteger(lp[tag], `${path}/${tag}`, VLAN_MIN, VLAN_MAX, false);
+  if (single !== undefined) {
+    out[tag] = single;
+    return;
+  }
+  const low = asInteger(lp[min], `${path}/${min}`, VLAN_MIN, VLAN_MAX)!;
+  const high = asInteger(lp[max], `${path}/${max}`, VLAN_MIN, VLAN_MAX)!;
+  if (low > high) fail("invalidProperty", `${path}/${min}`, `${min} must not be greater than ${max}`, low);
+  out[min] = low;
+  out[max] = high;
+}
+
+/** The link protocol of a virtual device endpoint (optional; ranges may replace single tags). */
+function deviceLinkProtocol(raw: Json | undefined, path: string): JsonObject | undefined {
+  const lp = asObject(raw, path, false);
+  if (!lp) return undefined;
+  const type = asEnum(lp.type, ["UNTAGGED", "DOT1Q", "QINQ"], `${path}/type`)!;
+  const out: JsonObject = { type };
+  switch (type) {
+    case "UNTAGGED":
+      break;
+    case "DOT1Q":
+      tagOrRange(lp, "vlanTag", "vlanTagMin", "vlanTagMax", path, out);
+      break;
+    case "QINQ":
+      out.vlanSTag = asInteger(lp.vlanSTag, `${path}/vlanSTag`, VLAN_MIN, VLAN_MAX)!;
+      tagOrRange(lp, "vlanCTag", "vlanCTagMin", "vlanCTagMax", path, out);
+      break;
+    default: {
+      const unreachable: never = type;
+      return unreachable;
+    }
+  }
+  return out;
+}
+
+export function resolvePort(ctx: RuleContext, uuid: Json | undefined, path: string): JsonObject {
+  const portUuid = asString(uuid, path)!;
+  const port = ctx.world.view(referenced(ctx, "ports", portUuid, path));
+  if (port.state !== undefined && port.state !== "ACTIVE") fail("invalidProperty", path, `port ${portUuid} is ${String(port.state)}, not ACTIVE`, portUuid);
+  return port;
+}
+
+export function portReference(port: JsonObject): JsonObject {
+  const priority = getPointer(port, "/redundancy/priority");
+  return {
+    href: `/fabric/v4/ports/${String(port.uuid)}`,
+    type: "XF_PORT",
+    uuid: port.uuid ?? null,
+    ...(typeof port.name === "string" ? { name: port.name } : {}),
+    ...(typeof priority === "string" ? { redundancy: { priority } } : {}),
+  };
+}
+
+function coloSide(ctx: RuleContext, ap: JsonObject, path: string): ResolvedSide {
+  const portRef = asObject(ap.port, `${path}/port`)!;
+  const port = resolvePort(ctx, portRef.uuid, `${path}/port/uuid`);
+  const encapsulation = String(getPointer(port, "/encapsulation/type") ?? "DOT1Q");
+  const lp = coloLinkProtocol(ap.linkProtocol, encapsulation, `${path}/linkProtocol`);
+  const metroCode = getPointer(port, "/location/metroCode");
+  const portUuid = String(port.uuid);
+  return {
+    body: {
+      type: "COLO",
+      port: portReference(port),
+      linkProtocol: lp.body,
+      ...(typeof metroCode === "string" ? { location: locationOf(metroCode) } : {}),
+      account: accountOf(ctx.principal),
+    },
+    ...(typeof metroCode === "string" ? { metroCode } : {}),
+    portUuid,
+    vlan: { portUuid, outer: lp.outer, ...(lp.inner === undefined ? {} : { inner: lp.inner }) },
+  };
+}
+
+/** The virtualDevice and interface of a VD endpoint (also the value of the /aSide/accessPoint patch). */
+export function deviceAccessPoint(ctx: RuleContext, ap: JsonObject, path: string): { body: JsonObject; metroCode?: string } {
+  const vd = asObject(ap.virtualDevice, `${path}/virtualDevice`)!;
+  asEnum(vd.type, ["EDGE"], `${path}/virtualDevice/type`);
+  const uuid = asString(vd.uuid, `${path}/virtualDevice/uuid`)!;
+  const device = ctx.world.view(referenced(ctx, "devices", uuid, `${path}/virtualDevice/uuid`));
+  if (device.status !== undefined && device.status !== "PROVISIONED") {
+    fail("invalidProperty", `${path}/virtualDevice/uuid`, `virtual device ${uuid} is ${String(device.status)}, not PROVISIONED`, uuid);
+  }
+  const iface = asObject(ap.interface, `${path}/interface`, false);
+  const ifaceBody: JsonObject | undefined = iface
+    ? { type: asString(iface.type, `${path}/interface/type`)!, id: asInteger(iface.id, `${path}/interface/id`, 0, Number.MAX_SAFE_INTEGER)! }
+    : undefined;
+  const metroCode = typeof device.metroCode === "string" ? device.metroCode : undefined;
+  return {
+    body: {
+      type: "VD",
+      virtualDevice: { href: `/ne/v1/devices/${uuid}`, uuid, type: "EDGE", ...(typeof device.name === "string" ? { name: device.name } : {}) },
+      ...(ifaceBody ? { interface: ifaceBody } : {}),
+      ...(metroCode ? { location: locationOf(metroCode) } : {}),
+      account: accountOf(ctx.principal),
+    },
+    ...(metroCode ? { metroCode } : {}),
+  };
+}
+
+function deviceSide(ctx: RuleContext, ap: JsonObject, path: string): ResolvedSide {
+  const { body, metroCode } = deviceAccessPoint(ctx, ap, path);
+  const lp = deviceLinkProtocol(ap.linkProtocol, `${path}/linkProtocol`);
+  return { body: { ...body, ...(lp ? { linkProtocol: lp } : {}) }, ...(metroCode ? { metroCode } : {}) };
+}
+
+function profileSide(ctx: RuleContext, ap: JsonObject, path: string): ResolvedSide {
+  const p = asObject(ap.profile, `${path}/profile`)!;
+  asEnum(p.type, ["L2_PROFILE"], `${path}/profile/type`, false);
+  const uuid = asString(p.uuid, `${path}/profile/uuid`)!;
+  const profile = ctx.world.view(referenced(ctx, "serviceProfiles", uuid, `${path}/profile/uuid`));
+  const location = asObject(ap.location, `${path}/location`)!;
+  const metroCode = asString(location.metroCode, `${path}/location/metroCode`)!;
+  const served = Array.isArray(profile.metros) ? profile.metros.map((m) => getPointer(m, "/code")) : [];
+  if (!served.includes(metroCode)) {
+    fail("invalidProperty", `${path}/location/metroCode`, `service profile ${String(profile.name)} is not offered in ${metroCode}; offered in ${served.join(", ")}`, metroCode);
+  }
+  const lp = ap.linkProtocol === undefined ? undefined : deviceLinkProtocol(ap.linkProtocol, `${path}/linkProtocol`);
+  const peeringType = asEnum(ap.peeringType, ["PRIVATE", "MICROSOFT", "PUBLIC", "MANUAL"], `${path}/peeringType`, false);
+  return {
+    body: {
+      type: "SP",
+      ...(peeringType === undefined ? {} : { peeringType }),
+      profile: { href: `/fabric/v4/serviceProfiles/${uuid}`, type: "L2_PROFILE", uuid, ...(typeof profile.name === "string" ? { name: profile.name } : {}) },
+      location: locationOf(metroCode),
+      ...(lp ? { linkProtocol: lp } : {}),
+      ...(typeof ap.sellerRegion === "string" ? { sellerRegion: ap.sellerRegion } : {}),
+      ...(typeof ap.authenticationKey === "string" ? { authenticationKey: ap.authenticationKey } : {}),
+    },
+    metroCode,
+    profile,
+  };
+}
+
+function networkSide(ctx: RuleContext, ap: JsonObject, path: string): ResolvedSide {
+  const n = asObject(ap.network, `${path}/network`)!;
+  const uuid = asString(n.uuid, `${path}/network/uuid`)!;
+  const network = ctx.world.view(referenced(ctx, "networks", uuid, `${path}/network/uuid`));
+  const copy = (key: string) => (typeof network[key] === "string" ? { [key]: network[key] } : {});
+  return { body: { type: "NETWORK", network: { href: `/fabric/v4/networks/${uuid}`, uuid, ...copy("name"), ...copy("type"), ...copy("scope") } } };
+}
+
+function routerSide(ctx: RuleContext, ap: JsonObject, path: string): ResolvedSide {
+  const r = asObject(ap.router, `${path}/router`)!;
+  const uuid = asString(r.uuid, `${path}/router/uuid`)!;
+  const router = ctx.world.view(referenced(ctx, "routers", uuid, `${path}/router/uuid`));
+  const metroCode = getPointer(router, "/location/metroCode");
+  return {
+    body: {
+      type: "CLOUD_ROUTER",
+      router: { href: `/fabric/v4/routers/${uuid}`, uuid, ...(typeof router.name === "string" ? { name: router.name } : {}) },
+      ...(typeof metroCode === "string" ? { location: locationOf(metroCode) } : {}),
+    },
+    ...(typeof metroCode === "string" ? { metroCode } : {}),
+  };
+}
+
+function tokenSide(ctx: RuleContext, raw: Json | undefined, path: string): ResolvedSide {
+  const t = asObject(raw, path)!;
+  const uuid = asString(t.uuid, `${path}/uuid`)!;
+  const token = ctx.world.view(referenced(ctx, "serviceTokens", uuid, `${path}/uuid`));
+  const type = token.type === "EPL_TOKEN" ? "EPL_TOKEN" : "VC_TOKEN";
+  return { body: { serviceToken: { href: `/fabric/v4/serviceTokens/${uuid}`, type, uuid } } };
+}
+
+/** One side of a create request: a service token, or an access point of one of the kinds of section 2.5. */
+export function resolveSide(ctx: RuleContext, raw: Json | undefined, path: "/aSide" | "/zSide"): ResolvedSide {
+  const side = asObject(raw, path)!;
+  if (side.serviceToken !== undefined && side.accessPoint === undefined) return tokenSide(ctx, side.serviceToken, `${path}/serviceToken`);
+  const apPath = `${path}/accessPoint`;
+  const ap = asObject(side.accessPoint, apPath)!;
+  const type = asEnum(ap.type, ACCESS_POINT_TYPES, `${apPath}/type`)!;
+  const resolved = resolveAccessPoint(ctx, type, ap, apPath);
+  return { ...resolved, body: { accessPoint: resolved.body } };
+}
+
+function resolveAccessPoint(ctx: RuleContext, type: AccessPointType, ap: JsonObject, path: string): ResolvedSide {
+  switch (type) {
+    case "COLO":
+      return coloSide(ctx, ap, path);
+    case "VD":
+      return deviceSide(ctx, ap, path);
+    case "SP":
+      return profileSide(ctx, ap, path);
+    case "NETWORK":
+      return networkSide(ctx, ap, path);
+    case "CLOUD_ROUTER":
+      return routerSide(ctx, ap, path);
+    default: {
+      const unreachable: never = type;
+      return unreachable;
+    }
+  }
+}
+
+/** Recovers what the rules need from a stored side (for patches, which re-check the whole connection). */
+export function storedSide(world: World, side: Json | undefined): ResolvedSide {
+  const body = (side ?? {}) as JsonObject;
+  const metroCode = getPointer(body, "/accessPoint/location/metroCode");
+  const portUuid = getPointer(body, "/accessPoint/port/uuid");
+  const profileUuid = getPointer(body, "/accessPoint/profile/uuid");
+  const profile = typeof profileUuid === "string" ? world.get(profileUuid, "serviceProfiles") : undefined;
+  return {
+    body,
+    ...(typeof metroCode === "string" ? { metroCode } : {}),
+    ...(typeof portUuid === "string" ? { portUuid } : {}),
+    ...(profile ? { profile: world.view(profile) } : {}),
+  };
+}
+
+/** Billing tier of a bandwidth (the order block's response field). */
+export function billingTier(bandwidth: number): string {
+  const tiers: Array<[number, string]> = [
+    [50, "Up to 50 MB"], [200, "Up to 200 MB"], [500, "Up to 500 MB"], [1000, "Up to 1 GB"],
+    [2000, "Up to 2 GB"], [5000, "Up to 5 GB"], [10_000, "Up to 10 GB"], [50_000, "Up to 50 GB"],
+  ];
+  return tiers.find(([max]) => bandwidth <= max)?.[1] ?? "Above 50 GB";
+}

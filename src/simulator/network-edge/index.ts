@@ -1,0 +1,12 @@
+// The network-edge API (/ne/v1): device types, virtual devices (single, redundant pairs, clusters) with
+// their catalogue, order rules and operations, VPNs, backups, images, public keys, files, order summaries
+// and downtime notices.
+
+export { deviceTypesArea } from "./device-types.js";
+export { devicesArea } from "./devices.js";
+export { vpnArea } from "./vpn.js";
+export { backupsArea } from "./backups.js";
+export { imagesArea } from "./images.js";
+export { publicKeysArea } from "./public-keys.js";
+export { filesArea } from "./files.js";
+export { orderSummaryArea } from "./order-summary.js";
