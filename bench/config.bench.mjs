@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { parse as parseYaml } from "yaml";
-import { loadConfiguration } from "../dist/config/index.js";
+import { readConfiguration } from "../dist/engine/index.js";
 
 const GROUPS = 500; // each group: 2 route filters, 2 connections, 2 attachments, 2 routing protocols, 1 device, 1 VPN
 
@@ -55,7 +55,7 @@ export default async function bench() {
     const env = { BGP_KEY: "bench-key", PSK: "bench-psk" };
     const load = () => {
       const start = performance.now();
-      const { config, diagnostics } = loadConfiguration(dir, { env });
+      const { config, diagnostics } = readConfiguration(dir, { env });
       const seconds = (performance.now() - start) / 1000;
       const errors = diagnostics.filter((d) => d.severity === "error");
       if (errors.length > 0 || config.resources.size !== count) throw new Error(`benchmark configuration is invalid: ${errors[0]?.message ?? `${config.resources.size} of ${count} resources`}`);

@@ -5,9 +5,8 @@
 // graph that can be piped to `dot -Tsvg`.
 
 import type { Command } from "commander";
-import { loadConfiguration, type Kind } from "../config/index.js";
 import { hasErrors, NetformError, type Diagnostic } from "../diag/index.js";
-import { configGraph } from "../plan/diff.js";
+import { dependencyGraph, readConfiguration } from "../engine/index.js";
 import { printGraph, type GraphFormat } from "../views/graph.js";
 import { run } from "./program.js";
 import { printDiagnostic } from "./run-command.js";
@@ -49,12 +48,12 @@ export function registerGraph(program: Command): void {
     .action(
       run(({ output }, flags: GraphFlags) => {
         const format = graphFormat(flags.format);
-        const { config, diagnostics } = loadConfiguration(flags.config, { vars: varFlags(flags.var), varFiles: flags.varFile, env: process.env, missing: "unknown" });
+        const { config, diagnostics } = readConfiguration(flags.config, { vars: varFlags(flags.var), varFiles: flags.varFile, env: process.env, missing: "unknown" });
         for (const d of diagnostics.filter(worthShowing)) printDiagnostic(output, d);
         // With errors the configuration may be partial (or cyclic): a graph of it would mislead.
         if (hasErrors(diagnostics)) return 1;
-        const kinds = new Map<string, Kind>([...config.resources.values()].map((r) => [r.address, r.kind]));
-        printGraph(output, configGraph(config), kinds, format);
+        const { graph, kinds, kindOrder } = dependencyGraph(config);
+        printGraph(output, graph, { of: kinds, order: kindOrder }, format);
         return 0;
       }),
     );

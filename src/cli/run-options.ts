@@ -1,7 +1,7 @@
 // The flags plan, apply and destroy share (CLI.md), and turning them into the engine's run options.
 
 import type { Command } from "commander";
-import { parseAddress } from "../config/index.js";
+import { parseResourceAddress } from "../engine/index.js";
 import { NetformError } from "../diag/index.js";
 import { varFlags } from "./validate.js";
 
@@ -42,7 +42,7 @@ export function addRunOptions(cmd: Command, options: { planFlags: boolean }): Co
 
 function checkAddresses(flag: string, addresses: readonly string[]): string[] {
   for (const a of addresses) {
-    if (!parseAddress(a)) throw new NetformError({ code: "usage", message: `${flag} ${a}: not an address`, hint: "addresses are KIND.NAME, e.g. connections.dc-to-cloud" });
+    if (!parseResourceAddress(a)) throw new NetformError({ code: "usage", message: `${flag} ${a}: not an address`, hint: "addresses are KIND.NAME, e.g. connections.dc-to-cloud" });
   }
   return [...addresses];
 }

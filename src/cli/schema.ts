@@ -2,7 +2,7 @@
 // `netform schema > schemas/netform.schema.json`).
 
 import type { Command } from "commander";
-import { configurationJsonSchemaText } from "../config/index.js";
+import { configurationSchemaText } from "../engine/index.js";
 import { renderSchema } from "../views/diagnostics.js";
 import { run } from "./program.js";
 
@@ -12,7 +12,7 @@ export function registerSchema(program: Command): void {
     .description("print the JSON Schema of the configuration (for editors and the YAML language server)")
     .action(
       run(({ output }) => {
-        renderSchema(output, configurationJsonSchemaText());
+        renderSchema(output, configurationSchemaText());
         return 0;
       }),
     );

@@ -3,7 +3,7 @@
 // checked at plan time, so a pipeline can validate without its secrets.
 
 import type { Command } from "commander";
-import { parseVarFlag, loadConfiguration } from "../config/index.js";
+import { parseVarFlag, readConfiguration } from "../engine/index.js";
 import { hasErrors, NetformError } from "../diag/index.js";
 import { renderDiagnosticsJson, renderDiagnosticsText } from "../views/diagnostics.js";
 import { run } from "./program.js";
@@ -51,7 +51,7 @@ export function registerValidate(program: Command): void {
     .action(
       run(({ output }, flags: ValidateFlags) => {
         const fmt = format(flags.format);
-        const { config, diagnostics } = loadConfiguration(flags.config, { vars: varFlags(flags.var), varFiles: flags.varFile, env: process.env, missing: "unknown" });
+        const { config, diagnostics } = readConfiguration(flags.config, { vars: varFlags(flags.var), varFiles: flags.varFile, env: process.env, missing: "unknown" });
         switch (fmt) {
           case "text":
             renderDiagnosticsText(output, diagnostics, { resources: config.resources.size, files: config.files.length });

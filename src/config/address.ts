@@ -1,24 +1,21 @@
-// The address model: the six kinds, resource names, addresses (`kind.name`) and field paths. Addresses are
-// what plans, state and diagnostics use to name an object, so their form is fixed here and nowhere else.
-
-export const KINDS = ["routeFilters", "routeFilterAttachments", "connections", "routingProtocols", "devices", "vpns"] as const;
-export type Kind = (typeof KINDS)[number];
-
-export const isKind = (s: string): s is Kind => (KINDS as readonly string[]).includes(s);
+// The address model: resource names, addresses (`kind.name`) and field paths. Addresses are what plans,
+// state and diagnostics use to name an object, so their form is fixed here and nowhere else; which kinds
+// exist is the registry's to say.
 
 /** Lowercase so that addresses are stable in plans and state whatever the file's author typed. */
 export const NAME_PATTERN = /^[a-z0-9][a-z0-9_-]*$/;
 
-export type Address = `${Kind}.${string}`;
+export type Address = `${string}.${string}`;
 
-export const address = (kind: Kind, name: string): Address => `${kind}.${name}`;
+export const address = (kind: string, name: string): Address => `${kind}.${name}`;
 
-export function parseAddress(text: string): { kind: Kind; name: string } | undefined {
+/** The kind and name of an address of one of `kinds`; undefined when it is not one. */
+export function parseAddress(text: string, kinds: { has(kind: string): boolean }): { kind: string; name: string } | undefined {
   const dot = text.indexOf(".");
   if (dot < 0) return undefined;
   const kind = text.slice(0, dot);
   const name = text.slice(dot + 1);
-  if (!isKind(kind) || !NAME_PATTERN.test(name)) return undefined;
+  if (!kinds.has(kind) || !NAME_PATTERN.test(name)) return undefined;
   return { kind, name };
 }
 

@@ -2,39 +2,46 @@
 // variables, environment values and secrets, checks every value against the service's rules (field types,
 // limits, enumerations, rules across fields and across resources), builds the reference graph, and
 // generates the JSON Schema editors use. It reports every problem at once as positioned diagnostics and
-// never talks to the API; it imports nothing from other netform layers except diag.
+// never talks to the API; it imports nothing from other netform layers but diag and the generic graph.
 //
 // Contract for the engine:
-// - loadConfiguration(path, {vars, varFiles, env, missing}) -> {config, diagnostics}. Refuse to plan when
-//   hasErrors(diagnostics). `missing: "unknown"` (what `validate` uses) leaves unset inputs Unresolved;
+// - loadConfiguration(path, {kinds, vars, varFiles, env, missing}) -> {config, diagnostics}. `kinds` is the
+//   registry of kinds (KindCatalog: each kind's spec, rules, defaults, secrets, attributes, parents); config
+//   names no kind itself. Refuse to plan when hasErrors(diagnostics). `missing: "unknown"` (what `validate` uses) leaves unset inputs Unresolved;
 //   plan and apply keep the default "error".
 // - config.provider: endpoint (NETFORM_ENDPOINT already applied), projectId, accountNumber, parallelism,
-//   timeouts per kind in ms (defaults DEFAULT_TIMEOUTS_MS).
-// - config.resources: Map<address, ConfigResource> with kind, name, spec (API field names; display name
-//   defaulted to the resource name: route filter and connection `name`, device `virtualDeviceName`; the
-//   provider's projectId/accountNumber filled in), positions (every written value, relative to the
-//   resource; use positionOf), references (Reference {address, attribute, path}: path is where in the spec
+//   timeouts per kind in ms (defaults: each kind's timeoutMs).
+// - config.resources: Map<address, ConfigResource> with kind, name, spec (API field names; the kind's
+//   display name defaulted to the resource name and its other defaults applied), positions (every written
+//   value, relative to the resource; use positionOf), references (Reference {address, attribute, path}: path is where in the spec
 //   the reference sits), dependsOn, dependencies (references + dependsOn), lifecycle {preventDestroy,
-//   ignoreChanges, createBeforeDestroy}, import, sensitivePaths.
-// - config.edges: every dependency edge (from depends on to), via reference or dependsOn. Cycles and
-//   references to undeclared addresses are already errors.
+//   ignoreChanges, createBeforeDestroy}, import, secrets (SecretPaths).
+// - config.edges: every dependency edge (from depends on to), via reference, dependsOn or a kind's ordering
+//   rule; configGraph(config) is their graph. Cycles and references to undeclared addresses are already
+//   errors.
 // - Values in a spec are plain data, Sensitive (toString/toJSON/inspect give "(sensitive)"; reveal() only to
 //   build a request body), Reference (known after its target is created) or Template (a string embedding
 //   references; render(resolve) once they are known).
-// - Once references are resolved, call validateSpec(kind, resolvedSpec, {address, positions}) to check the
-//   values that were unknown at load time; it returns the same diagnostics.
-// - The parent fields `connection` (routing protocols, attachments), `routeFilter` (attachments) and
-//   `virtualDeviceUuid` (VPNs) hold a Reference to the parent's uuid, or a literal uuid.
+// - Once references are resolved, call validateSpec(kindSchema, resolvedSpec, {address, positions}) to check
+//   the values that were unknown at load time; it returns the same diagnostics.
+// - A kind's parent fields (KindSchema.parents) hold a Reference to the parent's uuid, or a literal uuid.
 
-export { KINDS, NAME_PATTERN, address, formatPath, isKind, parseAddress, parsePath, type Address, type FieldPath, type Kind } from "./address.js";
-export { KIND_INFO, isSensitivePath, type KindInfo } from "./kinds.js";
-export { DEFAULT_PARALLELISM, DEFAULT_TIMEOUTS_MS, buildConfiguration, loadConfiguration, parseDuration, type LoadOptions, type LoadResult, type Source } from "./load.js";
+export { NAME_PATTERN, address, formatPath, parseAddress, parsePath, type Address, type FieldPath } from "./address.js";
+export type { Defaults, KindCatalog, KindSchema, OrderingEdge } from "./catalog.js";
+export { configGraph, resourceAt, secretsAt } from "./dependencies.js";
+export { DEFAULT_PARALLELISM, buildConfiguration, defaultTimeouts, loadConfiguration, parseDuration, type LoadOptions, type LoadResult, type Source } from "./load.js";
 export { METROS_BY_REGION, METRO_CODES, type Region } from "./metros.js";
+export { cidrFamily, ipFamily } from "./network.js";
 export { parseYaml, spanAt, type NodeSpan, type PositionIndex, type SourcePosition } from "./positions.js";
+export { ruleContext, type RuleContext, type RuleReport } from "./rules-context.js";
+export * from "./schema-common.js";
 export { configurationJsonSchema, configurationJsonSchemaText, configurationSchema } from "./schema-json.js";
+export { SecretPaths } from "./secret-paths.js";
 export { SENSITIVE_TEXT, Sensitive, isSensitive, reveal } from "./sensitive.js";
 export type { ConfigResource, Configuration, DependencyEdge, EdgeVia, Lifecycle, ProviderConfig } from "./types.js";
-export { resourceSchema, validateSpec, type ValidateOptions } from "./validate.js";
+export { placeDiagnostic, resourceSchema, validateSpec, type ValidateOptions } from "./validate.js";
 export { Invalid, Reference, Template, Unresolved, isUnknown } from "./values.js";
 export { parseVarFlag, type VariableInputs } from "./variables.js";
+export { isPlainObject, readPath } from "./json.js";
 export { positionOf } from "./position-of.js";
+export { identityOf } from "./references.js";

@@ -3,8 +3,8 @@
 // stays a number); one that embeds expressions becomes a string, or a Template while a part is unknown.
 // `$${` writes a literal `${`.
 
-import { formatPath, isKind, KINDS, type Address, type FieldPath } from "./address.js";
-import { isSensitiveAttribute, KIND_INFO } from "./kinds.js";
+import { formatPath, type Address, type FieldPath } from "./address.js";
+import type { KindCatalog } from "./catalog.js";
 import { Sensitive } from "./sensitive.js";
 import { didYouMean } from "./suggest.js";
 import { Invalid, Reference, Template, Unresolved } from "./values.js";
@@ -16,6 +16,8 @@ export interface InterpolationScope {
   variables: ReadonlyMap<string, VariableValue | undefined>;
   env: Readonly<Record<string, string | undefined>>;
   missing: MissingValues;
+  /** The kinds references may name. */
+  kinds: KindCatalog;
   /** Declared addresses; undefined where references are not allowed (the provider block). */
   addresses: ReadonlySet<string> | undefined;
   /** Inputs already reported as unset (with missing "unknown"), so each is reported once. */
@@ -195,7 +197,8 @@ function resolveExpression(expression: string, path: FieldPath, scope: Interpola
     default:
       break;
   }
-  if (!isKind(head)) return problem("expression.unknown", `unknown expression "\${${expression}}"`, didYouMean(head, ["var", "env", "secret", ...KINDS]) ?? EXPRESSION_HINT);
+  const kind = scope.kinds.get(head);
+  if (!kind) return problem("expression.unknown", `unknown expression "\${${expression}}"`, didYouMean(head, ["var", "env", "secret", ...scope.kinds.keys()]) ?? EXPRESSION_HINT);
   if (scope.addresses === undefined) return problem("reference.not-allowed", `references to resources are not allowed here ("\${${expression}}")`);
   if (segs.length < 3) return problem("expression.syntax", `"\${${expression}}": a reference is written \${${head}.NAME.ATTRIBUTE}, e.g. \${${head}.${name || "NAME"}.uuid}`);
   const address = `${head}.${name}` as Address;
@@ -205,10 +208,10 @@ function resolveExpression(expression: string, path: FieldPath, scope: Interpola
   }
   const attribute = segs.slice(2).join(".");
   const first = segs[2] ?? "";
-  if (!KIND_INFO[head].attributes.includes(first)) {
-    return problem("reference.attribute", `${head} have no attribute "${first}"`, didYouMean(first, KIND_INFO[head].attributes) ?? `attributes: ${KIND_INFO[head].attributes.join(", ")}`);
+  if (!kind.attributes.includes(first)) {
+    return problem("reference.attribute", `${head} have no attribute "${first}"`, didYouMean(first, kind.attributes) ?? `attributes: ${kind.attributes.join(", ")}`);
   }
-  const ref = new Reference(address, head, name, attribute, [...path], isSensitiveAttribute(head, attribute));
+  const ref = new Reference(address, head, name, attribute, [...path], kind.sensitive.covers(attribute));
   out.references.push(ref);
   return ref;
 }

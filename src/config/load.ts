@@ -7,13 +7,14 @@ import { readdirSync, readFileSync, statSync } from "node:fs";
 import { dirname, isAbsolute, join, relative, resolve } from "node:path";
 import type { Diagnostic } from "../diag/index.js";
 import { sortDiagnostics } from "../diag/index.js";
-import { address as makeAddress, formatPath, isKind, KINDS, NAME_PATTERN, parsePath, type Address, type FieldPath, type Kind } from "./address.js";
+import { address as makeAddress, formatPath, NAME_PATTERN, parsePath, type Address, type FieldPath } from "./address.js";
+import type { KindCatalog, KindSchema } from "./catalog.js";
+import { isPlainObject } from "./json.js";
 import { interpolate, newResult, type InterpolationResult, type InterpolationScope, type MissingValues } from "./interpolate.js";
-import { isSensitivePath, KIND_INFO } from "./kinds.js";
 import { parseYaml, type FileIndex, type NodeSpan, type ParsedFile, type PositionIndex, type SourcePosition } from "./positions.js";
 import { dependencyEdges, findCycles, parentReferenceProblems } from "./references.js";
-import { crossResourceRules } from "./rules-cross.js";
 import { META_KEYS, providerSchema, VARIABLE_NAME, variableSchema, type VariableType } from "./schema-meta.js";
+import { SecretPaths } from "./secret-paths.js";
 import { isSensitive, reveal, Sensitive } from "./sensitive.js";
 import { didYouMean } from "./suggest.js";
 import type { Configuration, ConfigResource, DependencyEdge, Lifecycle, ProviderConfig } from "./types.js";
@@ -22,6 +23,8 @@ import { isUnknown } from "./values.js";
 import { resolveVariables, type VariableDeclaration } from "./variables.js";
 
 export interface LoadOptions {
+  /** The kinds a configuration may declare: the registry's. */
+  kinds: KindCatalog;
   /** --var NAME=VALUE pairs. */
   vars?: Readonly<Record<string, string>>;
   /** --var-file paths. */
@@ -50,15 +53,8 @@ export interface Source {
 
 export const DEFAULT_PARALLELISM = 10;
 
-/** How long the engine waits for an object to become ready, per kind, unless provider.timeouts says otherwise. */
-export const DEFAULT_TIMEOUTS_MS: Readonly<Record<Kind, number>> = {
-  routeFilters: 10 * 60_000,
-  routeFilterAttachments: 10 * 60_000,
-  connections: 15 * 60_000,
-  routingProtocols: 15 * 60_000,
-  devices: 90 * 60_000,
-  vpns: 30 * 60_000,
-};
+/** How long the engine waits for each kind's objects to become ready, unless provider.timeouts says otherwise. */
+export const defaultTimeouts = (kinds: KindCatalog): Record<string, number> => Object.fromEntries([...kinds.values()].map((k) => [k.name, k.timeoutMs]));
 
 /** `1h30m`, `90m`, `45s` in milliseconds; undefined when malformed. */
 export function parseDuration(text: string): number | undefined {
@@ -68,7 +64,7 @@ export function parseDuration(text: string): number | undefined {
 }
 
 /** Reads a configuration file, or every *.yaml / *.yml file of a directory, and builds the configuration. */
-export function loadConfiguration(path: string, options: LoadOptions = {}): LoadResult {
+export function loadConfiguration(path: string, options: LoadOptions): LoadResult {
   const diagnostics: Diagnostic[] = [];
   const absolute = resolve(path);
   let directory = absolute;
@@ -92,7 +88,7 @@ export function loadConfiguration(path: string, options: LoadOptions = {}): Load
 }
 
 interface RawResource {
-  kind: Kind;
+  kind: KindSchema;
   name: string;
   body: unknown;
   file: string;
@@ -102,14 +98,7 @@ interface RawResource {
 
 const where = (p: SourcePosition | undefined): Pick<Diagnostic, "file" | "line" | "column"> => (p ? { file: p.file, line: p.line, column: p.column } : {});
 const at = (p: SourcePosition): string => `${p.file}:${p.line}:${p.column}`;
-/** Plain mappings only: a Reference or a Sensitive is a value, not a mapping to descend into. */
-function isMapping(v: unknown): v is Record<string, unknown> {
-  if (v === null || typeof v !== "object" || Array.isArray(v)) return false;
-  const proto: unknown = Object.getPrototypeOf(v);
-  return proto === Object.prototype || proto === null;
-}
 
-const TOP_LEVEL = ["netform", "provider", "variables", ...KINDS];
 
 /** Positions of a top-level block (provider, variables.NAME...) relative to it, across the file's scopes. */
 function blockIndex(index: FileIndex, prefix: FieldPath): PositionIndex {
@@ -131,7 +120,10 @@ function blockIndex(index: FileIndex, prefix: FieldPath): PositionIndex {
 }
 
 /** Builds a configuration from sources already read (tests and benchmarks use it directly). */
-export function buildConfiguration(sources: readonly Source[], options: LoadOptions = {}, directory = process.cwd()): LoadResult {
+export function buildConfiguration(sources: readonly Source[], options: LoadOptions, directory = process.cwd()): LoadResult {
+  const { kinds } = options;
+  const kindNames = [...kinds.keys()];
+  const topLevel = ["netform", "provider", "variables", ...kindNames];
   const baseDir = resolve(options.baseDir ?? process.cwd());
   const display = (file: string): string => {
     const rel = relative(baseDir, resolve(file));
@@ -143,9 +135,10 @@ export function buildConfiguration(sources: readonly Source[], options: LoadOpti
   const parsed: ParsedFile[] = sources.map((s) => parseYaml(display(s.file), s.text));
   for (const p of parsed) diagnostics.push(...p.diagnostics);
   const empty: Configuration = {
+    kinds,
     files: parsed.map((p) => p.file),
     directory,
-    provider: { parallelism: DEFAULT_PARALLELISM, timeouts: { ...DEFAULT_TIMEOUTS_MS } },
+    provider: { parallelism: DEFAULT_PARALLELISM, timeouts: defaultTimeouts(kinds) },
     variables: new Map(),
     resources: new Map(),
     edges: [],
@@ -161,7 +154,7 @@ export function buildConfiguration(sources: readonly Source[], options: LoadOpti
   for (const file of parsed) {
     const v = file.value;
     if (v === null || v === undefined) continue;
-    if (!isMapping(v)) {
+    if (!isPlainObject(v)) {
       diagnostics.push({ severity: "error", code: "config.shape", file: file.file, line: 1, column: 1, message: "a configuration file is a mapping of netform, provider, variables and the kinds" });
       continue;
     }
@@ -175,9 +168,9 @@ export function buildConfiguration(sources: readonly Source[], options: LoadOpti
         else provider = { value, file, span };
       } else if (key === "variables") {
         collectVariables(file, value, declarations, diagnostics);
-      } else if (isKind(key)) {
+      } else if (kinds.has(key)) {
         if (value === null) continue;
-        if (!isMapping(value)) {
+        if (!isPlainObject(value)) {
           diagnostics.push({ severity: "error", code: "config.shape", ...where(span.value), path: key, message: `${key} is a mapping of resource names to their fields` });
           continue;
         }
@@ -192,10 +185,10 @@ export function buildConfiguration(sources: readonly Source[], options: LoadOpti
             diagnostics.push({ severity: "error", code: "config.duplicate", address: addr, ...where(rspan.key), message: `${addr} is defined twice: here and at ${at(first.span.key ?? first.span.value)}` });
             continue;
           }
-          raws.set(addr, { kind: key, name, body, file: file.file, span: rspan, positions: file.index.scopes.get(`${key}.${name}`) ?? new Map([["", rspan]]) });
+          raws.set(addr, { kind: kinds.get(key)!, name, body, file: file.file, span: rspan, positions: file.index.scopes.get(`${key}.${name}`) ?? new Map([["", rspan]]) });
         }
       } else {
-        diagnostics.push({ severity: "error", code: "config.unknown-key", ...where(span.key), path: key, message: `unknown top-level key "${key}"`, hint: didYouMean(key, TOP_LEVEL) ?? `top-level keys: ${TOP_LEVEL.join(", ")}` });
+        diagnostics.push({ severity: "error", code: "config.unknown-key", ...where(span.key), path: key, message: `unknown top-level key "${key}"`, hint: didYouMean(key, topLevel) ?? `top-level keys: ${topLevel.join(", ")}` });
       }
     }
   }
@@ -210,28 +203,39 @@ export function buildConfiguration(sources: readonly Source[], options: LoadOpti
       if (v === undefined && d) diagnostics.push({ severity: "warning", code: "variables.unset", ...where(d.position), path: `variables.${name}`, message: `variable "${name}" has no value; the fields that use it are checked at plan time` });
     }
   }
-  const scope: InterpolationScope = { variables: values, env, missing, addresses: undefined, warned: new Set() };
+  const scope: InterpolationScope = { variables: values, env, missing, kinds, addresses: undefined, warned: new Set() };
 
-  const providerConfig = buildProvider(provider, scope, env, diagnostics);
+  const providerConfig = buildProvider(provider, scope, env, kinds, diagnostics);
   const resourceScope: InterpolationScope = { ...scope, addresses: new Set(raws.keys()) };
   const resources = new Map<Address, ConfigResource>();
   for (const [addr, raw] of raws) {
-    const r = buildResource(addr, raw, resourceScope, providerConfig, diagnostics);
+    const r = buildResource(addr, raw, resourceScope, providerConfig, kindNames, diagnostics);
     if (r) resources.set(addr, r);
+  }
+
+  // Each kind's resources, in address order, for its ordering and cross-resource rules.
+  const byKind = new Map<string, ConfigResource[]>();
+  for (const r of [...resources.values()].sort((x, y) => x.address.localeCompare(y.address))) {
+    const own = byKind.get(r.kind);
+    if (own) own.push(r);
+    else byKind.set(r.kind, [r]);
   }
 
   const edges: DependencyEdge[] = [];
   for (const r of resources.values()) edges.push(...dependencyEdges(r));
+  for (const [name, own] of byKind) {
+    for (const e of kinds.get(name)?.ordering?.(own) ?? []) edges.push({ from: e.from as Address, to: e.to as Address, via: "ordering", path: "" });
+  }
   for (const { cycle, edge } of findCycles(resources.keys(), edges)) {
     const from = resources.get(edge.from);
     const names = [...cycle, cycle[0]].join(" -> ");
     diagnostics.push(placeDiagnostic({ address: edge.from, ...(from ? { positions: from.positions } : {}) }, { path: parsePath(edge.path), code: "reference.cycle", message: `dependency cycle: ${names}`, hint: "break the cycle: a resource cannot depend, directly or not, on itself" }));
   }
-  diagnostics.push(...crossResourceRules(resources));
+  for (const [name, own] of byKind) diagnostics.push(...(kinds.get(name)?.crossRules?.(own, resources) ?? []));
 
   const variables = new Map([...declarations].map(([n, d]) => [n, { declaration: d, value: values.get(n) }]));
   return {
-    config: { files: parsed.map((p) => p.file), directory, provider: providerConfig, variables, resources, edges },
+    config: { kinds, files: parsed.map((p) => p.file), directory, provider: providerConfig, variables, resources, edges },
     diagnostics: sortDiagnostics(diagnostics),
   };
 }
@@ -239,7 +243,7 @@ export function buildConfiguration(sources: readonly Source[], options: LoadOpti
 function collectVariables(file: ParsedFile, value: unknown, declarations: Map<string, VariableDeclaration>, diagnostics: Diagnostic[]): void {
   if (value === null) return;
   const span = file.index.root.get("variables") as NodeSpan;
-  if (!isMapping(value)) {
+  if (!isPlainObject(value)) {
     diagnostics.push({ severity: "error", code: "config.shape", ...where(span.value), path: "variables", message: "variables is a mapping of variable names to { type, default, description, sensitive }" });
     return;
   }
@@ -289,24 +293,31 @@ function collectVariables(file: ParsedFile, value: unknown, declarations: Map<st
   }
 }
 
-function buildProvider(provider: { value: unknown; file: ParsedFile; span: NodeSpan } | undefined, scope: InterpolationScope, env: Readonly<Record<string, string | undefined>>, diagnostics: Diagnostic[]): ProviderConfig {
-  const config: ProviderConfig = { parallelism: DEFAULT_PARALLELISM, timeouts: { ...DEFAULT_TIMEOUTS_MS } };
+function buildProvider(
+  provider: { value: unknown; file: ParsedFile; span: NodeSpan } | undefined,
+  scope: InterpolationScope,
+  env: Readonly<Record<string, string | undefined>>,
+  kinds: KindCatalog,
+  diagnostics: Diagnostic[],
+): ProviderConfig {
+  const config: ProviderConfig = { parallelism: DEFAULT_PARALLELISM, timeouts: defaultTimeouts(kinds) };
+  const schema = providerSchema([...kinds.keys()]);
   let value: Record<string, unknown> = {};
   if (provider && provider.value !== null) {
     const positions = blockIndex(provider.file.index, ["provider"]);
     const loc = { address: "provider", positions };
-    if (!isMapping(provider.value)) {
+    if (!isPlainObject(provider.value)) {
       diagnostics.push({ severity: "error", code: "config.shape", ...where(provider.span.value), path: "provider", message: "provider is a mapping: endpoint, projectId, accountNumber, parallelism, timeouts" });
     } else {
       const out: InterpolationResult = newResult();
       value = interpolate(provider.value, [], scope, out) as Record<string, unknown>;
       for (const p of out.problems) diagnostics.push(placeDiagnostic(loc, p));
-      const result = providerSchema.safeParse(revealAll(value));
+      const result = schema.safeParse(revealAll(value));
       if (!result.success) {
         for (const issue of result.error.issues) {
           const path = issue.path.filter((s): s is string | number => typeof s !== "symbol");
           if (issue.code === "unrecognized_keys") {
-            for (const k of issue.keys) diagnostics.push(placeDiagnostic(loc, { path: [...path, k], code: "schema.unknown-field", message: `unknown field "${k}"`, hint: didYouMean(k, path.length === 0 ? Object.keys(providerSchema.shape) : KINDS), atKey: true }));
+            for (const k of issue.keys) diagnostics.push(placeDiagnostic(loc, { path: [...path, k], code: "schema.unknown-field", message: `unknown field "${k}"`, hint: didYouMean(k, path.length === 0 ? Object.keys(schema.shape) : [...kinds.keys()]), atKey: true }));
           } else if (!isUnknown(valueAtPath(value, path))) {
             diagnostics.push(placeDiagnostic(loc, { path, code: `schema.${issue.code.replaceAll("_", "-")}`, message: issue.message }));
           }
@@ -326,10 +337,10 @@ function buildProvider(provider: { value: unknown; file: ParsedFile; span: NodeS
   if (account && /^\d+$/.test(account)) config.accountNumber = account;
   const parallelism = reveal(value.parallelism);
   if (typeof parallelism === "number" && Number.isInteger(parallelism) && parallelism >= 1 && parallelism <= 100) config.parallelism = parallelism;
-  if (isMapping(value.timeouts)) {
+  if (isPlainObject(value.timeouts)) {
     for (const [k, v] of Object.entries(value.timeouts)) {
       const ms = typeof v === "string" ? parseDuration(v) : undefined;
-      if (isKind(k) && ms !== undefined && ms > 0) config.timeouts[k] = ms;
+      if (kinds.has(k) && ms !== undefined && ms > 0) config.timeouts[k] = ms;
     }
   }
   return config;
@@ -348,37 +359,17 @@ function revealAll(v: unknown): unknown {
   if (isSensitive(v)) return revealAll(v.reveal());
   if (isUnknown(v)) return undefined;
   if (Array.isArray(v)) return v.map(revealAll);
-  if (isMapping(v)) return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, revealAll(x)]));
+  if (isPlainObject(v)) return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, revealAll(x)]));
   return v;
 }
 
-const SECRET_PREFIXES = new Map<Kind, Set<string>>();
-
-/** Each secret pattern of a kind and its ancestors (every prefix that ends before a "." or a "["). */
-function secretPrefixes(kind: Kind): Set<string> {
-  let set = SECRET_PREFIXES.get(kind);
-  if (!set) {
-    set = new Set();
-    for (const p of KIND_INFO[kind].sensitive) {
-      set.add(p);
-      for (let i = 0; i < p.length; i++) if (p[i] === "." || p[i] === "[") set.add(p.slice(0, i));
-    }
-    SECRET_PREFIXES.set(kind, set);
-  }
-  return set;
-}
-
 /** Wraps the kind's secret fields written as literals, and warns: a secret belongs in the environment. */
-function markSecrets(kind: Kind, value: unknown, path: (string | number)[], sensitive: Set<string>, literals: FieldPath[], formatted = formatPath(path)): unknown {
-  const patterns = KIND_INFO[kind].sensitive;
-  if (patterns.length === 0) return value;
-  if (path.length > 0) {
-    // Only descend where a secret field may be: the walk is on every resource's load path.
-    const generic = formatted.includes("[") ? formatted.replace(/\[\d+\]/g, "[]") : formatted;
-    if (!secretPrefixes(kind).has(generic)) return value;
-  }
-  if (path.length > 0 && isSensitivePath(kind, formatted)) {
-    sensitive.add(formatted);
+function markSecrets(secrets: SecretPaths, value: unknown, path: (string | number)[], found: Set<string>, literals: FieldPath[], formatted = formatPath(path)): unknown {
+  if (secrets.empty) return value;
+  // Only descend where a secret field may be: the walk is on every resource's load path.
+  if (path.length > 0 && !secrets.mayHold(formatted)) return value;
+  if (path.length > 0 && secrets.covers(formatted)) {
+    found.add(formatted);
     if (typeof value === "string" || typeof value === "number") {
       literals.push([...path]);
       return new Sensitive(value);
@@ -386,15 +377,16 @@ function markSecrets(kind: Kind, value: unknown, path: (string | number)[], sens
     return value;
   }
   // `formatted` grows as formatPath builds it, one segment at a time.
-  if (Array.isArray(value)) return value.map((x, i) => markSecrets(kind, x, [...path, i], sensitive, literals, `${formatted}[${i}]`));
-  if (isMapping(value)) return Object.fromEntries(Object.entries(value).map(([k, x]) => [k, markSecrets(kind, x, [...path, k], sensitive, literals, formatted === "" ? k : `${formatted}.${k}`)]));
+  if (Array.isArray(value)) return value.map((x, i) => markSecrets(secrets, x, [...path, i], found, literals, `${formatted}[${i}]`));
+  if (isPlainObject(value)) return Object.fromEntries(Object.entries(value).map(([k, x]) => [k, markSecrets(secrets, x, [...path, k], found, literals, formatted === "" ? k : `${formatted}.${k}`)]));
   return value;
 }
 
-function buildResource(addr: Address, raw: RawResource, scope: InterpolationScope, provider: ProviderConfig, diagnostics: Diagnostic[]): ConfigResource | undefined {
+function buildResource(addr: Address, raw: RawResource, scope: InterpolationScope, provider: ProviderConfig, kindNames: readonly string[], diagnostics: Diagnostic[]): ConfigResource | undefined {
+  const kind = raw.kind;
   const loc = { address: addr, positions: raw.positions };
   const body = raw.body ?? {};
-  if (!isMapping(body)) {
+  if (!isPlainObject(body)) {
     diagnostics.push(placeDiagnostic(loc, { path: [], code: "config.shape", message: `${addr} must be a mapping of fields` }));
     return undefined;
   }
@@ -418,52 +410,33 @@ function buildResource(addr: Address, raw: RawResource, scope: InterpolationScop
   });
 
   const defaulted = new Set<string>();
-  const setDefault = (key: string, value: unknown) => {
-    if (spec[key] === undefined || spec[key] === null) {
-      spec[key] = value;
-      defaulted.add(key);
+  const setDefault = (path: string, value: unknown) => {
+    const keys = path.split(".");
+    let parent: Record<string, unknown> = spec;
+    for (const key of keys.slice(0, -1)) {
+      const next = parent[key];
+      if (!isPlainObject(next)) return;
+      parent = parent[key] = { ...next };
+    }
+    const last = keys[keys.length - 1]!;
+    if (parent[last] === undefined || parent[last] === null) {
+      parent[last] = value;
+      defaulted.add(path);
     }
   };
-  const displayName = KIND_INFO[raw.kind].displayName;
-  if (displayName) setDefault(displayName, raw.name);
-  switch (raw.kind) {
-    case "routeFilters":
-      if (provider.projectId) setDefault("project", { projectId: provider.projectId });
-      break;
-    case "connections":
-      if (provider.projectId) setDefault("project", { projectId: provider.projectId });
-      setDefault("order", {});
-      break;
-    case "devices":
-      if (provider.projectId) setDefault("projectId", provider.projectId);
-      if (provider.accountNumber) setDefault("accountNumber", provider.accountNumber);
-      if (isMapping(spec.secondary) && spec.secondary.virtualDeviceName === undefined) {
-        spec.secondary = { ...spec.secondary, virtualDeviceName: `${raw.name}-secondary` };
-        defaulted.add("secondary.virtualDeviceName");
-      }
-      break;
-    case "vpns":
-      setDefault("useNetworkServiceConnection", false);
-      break;
-    case "routeFilterAttachments":
-    case "routingProtocols":
-      break;
-    default: {
-      const never: never = raw.kind;
-      throw new Error(`unknown kind ${String(never)}`);
-    }
-  }
+  if (kind.displayName) setDefault(kind.displayName, raw.name);
+  kind.defaults?.({ name: raw.name, provider, spec, set: setDefault });
 
   const literals: FieldPath[] = [];
-  const marked = markSecrets(raw.kind, spec, [], out.sensitive, literals) as Record<string, unknown>;
+  const marked = markSecrets(kind.sensitive, spec, [], out.sensitive, literals) as Record<string, unknown>;
   for (const p of literals) {
     diagnostics.push(placeDiagnostic(loc, { path: p, code: "sensitive.literal", severity: "warning", message: `${formatPath(p)} is a secret written in the file`, hint: "read it from the environment: ${secret.NAME}" }));
   }
 
-  diagnostics.push(...validateSpec(raw.kind, { ...marked, ...meta }, { ...loc, defaulted, withMeta: true }));
+  diagnostics.push(...validateSpec(kind, { ...marked, ...meta }, { ...loc, defaulted, withMetaFor: kindNames }));
 
   const resource: ConfigResource = {
-    kind: raw.kind,
+    kind: kind.name,
     name: raw.name,
     address: addr,
     spec: marked,
@@ -474,24 +447,24 @@ function buildResource(addr: Address, raw: RawResource, scope: InterpolationScop
     dependsOn: [],
     dependencies: [],
     lifecycle: lifecycleOf(meta.lifecycle),
-    sensitivePaths: out.sensitive,
+    secrets: kind.sensitive.with(out.sensitive),
     defaulted,
   };
   if (typeof meta.import === "string") resource.import = meta.import;
-  for (const p of parentReferenceProblems(resource)) diagnostics.push(placeDiagnostic(loc, p));
+  for (const p of parentReferenceProblems(kind, resource)) diagnostics.push(placeDiagnostic(loc, p));
 
   if (Array.isArray(meta.dependsOn)) {
     meta.dependsOn.forEach((d, i) => {
       if (typeof d !== "string" || !scope.addresses) return;
       if (scope.addresses.has(d)) resource.dependsOn.push(d as Address);
-      else if (/^[A-Za-z]+\.[^.]+$/.test(d) && isKind(d.split(".")[0] ?? "")) {
+      else if (/^[A-Za-z]+\.[^.]+$/.test(d) && kindNames.includes(d.split(".")[0] ?? "")) {
         diagnostics.push(placeDiagnostic(loc, { path: ["dependsOn", i], code: "reference.undeclared", message: `dependsOn names undeclared ${d}`, hint: didYouMean(d, scope.addresses) }));
       }
     });
   }
   for (const [i, p] of resource.lifecycle.ignoreChanges.entries()) {
-    if (!specHasField(raw.kind, parsePath(p))) {
-      diagnostics.push(placeDiagnostic(loc, { path: ["lifecycle", "ignoreChanges", i], code: "lifecycle.ignore-changes", message: `ignoreChanges names "${p}", which is not a field of ${raw.kind}` }));
+    if (!specHasField(kind, parsePath(p))) {
+      diagnostics.push(placeDiagnostic(loc, { path: ["lifecycle", "ignoreChanges", i], code: "lifecycle.ignore-changes", message: `ignoreChanges names "${p}", which is not a field of ${kind.name}` }));
     }
   }
   resource.dependencies = [...new Set([...references.map((r) => r.address), ...resource.dependsOn])].sort();
@@ -499,7 +472,7 @@ function buildResource(addr: Address, raw: RawResource, scope: InterpolationScop
 }
 
 function lifecycleOf(v: unknown): Lifecycle {
-  const l = isMapping(v) ? v : {};
+  const l = isPlainObject(v) ? v : {};
   return {
     preventDestroy: l.preventDestroy === true,
     ignoreChanges: Array.isArray(l.ignoreChanges) ? l.ignoreChanges.filter((x): x is string => typeof x === "string") : [],

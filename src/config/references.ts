@@ -4,9 +4,10 @@
 
 import { formatPath, type Address } from "./address.js";
 import type { Problem } from "./interpolate.js";
-import { KIND_INFO } from "./kinds.js";
+import type { KindSchema } from "./catalog.js";
 import type { ConfigResource, DependencyEdge } from "./types.js";
-import { Reference } from "./values.js";
+import { reveal } from "./sensitive.js";
+import { isUnknown, Reference } from "./values.js";
 
 export function dependencyEdges(resource: Pick<ConfigResource, "address" | "references" | "dependsOn">): DependencyEdge[] {
   const edges: DependencyEdge[] = [];
@@ -16,9 +17,9 @@ export function dependencyEdges(resource: Pick<ConfigResource, "address" | "refe
 }
 
 /** A parent field takes the uuid of a resource of the parent's kind. */
-export function parentReferenceProblems(resource: Pick<ConfigResource, "kind" | "spec">): Problem[] {
+export function parentReferenceProblems(kind: KindSchema, resource: Pick<ConfigResource, "spec">): Problem[] {
   const problems: Problem[] = [];
-  for (const [field, parentKind] of Object.entries(KIND_INFO[resource.kind].parents)) {
+  for (const [field, parentKind] of Object.entries(kind.parents)) {
     const v = resource.spec[field];
     if (!(v instanceof Reference)) continue;
     if (v.kind !== parentKind) {
@@ -88,4 +89,15 @@ export function findCycles(nodes: Iterable<Address>, edges: readonly DependencyE
     for (const n of path) done.add(n);
   }
   return cycles;
+}
+
+/**
+ * A comparable identity for a field that names another object: the referenced address and attribute, or
+ * the literal uuid; undefined while the value is not known.
+ */
+export function identityOf(v: unknown): string | undefined {
+  if (v instanceof Reference) return `${v.address}.${v.attribute}`;
+  if (isUnknown(v)) return undefined;
+  const raw = reveal(v);
+  return typeof raw === "string" ? raw.toLowerCase() : undefined;
 }

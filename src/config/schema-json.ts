@@ -3,26 +3,19 @@
 // constrained value also accepts a `${...}` expression, since a variable or a reference may stand for it.
 
 import { z } from "zod";
-import { KINDS, NAME_PATTERN } from "./address.js";
+import { NAME_PATTERN } from "./address.js";
+import type { KindCatalog } from "./catalog.js";
 import { providerSchema, VARIABLE_NAME, variableSchema } from "./schema-meta.js";
 import { resourceSchema } from "./validate.js";
 
-const KIND_DESCRIPTIONS: Record<(typeof KINDS)[number], string> = {
-  routeFilters: "BGP prefix filters, by name",
-  routeFilterAttachments: "route filters attached to connections, by name",
-  connections: "virtual connections between two endpoints, by name",
-  routingProtocols: "DIRECT and BGP routing protocol instances on connections, by name",
-  devices: "virtual network devices, by name",
-  vpns: "VPN configurations on virtual devices, by name",
-};
-
-export function configurationSchema() {
+export function configurationSchema(kinds: KindCatalog) {
+  const names = [...kinds.keys()];
   return z
     .strictObject({
       netform: z.literal(1).describe("format version"),
-      provider: providerSchema.optional(),
+      provider: providerSchema(names).optional(),
       variables: z.record(z.string().regex(VARIABLE_NAME), variableSchema).optional().describe("input variables, by name"),
-      ...Object.fromEntries(KINDS.map((k) => [k, z.record(z.string().regex(NAME_PATTERN), resourceSchema(k)).optional().describe(KIND_DESCRIPTIONS[k])])),
+      ...Object.fromEntries([...kinds.values()].map((k) => [k.name, z.record(z.string().regex(NAME_PATTERN), resourceSchema(k, names)).optional().describe(k.description)])),
     })
     .describe("a netform configuration file");
 }
@@ -56,8 +49,8 @@ function allowExpressions(node: Json, isRoot = false): Json {
 }
 
 /** The JSON Schema (draft-07, which the YAML language server supports best) as a value. */
-export function configurationJsonSchema(): Json {
-  const generated = z.toJSONSchema(configurationSchema(), { target: "draft-7", io: "input", unrepresentable: "any" }) as { [k: string]: Json };
+export function configurationJsonSchema(kinds: KindCatalog): Json {
+  const generated = z.toJSONSchema(configurationSchema(kinds), { target: "draft-7", io: "input", unrepresentable: "any" }) as { [k: string]: Json };
   const { $schema, ...body } = generated;
   const withExpressions = allowExpressions(body, true) as { [k: string]: Json };
   return {
@@ -73,4 +66,4 @@ export function configurationJsonSchema(): Json {
 }
 
 /** The schema file's text: stable formatting, trailing newline. */
-export const configurationJsonSchemaText = (): string => `${JSON.stringify(configurationJsonSchema(), null, 2)}\n`;
+export const configurationJsonSchemaText = (kinds: KindCatalog): string => `${JSON.stringify(configurationJsonSchema(kinds), null, 2)}\n`;

@@ -2,13 +2,13 @@
 // top-level blocks that are not resources (provider, variables).
 
 import { z } from "zod";
-import { KINDS } from "./address.js";
 import { uuid } from "./schema-common.js";
 
 export const META_KEYS = ["dependsOn", "lifecycle", "import"] as const;
 export type MetaKey = (typeof META_KEYS)[number];
 
-export const ADDRESS_PATTERN = new RegExp(`^(${KINDS.join("|")})\\.[a-z0-9][a-z0-9_-]*$`);
+/** An address of one of these kinds, as dependsOn writes it. */
+const addressPattern = (kinds: readonly string[]): RegExp => new RegExp(`^(${kinds.join("|")})\\.[a-z0-9][a-z0-9_-]*$`);
 
 export const lifecycleSchema = z
   .strictObject({
@@ -18,21 +18,24 @@ export const lifecycleSchema = z
   })
   .describe("how changes to this object are planned");
 
-export const metaShape = {
+/** The meta keys' schemas, for a configuration of these kinds. */
+export const metaShape = (kinds: readonly string[]) => ({
   dependsOn: z
-    .array(z.string().regex(ADDRESS_PATTERN, { error: "must be an address kind.name, e.g. connections.dc-to-cloud" }))
+    .array(z.string().regex(addressPattern(kinds), { error: "must be an address kind.name, e.g. connections.dc-to-cloud" }))
     .optional()
     .describe("addresses this object waits for, beside those its references imply"),
   lifecycle: lifecycleSchema.optional(),
   import: uuid().optional().describe("adopt the existing object with this uuid instead of creating one"),
-};
+});
 
 const duration = z
   .string()
   .regex(/^(?=\d)(\d+h)?(\d+m)?(\d+s)?$/, { error: "must be a duration such as 90m, 1h30m or 45s" })
   .describe("a duration: hours, minutes, seconds, e.g. 1h30m");
 
-export const providerSchema = z
+/** The provider block, for a configuration of these kinds (timeouts are per kind). */
+export const providerSchema = (kinds: readonly string[]) =>
+  z
   .strictObject({
     endpoint: z
       .string()
@@ -43,7 +46,7 @@ export const providerSchema = z
     accountNumber: z.union([z.int().min(0), z.string().regex(/^\d+$/)], { error: "accountNumber must be a number" }).optional().describe("default account for devices"),
     parallelism: z.int().min(1, { error: "parallelism must be 1 to 100" }).max(100, { error: "parallelism must be 1 to 100" }).optional().describe("concurrent API operations during apply (default 10)"),
     timeouts: z
-      .strictObject(Object.fromEntries(KINDS.map((k) => [k, duration.optional()])) as Record<(typeof KINDS)[number], z.ZodOptional<typeof duration>>)
+      .strictObject(Object.fromEntries(kinds.map((k) => [k, duration.optional()])) as Record<string, z.ZodOptional<typeof duration>>)
       .optional()
       .describe("how long to wait for each kind's objects to become ready"),
   })

@@ -1,8 +1,10 @@
 // The loaded configuration handed to the engine: the provider block with its defaults applied, and the
 // resources by address with everything the engine needs to plan, order and report on them.
 
-import type { Address, Kind } from "./address.js";
+import type { Address } from "./address.js";
 import type { PositionIndex, SourcePosition } from "./positions.js";
+import type { KindCatalog } from "./catalog.js";
+import type { SecretPaths } from "./secret-paths.js";
 import type { Reference } from "./values.js";
 import type { VariableDeclaration, VariableValue } from "./variables.js";
 
@@ -13,8 +15,8 @@ export interface ProviderConfig {
   accountNumber?: string;
   /** Concurrent API operations during apply. */
   parallelism: number;
-  /** Per kind, in milliseconds: the file's values over DEFAULT_TIMEOUTS_MS. */
-  timeouts: Record<Kind, number>;
+  /** Per kind, in milliseconds: the file's values over each kind's default. */
+  timeouts: Record<string, number>;
 }
 
 export interface Lifecycle {
@@ -24,19 +26,20 @@ export interface Lifecycle {
   createBeforeDestroy: boolean;
 }
 
-export type EdgeVia = "reference" | "dependsOn";
+/** What makes an edge: a reference, a dependsOn entry, or an ordering rule of the service. */
+export type EdgeVia = "reference" | "dependsOn" | "ordering";
 
 /** `from` depends on `to`: `to` is created first and deleted last. */
 export interface DependencyEdge {
   from: Address;
   to: Address;
   via: EdgeVia;
-  /** Where in `from` the edge is written: the referencing field, or dependsOn[i]. */
+  /** Where in `from` the edge is written: the referencing field, or dependsOn[i]; "" for an ordering rule. */
   path: string;
 }
 
 export interface ConfigResource {
-  kind: Kind;
+  kind: string;
   name: string;
   address: Address;
   /**
@@ -58,13 +61,15 @@ export interface ConfigResource {
   lifecycle: Lifecycle;
   /** uuid of an existing object to adopt instead of creating one. */
   import?: string;
-  /** Paths (formatPath) of sensitive values: secrets, sensitive variables and the kind's secret fields. */
-  sensitivePaths: Set<string>;
+  /** Where sensitive values are: the kind's secret fields, and the values written from secrets or sensitive variables. */
+  secrets: SecretPaths;
   /** Paths filled in by defaults rather than written. */
   defaulted: Set<string>;
 }
 
 export interface Configuration {
+  /** The kinds it was read with. */
+  kinds: KindCatalog;
   /** The files read, as shown in diagnostics. */
   files: string[];
   /** The directory of the configuration (for the state file's default location). */

@@ -5,47 +5,21 @@
 
 import { z } from "zod";
 import type { Diagnostic } from "../diag/index.js";
-import { formatPath, type FieldPath, type Kind } from "./address.js";
-import { KIND_INFO } from "./kinds.js";
+import { formatPath, type FieldPath } from "./address.js";
+import type { KindSchema } from "./catalog.js";
 import { spanAt, type PositionIndex, type SourcePosition } from "./positions.js";
-import { connectionRules } from "./rules-connections.js";
-import { ruleContext, validationView, valueAt, UNKNOWN, type RuleContext, type RuleReport } from "./rules-context.js";
-import { deviceRules } from "./rules-devices.js";
-import { routeFilterRules } from "./rules-route-filters.js";
-import { routingProtocolRules } from "./rules-routing-protocols.js";
-import { vpnRules } from "./rules-vpns.js";
+import { ruleContext, validationView, valueAt, UNKNOWN, type RuleReport } from "./rules-context.js";
 import { METRO_CODES } from "./metros.js";
 import { metaShape } from "./schema-meta.js";
 import { didYouMean } from "./suggest.js";
 
-function kindRules(kind: Kind): (r: RuleContext) => void {
-  switch (kind) {
-    case "routeFilters":
-      return routeFilterRules;
-    case "routeFilterAttachments":
-      return () => undefined;
-    case "connections":
-      return connectionRules;
-    case "routingProtocols":
-      return routingProtocolRules;
-    case "devices":
-      return deviceRules;
-    case "vpns":
-      return vpnRules;
-    default: {
-      const never: never = kind;
-      throw new Error(`unknown kind ${String(never)}`);
-    }
-  }
-}
-
-const resourceSchemas = new Map<Kind, z.ZodObject>();
+const resourceSchemas = new WeakMap<KindSchema, z.ZodObject>();
 
 /** The kind's spec with the meta keys beside it: the shape a resource is written in. */
-export function resourceSchema(kind: Kind): z.ZodObject {
+export function resourceSchema(kind: KindSchema, kindNames: readonly string[]): z.ZodObject {
   let s = resourceSchemas.get(kind);
   if (!s) {
-    s = KIND_INFO[kind].spec.extend(metaShape);
+    s = kind.spec.extend(metaShape(kindNames));
     resourceSchemas.set(kind, s);
   }
   return s;
@@ -150,13 +124,13 @@ export function keysAt(schema: z.ZodType, path: FieldPath): string[] {
 }
 
 /** Whether a kind's spec has a field at this path (ignoreChanges entries). */
-export const specHasField = (kind: Kind, path: FieldPath): boolean => path.length > 0 && schemaAt(KIND_INFO[kind].spec, path) !== undefined;
+export const specHasField = (kind: KindSchema, path: FieldPath): boolean => path.length > 0 && schemaAt(kind.spec, path) !== undefined;
 
 const startsWith = (path: FieldPath, prefix: FieldPath): boolean => prefix.length <= path.length && prefix.every((seg, i) => path[i] === seg);
 
 export interface ValidateOptions extends SpecLocation {
-  /** Validate the meta keys too (the loader does; the engine's second pass passes the spec alone). */
-  withMeta?: boolean;
+  /** Validate the meta keys too, for a configuration of these kinds (the loader does; the engine's second pass passes the spec alone). */
+  withMetaFor?: readonly string[];
 }
 
 /**
@@ -164,9 +138,9 @@ export interface ValidateOptions extends SpecLocation {
  * checked; references and unresolved inputs are skipped, so call it again with resolved values (Sensitive
  * values are accepted and never quoted in a message).
  */
-export function validateSpec(kind: Kind, spec: Record<string, unknown>, options: ValidateOptions): Diagnostic[] {
+export function validateSpec(kind: KindSchema, spec: Record<string, unknown>, options: ValidateOptions): Diagnostic[] {
   const { view, unknown } = validationView(spec);
-  const schema = options.withMeta ? resourceSchema(kind) : KIND_INFO[kind].spec;
+  const schema = options.withMetaFor ? resourceSchema(kind, options.withMetaFor) : kind.spec;
   const diagnostics: Diagnostic[] = [];
   const result = schema.safeParse(view, { error: errorMap });
   const defaultedHint = (path: FieldPath): string | undefined => {
@@ -180,7 +154,7 @@ export function validateSpec(kind: Kind, spec: Record<string, unknown>, options:
       if (issue.code === "unrecognized_keys") {
         for (const key of issue.keys) {
           const at = [...path, key];
-          if (path.length === 0 && KIND_INFO[kind].serverSet.includes(key)) {
+          if (path.length === 0 && kind.serverSet.includes(key)) {
             diagnostics.push(placeDiagnostic(options, { path: at, code: "schema.server-set", message: `${key} is set by the service and cannot be declared`, hint: key === "uuid" ? "to adopt an existing object, write import: <uuid>" : undefined, atKey: true }));
             continue;
           }
@@ -199,7 +173,7 @@ export function validateSpec(kind: Kind, spec: Record<string, unknown>, options:
     }
   }
   const reports: RuleReport[] = [];
-  kindRules(kind)(ruleContext(view as Record<string, unknown>, reports));
+  kind.rules?.(ruleContext(view as Record<string, unknown>, reports));
   for (const r of reports) {
     if (unknown.some((u) => startsWith(r.path, u)) && valueAt(view, r.path) === UNKNOWN) continue;
     diagnostics.push(placeDiagnostic(options, { ...r, hint: r.hint ?? defaultedHint(r.path) }));

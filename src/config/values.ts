@@ -4,14 +4,14 @@
 // consumer tells them apart with instanceof and a JSON writer never mistakes one for data.
 
 import { Sensitive } from "./sensitive.js";
-import type { Address, Kind } from "./address.js";
+import type { Address } from "./address.js";
 
 /** `${kind.name.attribute}`: an attribute of another resource as the API returns it. */
 export class Reference {
   constructor(
     /** The referenced resource. */
     readonly address: Address,
-    readonly kind: Kind,
+    readonly kind: string,
     readonly name: string,
     /** The attribute, dotted for nested ones: "uuid", "bgpIpv4.equinixPeerIp". */
     readonly attribute: string,

@@ -5,17 +5,17 @@
 // finishes.
 
 import { OutcomeUnknownError } from "../api/index.js";
-import { validateSpec, type ConfigResource, type Configuration, type Kind } from "../config/index.js";
+import { configGraph, resourceAt, secretsAt, validateSpec, type ConfigResource, type Configuration } from "../config/index.js";
 import { NetformError } from "../diag/index.js";
 import { Graph, walk } from "../graph/index.js";
-import { configGraph, resourceAt, secretPathsAt, secretPathsOf, type Refreshed } from "../plan/diff.js";
+import type { Refreshed } from "../plan/diff.js";
 import { resolveSpec } from "../plan/resolve.js";
 import { summarize, type Plan, type ResourceChange } from "../plan/types.js";
 import { isUnknownValue } from "../plan/values.js";
-import type { Body, ObjectRef, Observed, Operation, ResourceKind } from "../resources/types.js";
+import type { Body, ObjectRef, Observed, Operation, KindHandler } from "../kinds/index.js";
 import type { ResourceState, StateStore } from "../state/index.js";
 import type { EventSink, StepKind } from "./events.js";
-import { scrubbed, secretHashes, type SecretHasher } from "./secrets.js";
+import { scrubbed, type SecretHasher } from "./secrets.js";
 import type { Session } from "./session.js";
 import { Poller } from "./wait.js";
 
@@ -156,15 +156,15 @@ async function adoptFoundObjects(input: ApplyInput): Promise<void> {
     const recorded = input.store.resource(address);
     if (!recorded || recorded.id) continue;
     if (found.status === "present") {
-      await input.store.setResource(address, { ...recorded, id: found.id, ...(found.parent ? { parent: found.parent } : {}), attributes: scrubbed(found.body, secretPathsAt(input.config, address, recorded.kind)) });
+      await input.store.setResource(address, { ...recorded, id: found.id, ...(found.parent ? { parent: found.parent } : {}), attributes: scrubbed(found.body, secretsAt(input.config, address, recorded.kind)) });
     } else if (found.status === "absent") {
       await input.store.removeResource(address);
     }
   }
 }
 
-function kindOf(input: ApplyInput, change: ResourceChange): ResourceKind {
-  return input.session.kinds[change.kind as Kind];
+function kindOf(input: ApplyInput, change: ResourceChange): KindHandler {
+  return input.session.kinds.get(change.kind)!;
 }
 
 /** Runs one step; returns the object's id when there is one to report. */
@@ -198,7 +198,7 @@ function resolvedSpec(input: ApplyInput, resource: ConfigResource): Body {
   if (unknown.length) {
     throw new NetformError({ code: "apply.unknown", message: `${resource.address}: ${unknown.join(", ")} still unknown when it was needed`, hint: "a resource it refers to was not created; see the errors above" });
   }
-  const problems = validateSpec(resource.kind, spec, { address: resource.address, positions: resource.positions }).filter((d) => d.severity === "error");
+  const problems = validateSpec(input.config.kinds.get(resource.kind)!, spec, { address: resource.address, positions: resource.positions }).filter((d) => d.severity === "error");
   if (problems.length) {
     const first = problems[0]!;
     throw new NetformError({
@@ -217,13 +217,12 @@ function configResource(input: ApplyInput, address: string): ConfigResource {
 }
 
 function record(input: StepContext, address: string, resource: ConfigResource, observed: Observed, spec: Body, pending?: Operation): Promise<void> {
-  const secrets = secretPathsOf(resource);
   return input.store.setResource(address, {
     kind: resource.kind,
     id: observed.id,
     ...(observed.parent ? { parent: observed.parent } : {}),
-    attributes: scrubbed(observed.body, secrets),
-    sensitiveHashes: secretHashes(spec, secrets, input.hash),
+    attributes: scrubbed(observed.body, resource.secrets),
+    sensitiveHashes: resource.secrets.hashes(spec, input.hash),
     dependencies: dependenciesOf(input, address),
     ...(pending ? { pending: { operation: pending, startedAt: new Date().toISOString() } } : {}),
   });
@@ -238,7 +237,7 @@ async function waitFor(input: StepContext, change: ResourceChange, ref: ObjectRe
   return input.poller.wait(kind, ref, {
     address: change.address,
     operation,
-    timeoutMs: input.config.provider.timeouts[change.kind as Kind],
+    timeoutMs: input.config.provider.timeouts[change.kind]!,
     onProgress: (state, elapsedMs) => input.emit({ type: "apply_progress", address: change.address, action: change.action, step, elapsedMs, ...(state ? { state } : {}) }),
     ...(input.signal ? { signal: input.signal } : {}),
   });
@@ -251,7 +250,7 @@ const UNKNOWN_OUTCOME_TRIES = 3;
  * Sends a create. When the service may have acted without saying so, looks the object up and adopts
  * it; only when it is certainly not there is the create sent again.
  */
-async function createOnce(input: ApplyInput, kind: ResourceKind, spec: Body): Promise<Observed> {
+async function createOnce(input: ApplyInput, kind: KindHandler, spec: Body): Promise<Observed> {
   for (let attempt = 1; ; attempt++) {
     try {
       return await kind.create(input.session.ctx, spec);
@@ -267,7 +266,6 @@ async function create(input: StepContext, change: ResourceChange): Promise<strin
   const resource = configResource(input, change.address);
   const kind = kindOf(input, change);
   const spec = resolvedSpec(input, resource);
-  const secrets = secretPathsOf(resource);
   if (change.action === "replace" && change.createBeforeDestroy) {
     const old = input.store.resource(change.address);
     if (old) {
@@ -284,7 +282,7 @@ async function create(input: StepContext, change: ResourceChange): Promise<strin
     attributes: {},
     sensitiveHashes: {},
     dependencies: dependenciesOf(input, change.address),
-    pending: { operation: "create", startedAt: new Date().toISOString(), lookup: scrubbed(spec, secrets) },
+    pending: { operation: "create", startedAt: new Date().toISOString(), lookup: scrubbed(spec, resource.secrets) },
   });
   let created: Observed;
   try {
@@ -343,7 +341,7 @@ async function importObject(input: StepContext, change: ResourceChange): Promise
     kind: resource.kind,
     id: ref.id,
     ...(ref.parent ? { parent: ref.parent } : {}),
-    attributes: scrubbed(body, secretPathsOf(resource)),
+    attributes: scrubbed(body, resource.secrets),
     sensitiveHashes: {},
     dependencies: dependenciesOf(input, change.address),
   });
@@ -359,7 +357,7 @@ async function awaitEarlier(input: StepContext, change: ResourceChange): Promise
   const recorded = input.store.resource(change.address)!;
   await input.store.setResource(change.address, {
     ...recorded,
-    attributes: scrubbed(body ?? recorded.attributes, secretPathsOf(resource)),
+    attributes: scrubbed(body ?? recorded.attributes, resource.secrets),
     pending: undefined,
   });
   return ref.id;

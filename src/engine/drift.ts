@@ -6,12 +6,12 @@
 
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import type { Kind } from "../config/index.js";
-import { compareFields, resourceAt, secretPathsAt } from "../plan/diff.js";
+import { readPath, resourceAt, secretsAt } from "../config/index.js";
+import { compareFields } from "../plan/diff.js";
 import type { DriftEntry, DriftReport, DriftedField } from "../plan/drift.js";
-import { resolveSpec } from "../plan/resolve.js";
-import { getLeaf, isSecretLeaf, leaves, sameValue } from "../plan/values.js";
-import type { Body, ObjectRef } from "../resources/types.js";
+import { lookupFrom, resolveSpec } from "../plan/resolve.js";
+import { leaves, sameValue } from "../plan/values.js";
+import type { Body, ObjectRef } from "../kinds/index.js";
 import type { ResourceState } from "../state/index.js";
 import type { EventSink } from "./events.js";
 import { refresh } from "./refresh.js";
@@ -54,26 +54,6 @@ export class IgnoreRules {
   }
 }
 
-/** The resource path the service's cloud events use as subject for an object of this kind. */
-function eventSubject(kind: string, ref: ObjectRef): string | undefined {
-  switch (kind as Kind) {
-    case "connections":
-      return `/fabric/v4/connections/${ref.id}`;
-    case "routeFilters":
-      return `/fabric/v4/routeFilters/${ref.id}`;
-    case "routingProtocols":
-      return ref.parent ? `/fabric/v4/connections/${ref.parent}/routingProtocols/${ref.id}` : undefined;
-    case "routeFilterAttachments":
-      return ref.parent ? `/fabric/v4/connections/${ref.parent}/routeFilters/${ref.id}` : undefined;
-    case "devices":
-      return `/ne/v1/devices/${ref.id}`;
-    case "vpns":
-      return `/ne/v1/vpn/${ref.id}`;
-    default:
-      return undefined;
-  }
-}
-
 interface Changer {
   by?: string;
   at?: string;
@@ -89,7 +69,7 @@ function changerFromBody(body: Body): Changer | undefined {
 
 /** Who last acted on an object, from its most recent cloud event (the only record of a deletion). */
 async function changerFromEvents(run: Run, kind: string, ref: ObjectRef): Promise<Changer | undefined> {
-  const subject = eventSubject(kind, ref);
+  const subject = run.session.kinds.get(kind)?.eventSubject(ref);
   if (!subject) return undefined;
   try {
     const found = await run.session.api.call<{ data?: Array<{ time?: string; authid?: string; data?: { auth?: { name?: string } } }> }>("POST", "/fabric/v4/cloudevents/search", {
@@ -107,9 +87,10 @@ async function changerFromEvents(run: Run, kind: string, ref: ObjectRef): Promis
 }
 
 function changedFields(run: Run, address: string, recorded: ResourceState, body: Body, ignore: IgnoreRules): DriftedField[] {
-  const kind = run.session.kinds[recorded.kind as Kind];
+  const kind = run.session.kinds.get(recorded.kind);
+  if (!kind) return [];
   const resource = resourceAt(run.config, address);
-  const secrets = secretPathsAt(run.config, address, recorded.kind);
+  const secrets = secretsAt(run.config, address, recorded.kind);
   const ignored = resource?.lifecycle.ignoreChanges ?? [];
   const before = kind.observed(recorded.attributes);
   const after = kind.observed(body);
@@ -117,10 +98,10 @@ function changedFields(run: Run, address: string, recorded: ResourceState, body:
   const fields: DriftedField[] = [];
   for (const path of [...paths].sort()) {
     if (ignored.some((i) => path === i || path.startsWith(`${i}.`)) || ignore.ignoresField(address, path)) continue;
-    const was = getLeaf(before, path);
-    const now = getLeaf(after, path);
+    const was = readPath(before, path);
+    const now = readPath(after, path);
     if (sameValue(was, now)) continue;
-    const secret = isSecretLeaf(path, secrets);
+    const secret = secrets.holdsSecret(path);
     fields.push(secret ? { path, before: "(sensitive)", after: "(sensitive)", sensitive: true } : { path, before: was, after: now });
   }
   return fields;
@@ -129,12 +110,8 @@ function changedFields(run: Run, address: string, recorded: ResourceState, body:
 function differsFromConfiguration(run: Run, address: string, recorded: ResourceState, body: Body): boolean {
   const resource = resourceAt(run.config, address);
   if (!resource) return true;
-  const state = run.store.state.resources;
-  const { spec } = resolveSpec(resource.spec, (a, attribute) => {
-    const value = state[a]?.attributes[attribute];
-    return value === undefined ? undefined : { value };
-  });
-  return compareFields(resource, run.session.kinds[resource.kind], spec, body, recorded, run.hash).changes.length > 0;
+  const { spec } = resolveSpec(resource.spec, lookupFrom(run.store.state));
+  return compareFields(resource, run.session.kinds.get(resource.kind)!, spec, body, recorded, run.hash).changes.length > 0;
 }
 
 /** `only`: the addresses to check (--target); all when absent. */

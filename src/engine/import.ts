@@ -3,10 +3,10 @@
 // apply would change to make it match the configuration.
 
 import { NetformError } from "../diag/index.js";
-import { configGraph, resourceAt, secretPathsOf } from "../plan/diff.js";
-import { resolveSpec } from "../plan/resolve.js";
+import { configGraph, resourceAt } from "../config/index.js";
+import { lookupFrom, resolveSpec } from "../plan/resolve.js";
 import { isUnknownValue } from "../plan/values.js";
-import type { ObjectRef } from "../resources/types.js";
+import type { ObjectRef } from "../kinds/index.js";
 import type { Run } from "./run.js";
 import { scrubbed } from "./secrets.js";
 
@@ -23,13 +23,10 @@ export async function importObject(run: Run, address: string, id: string): Promi
   const owner = Object.entries(state.resources).find(([, r]) => r.kind === resource.kind && r.id === id);
   if (owner) throw new NetformError({ code: "import.duplicate", message: `${id} is already managed as ${owner[0]}`, hint: "an object can be managed under one address only" });
 
-  const kind = run.session.kinds[resource.kind];
+  const kind = run.session.kinds.get(resource.kind)!;
   let parent: string | undefined;
   if (kind.parentField) {
-    const { spec } = resolveSpec(resource.spec, (a, attribute) => {
-      const value = state.resources[a]?.attributes[attribute];
-      return value === undefined ? undefined : { value };
-    });
+    const { spec } = resolveSpec(resource.spec, lookupFrom(state));
     const value = spec[kind.parentField];
     if (typeof value !== "string" || isUnknownValue(value)) {
       throw new NetformError({ code: "import.parent", message: `${address}: its ${kind.parentField} is not known yet`, hint: `import or apply the ${kind.parentField} it refers to first` });
@@ -43,7 +40,7 @@ export async function importObject(run: Run, address: string, id: string): Promi
   await run.store.setResource(address, {
     kind: resource.kind,
     ...ref,
-    attributes: scrubbed(body, secretPathsOf(resource)),
+    attributes: scrubbed(body, resource.secrets),
     sensitiveHashes: {},
     dependencies: graph.dependenciesOf(address).sort(),
   });

@@ -7,10 +7,9 @@ import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { z } from "zod";
 import { NetformError } from "../diag/index.js";
-import { secretPathsOf } from "../plan/diff.js";
-import { resolveSpec } from "../plan/resolve.js";
+import { lookupFrom, resolveSpec } from "../plan/resolve.js";
 import type { Plan } from "../plan/types.js";
-import { isSecretLeaf, isUnknownValue, leaves } from "../plan/values.js";
+import { isUnknownValue, leaves } from "../plan/values.js";
 import { writeFileAtomic } from "../state/index.js";
 import type { Run } from "./run.js";
 
@@ -39,16 +38,12 @@ export type PlanFile = z.infer<typeof planFileSchema>;
 /** Every secret the configuration sends, as (address, path, keyed hash), from the specs as resolved now. */
 export function secretFingerprints(run: Run): PlanFile["secrets"] {
   const out: PlanFile["secrets"] = [];
-  const state = run.store.state.resources;
+  const state = run.store.state;
   for (const resource of run.config.resources.values()) {
-    const secrets = secretPathsOf(resource);
-    if (secrets.length === 0) continue;
-    const { spec } = resolveSpec(resource.spec, (address, attribute) => {
-      const value = state[address]?.attributes[attribute];
-      return value === undefined ? undefined : { value };
-    });
+    if (resource.secrets.empty) continue;
+    const { spec } = resolveSpec(resource.spec, lookupFrom(state));
     for (const [path, value] of leaves(spec)) {
-      if (isSecretLeaf(path, secrets) && !isUnknownValue(value)) out.push({ address: resource.address, path, hash: run.hash(value) });
+      if (resource.secrets.holdsSecret(path) && !isUnknownValue(value)) out.push({ address: resource.address, path, hash: run.hash(value) });
     }
   }
   return out.sort((a, b) => `${a.address}.${a.path}`.localeCompare(`${b.address}.${b.path}`));

@@ -4,10 +4,10 @@
 
 import type { Configuration } from "../config/index.js";
 import type { Refreshed } from "../plan/diff.js";
-import { resolveSpec } from "../plan/resolve.js";
+import { lookupFrom, resolveSpec } from "../plan/resolve.js";
 import { isUnknownValue } from "../plan/values.js";
-import { refKey } from "../resources/common.js";
-import type { ObjectRef } from "../resources/types.js";
+import { refKey } from "../kinds/common.js";
+import type { ObjectRef } from "../kinds/index.js";
 import type { StateFile } from "../state/index.js";
 import type { EventSink } from "./events.js";
 import type { Session } from "./session.js";
@@ -33,7 +33,7 @@ export async function refresh(session: Session, state: StateFile, config: Config
   }
   await Promise.all(
     [...byKind].map(async ([kindName, items]) => {
-      const kind = session.kinds[kindName as keyof typeof session.kinds];
+      const kind = session.kinds.get(kindName);
       if (!kind) throw new Error(`the state holds an object of unknown kind ${kindName}`);
       if (kind.observeMany) {
         const found = await kind.observeMany(session.ctx, items.map((i) => i.ref));
@@ -57,8 +57,9 @@ export async function refresh(session: Session, state: StateFile, config: Config
     entries
       .filter(([, recorded]) => !recorded.id && recorded.pending?.operation === "create")
       .map(async ([address, recorded]) => {
-        const kind = session.kinds[recorded.kind as keyof typeof session.kinds];
+        const kind = session.kinds.get(recorded.kind);
         const spec = recorded.pending?.lookup;
+        if (!kind) return;
         const found = spec ? await kind.lookup(session.ctx, spec) : undefined;
         refreshed.set(address, found ? { status: "present", id: found.id, ...(found.parent ? { parent: found.parent } : {}), body: found.body } : { status: "absent" });
       }),
@@ -69,13 +70,8 @@ export async function refresh(session: Session, state: StateFile, config: Config
     [...config.resources.values()]
       .filter((r) => r.import && !state.resources[r.address])
       .map(async (resource) => {
-        const kind = session.kinds[resource.kind];
-        const attribute = (address: string, attr: string) => {
-          const body = refreshed.get(address);
-          const value = body?.status === "present" ? body.body[attr] : state.resources[address]?.attributes[attr];
-          return value === undefined ? undefined : { value };
-        };
-        const parent = kind.parentField ? resolveSpec(resource.spec, attribute).spec[kind.parentField] : undefined;
+        const kind = session.kinds.get(resource.kind)!;
+        const parent = kind.parentField ? resolveSpec(resource.spec, lookupFrom(state, refreshed)).spec[kind.parentField] : undefined;
         const ref: ObjectRef = { id: resource.import!, ...(typeof parent === "string" && !isUnknownValue(parent) ? { parent } : {}) };
         const body = await kind.observe(session.ctx, ref);
         imports.set(resource.address, body ? { status: "present", ...ref, body } : { status: "gone" });

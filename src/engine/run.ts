@@ -5,12 +5,13 @@
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { loadConfiguration, Sensitive, type Configuration, type VariableInputs } from "../config/index.js";
+import { secretsAt, Sensitive, type Configuration, type VariableInputs } from "../config/index.js";
 import { hasErrors, type Diagnostic } from "../diag/index.js";
-import { makePlan, secretPathsAt, type Refreshed } from "../plan/diff.js";
+import { makePlan, type Refreshed } from "../plan/diff.js";
 import type { Plan, PlanMode } from "../plan/types.js";
 import { StateLock, StateStore } from "../state/index.js";
 import { applyPlan, type ApplyOutcome } from "./apply.js";
+import { readConfiguration } from "./configuration.js";
 import type { EventSink } from "./events.js";
 import { refresh } from "./refresh.js";
 import { redactor, scrubbed, secretHasher, secretValues, type SecretHasher } from "./secrets.js";
@@ -71,7 +72,7 @@ export function configurationHash(config: Configuration, hash: SecretHasher): st
 
 /** Loads the configuration, takes the lock, opens the state and a session. Diagnostics when the configuration is invalid. */
 export async function openRun(options: RunOptions): Promise<Opened> {
-  const { config, diagnostics } = loadConfiguration(options.configPath, { ...options.inputs, env: options.env });
+  const { config, diagnostics } = readConfiguration(options.configPath, { ...options.inputs, env: options.env });
   for (const d of diagnostics) options.emit({ type: "diagnostic", diagnostic: d });
   if (hasErrors(diagnostics)) return { ok: false, diagnostics };
   if (options.parallelism !== undefined) config.provider.parallelism = options.parallelism;
@@ -155,7 +156,7 @@ export async function applyRun(run: Run, planned: Planned, emit: EventSink, oper
     for (const [address, found] of planned.refreshed) {
       const recorded = run.store.resource(address);
       if (!recorded) continue;
-      const secrets = secretPathsAt(run.config, address, recorded.kind);
+      const secrets = secretsAt(run.config, address, recorded.kind);
       if (found.status === "present") await run.store.setResource(address, { ...recorded, attributes: scrubbed(found.body, secrets) });
       else await run.store.removeResource(address);
     }

@@ -4,8 +4,7 @@
 // derived from the state's lineage.
 
 import { createHash, createHmac } from "node:crypto";
-import { SENSITIVE_TEXT, Sensitive, Template, type Configuration } from "../config/index.js";
-import { isSecretLeaf, isPlainObject, leaves } from "../plan/values.js";
+import { isPlainObject, SENSITIVE_TEXT, Sensitive, Template, type Configuration, type SecretPaths } from "../config/index.js";
 
 export type SecretHasher = (value: unknown) => string;
 
@@ -14,22 +13,8 @@ export function secretHasher(lineage: string, env: NodeJS.ProcessEnv = process.e
   return (value) => `hmac-sha256:${createHmac("sha256", key).update(JSON.stringify(value)).digest("hex").slice(0, 40)}`;
 }
 
-/** Hashes of the secret leaves of a spec, by dotted path. */
-export function secretHashes(spec: Record<string, unknown>, secretPaths: readonly string[], hash: SecretHasher): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [path, value] of leaves(spec)) if (isSecretLeaf(path, secretPaths)) out[path] = hash(value);
-  return out;
-}
-
 /** A copy of an API body with every secret leaf replaced by "(sensitive)": what the state may hold. */
-export function scrubbed(body: Record<string, unknown>, secretPaths: readonly string[]): Record<string, unknown> {
-  const walk = (value: unknown, path: string): unknown => {
-    if (path && isSecretLeaf(path, secretPaths) && !isPlainObject(value)) return value === undefined || value === null ? value : SENSITIVE_TEXT;
-    if (isPlainObject(value)) return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, walk(v, path ? `${path}.${k}` : k)]));
-    return value;
-  };
-  return walk(body, "") as Record<string, unknown>;
-}
+export const scrubbed = (body: Record<string, unknown>, secrets: SecretPaths): Record<string, unknown> => secrets.mask(body, { keepAbsent: true });
 
 /** Every secret value a configuration holds (in its specs and its sensitive variables). */
 export function secretValues(config: Configuration): string[] {

@@ -6,10 +6,8 @@ import { dirname, join } from "node:path";
 import { ApiClient, type Credentials } from "../api/index.js";
 import type { Configuration } from "../config/index.js";
 import { NetformError } from "../diag/index.js";
-import { KIND_HANDLERS } from "../resources/index.js";
-import type { KindContext, ResourceKind } from "../resources/types.js";
+import { KIND_HANDLERS, type KindContext, type KindHandler } from "../kinds/index.js";
 import type { RunningSimulator } from "../simulator/index.js";
-import type { Kind } from "../config/index.js";
 import { REAL_SERVICE_POLLING, type PollSettings } from "./wait.js";
 
 /** How much faster than the real service the embedded simulator runs, unless NETFORM_EMBEDDED_SPEED says. */
@@ -19,7 +17,7 @@ export interface Session {
   endpoint: string;
   api: ApiClient;
   ctx: KindContext;
-  kinds: Readonly<Record<Kind, ResourceKind>>;
+  kinds: ReadonlyMap<string, KindHandler>;
   poll: PollSettings;
   /** The embedded simulator, when the endpoint is "embedded". */
   simulator?: RunningSimulator;

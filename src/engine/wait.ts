@@ -5,8 +5,8 @@
 // kind has one, instead of one GET each.
 
 import { NetformError } from "../diag/index.js";
-import { refKey } from "../resources/common.js";
-import type { Body, KindContext, ObjectRef, Operation, ResourceKind } from "../resources/types.js";
+import { refKey } from "../kinds/common.js";
+import type { Body, KindContext, ObjectRef, Operation, KindHandler } from "../kinds/index.js";
 
 export interface PollSettings {
   /** The first interval, and the smallest. */
@@ -27,7 +27,7 @@ export interface WaitOptions {
 }
 
 interface Waiter {
-  kind: ResourceKind;
+  kind: KindHandler;
   ref: ObjectRef;
   options: WaitOptions;
   started: number;
@@ -48,7 +48,7 @@ export class Poller {
   ) {}
 
   /** Resolves with the object as last observed (undefined once a deleted object is gone). */
-  wait(kind: ResourceKind, ref: ObjectRef, options: WaitOptions): Promise<Body | undefined> {
+  wait(kind: KindHandler, ref: ObjectRef, options: WaitOptions): Promise<Body | undefined> {
     return new Promise((resolve, reject) => {
       const started = this.now();
       const waiter: Waiter = { kind, ref, options, started, due: started, resolve, reject };
@@ -80,7 +80,7 @@ export class Poller {
       // Objects due within half the smallest interval are read now too: one request serves them all.
       const horizon = this.now() + this.settings.minIntervalMs / 2;
       const due = [...this.waiters].filter((w) => w.due <= horizon);
-      const byKind = new Map<ResourceKind, Waiter[]>();
+      const byKind = new Map<KindHandler, Waiter[]>();
       for (const w of due) byKind.set(w.kind, [...(byKind.get(w.kind) ?? []), w]);
       await Promise.all([...byKind].map(([kind, waiters]) => this.observe(kind, waiters)));
     } finally {
@@ -89,7 +89,7 @@ export class Poller {
     }
   }
 
-  private async observe(kind: ResourceKind, waiters: Waiter[]): Promise<void> {
+  private async observe(kind: KindHandler, waiters: Waiter[]): Promise<void> {
     let bodies: Map<string, Body | undefined>;
     try {
       if (kind.observeMany && waiters.length > 1) {
@@ -126,7 +126,7 @@ export class Poller {
       const error = new NetformError({
         code: "apply.timeout",
         message: `${noun}: still ${state ?? "not ready"} after ${Math.round(elapsed / 1000)}s, longer than the ${Math.round(options.timeoutMs / 1000)}s allowed`,
-        hint: `raise provider.timeouts.${kind.kind} if the service is known to be slow; the next apply waits for it again`,
+        hint: `raise provider.timeouts.${options.address.split(".")[0]} if the service is known to be slow; the next apply waits for it again`,
       });
       return this.settle(w, () => w.reject(error));
     }
@@ -138,6 +138,6 @@ export class Poller {
   }
 }
 
-function interrupted(kind: ResourceKind, ref: ObjectRef, options: WaitOptions): NetformError {
+function interrupted(kind: KindHandler, ref: ObjectRef, options: WaitOptions): NetformError {
   return new NetformError({ code: "apply.interrupted", message: `${options.address} (${kind.noun} ${ref.id}): stopped waiting (interrupted)`, hint: "the next plan or apply picks up where this one stopped" });
 }

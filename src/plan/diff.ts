@@ -2,14 +2,14 @@
 // what the state recorded, and decides per address what to do and why. Pure: no I/O; the refresh has
 // already read everything it needs.
 
-import { KIND_INFO, SENSITIVE_TEXT, type Address, type ConfigResource, type Configuration, type Kind } from "../config/index.js";
+import { configGraph, readPath, resourceAt, SENSITIVE_TEXT, type ConfigResource, type Configuration } from "../config/index.js";
 import type { Diagnostic } from "../diag/index.js";
 import { Graph } from "../graph/index.js";
-import type { Body, ResourceKind } from "../resources/types.js";
+import type { Body, KindHandler } from "../kinds/index.js";
 import type { ResourceState, StateFile } from "../state/index.js";
-import { resolveSpec, type AttributeLookup } from "./resolve.js";
+import { lookupFrom, resolveSpec, type AttributeLookup } from "./resolve.js";
 import { summarize, type Action, type FieldChange, type Plan, type PlanMode, type ResourceChange } from "./types.js";
-import { getLeaf, isSecretLeaf, isUnknownValue, leaves, masked, sameValue } from "./values.js";
+import { isUnknownValue, leaves, masked, sameValue } from "./values.js";
 
 /** What the refresh found for an address of the state (or an import target). */
 export type Refreshed =
@@ -26,7 +26,7 @@ export interface PlanInput {
   refreshed: ReadonlyMap<string, Refreshed>;
   /** Objects named by `import:` keys, as observed (undefined: not found). */
   imports: ReadonlyMap<string, Refreshed>;
-  kinds: Readonly<Record<Kind, ResourceKind>>;
+  kinds: ReadonlyMap<string, KindHandler>;
   /** The keyed hash of a secret value, as stored in the state. */
   hash(value: unknown): string;
   targets?: readonly string[];
@@ -40,48 +40,11 @@ export interface PlanResult {
   diagnostics: Diagnostic[];
 }
 
-/** Every secret path of a resource: those its kind always has, and those its values made secret. */
-export const secretPathsOf = (resource: Pick<ConfigResource, "kind" | "sensitivePaths">): string[] => [...KIND_INFO[resource.kind].sensitive, ...resource.sensitivePaths];
-
-/** The secret paths of an address: its resource's when declared, else (gone from the configuration) its kind's. */
-export function secretPathsAt(config: Configuration, address: string, kind: string): string[] {
-  const resource = resourceAt(config, address);
-  return resource ? secretPathsOf(resource) : [...(KIND_INFO[kind as Kind]?.sensitive ?? [])];
-}
-
-/** The parent a nested resource lives under, as written: a reference's address or a literal uuid. */
-function parentKey(resource: ConfigResource): string | undefined {
-  const ref = resource.references.find((r) => r.path.length === 1 && r.path[0] === "connection");
-  if (ref) return `ref:${ref.address}`;
-  const literal = resource.spec.connection;
-  return typeof literal === "string" ? `uuid:${literal}` : undefined;
-}
-
-/**
- * The dependency graph of the configuration: references and dependsOn, plus the service's own ordering
- * rule that a connection's BGP instance needs its DIRECT instance first.
- */
-export function configGraph(config: Configuration): Graph {
-  const graph = new Graph();
-  for (const address of config.resources.keys()) graph.addNode(address);
-  for (const edge of config.edges) graph.addEdge(edge.from, edge.to);
-  const protocols = [...config.resources.values()].filter((r) => r.kind === "routingProtocols");
-  for (const bgp of protocols.filter((r) => r.spec.type === "BGP")) {
-    const key = parentKey(bgp);
-    const direct = protocols.find((r) => r.spec.type === "DIRECT" && key !== undefined && parentKey(r) === key);
-    if (direct) graph.addEdge(bgp.address, direct.address);
-  }
-  return graph;
-}
-
-/** The configuration's resource at an address read from the state or a graph (plain strings). */
-export const resourceAt = (config: Configuration, address: string): ConfigResource | undefined => config.resources.get(address as Address);
-
 /** Whether a changed leaf is covered by `ignoreChanges` (the path itself or an ancestor). */
 const ignored = (path: string, ignore: readonly string[]) => ignore.some((i) => path === i || path.startsWith(`${i}.`));
 
 /** Whether a kind changes this leaf in place. */
-export function updatableBy(kind: ResourceKind, path: string): boolean {
+export function updatableBy(kind: KindHandler, path: string): boolean {
   return Object.keys(kind.updatable).some((k) => path === k || path.startsWith(`${k}.`));
 }
 
@@ -92,27 +55,27 @@ interface Comparison {
 
 /** Field-by-field differences between the desired spec and the object as observed. */
 export function compareFields(
-  resource: ConfigResource,
-  kind: ResourceKind,
+  resource: Pick<ConfigResource, "secrets" | "lifecycle">,
+  kind: KindHandler,
   spec: Body,
   observedBody: Body | undefined,
   prior: ResourceState | undefined,
   hash: (v: unknown) => string,
 ): Comparison {
-  const secrets = secretPathsOf(resource);
+  const secrets = resource.secrets;
   const desired = kind.desired(spec);
   const observed = observedBody ? kind.observed(observedBody) : {};
   const changes: FieldChange[] = [];
   const ignore = resource.lifecycle.ignoreChanges;
   for (const [path, want] of leaves(desired)) {
-    if (ignored(path, ignore) || isSecretLeaf(path, secrets)) continue;
-    const have = getLeaf(observed, path);
+    if (ignored(path, ignore) || secrets.holdsSecret(path)) continue;
+    const have = readPath(observed, path);
     if (isUnknownValue(want)) changes.push({ path, before: have, unknown: true });
     else if (!sameValue(want, have)) changes.push({ path, before: have, after: want });
   }
   // Secrets are compared by keyed hash with what was last applied: the service may not return them.
   for (const [path, value] of leaves(spec)) {
-    if (!isSecretLeaf(path, secrets) || ignored(path, ignore)) continue;
+    if (!secrets.holdsSecret(path) || ignored(path, ignore)) continue;
     if (isUnknownValue(value)) {
       changes.push({ path, before: SENSITIVE_TEXT, unknown: true, sensitive: true });
       continue;
@@ -125,10 +88,10 @@ export function compareFields(
 
 /** The plan's view of a desired object: masked, with secret leaves shown as such. */
 function afterView(resource: ConfigResource, desired: Body, spec: Body): Record<string, unknown> {
-  const secrets = secretPathsOf(resource);
-  const view = masked(desired, secrets) as Record<string, unknown>;
+  const secrets = resource.secrets;
+  const view = masked(desired, secrets);
   for (const [path] of leaves(spec)) {
-    if (!isSecretLeaf(path, secrets)) continue;
+    if (!secrets.holdsSecret(path)) continue;
     let cur = view;
     const keys = path.split(".");
     for (const key of keys.slice(0, -1)) cur = (cur[key] ??= {}) as Record<string, unknown>;
@@ -157,13 +120,11 @@ export function makePlan(input: PlanInput): PlanResult {
       hint: "check the address (KIND.NAME); netform state list shows what the state holds",
     });
   }
+  const known = lookupFrom(state, new Map([...input.imports, ...input.refreshed]));
+  // What is created or replaced has new attributes, not known until apply.
   const attribute: AttributeLookup = (address, attr) => {
     const change = planned.get(address);
-    if (change && (change.action === "create" || change.action === "replace")) return undefined;
-    const fresh = input.refreshed.get(address) ?? input.imports.get(address);
-    const body = fresh?.status === "present" ? fresh.body : state.resources[address]?.attributes;
-    const value = body ? getLeaf(body, attr) : undefined;
-    return value === undefined ? undefined : { value };
+    return change && (change.action === "create" || change.action === "replace") ? undefined : known(address, attr);
   };
 
   if (input.mode !== "destroy") {
@@ -278,14 +239,14 @@ function selection(input: PlanInput, graph: Graph): Set<string> {
 }
 
 function planResource(resource: ConfigResource, input: PlanInput, attribute: AttributeLookup, forcedReplace: ReadonlySet<string>): ResourceChange {
-  const kind = input.kinds[resource.kind];
+  const kind = input.kinds.get(resource.kind)!;
   const prior = input.state.resources[resource.address];
   const { spec } = resolveSpec(resource.spec, attribute);
   const base = {
     address: resource.address,
     kind: resource.kind,
     dependencies: resource.dependencies,
-    sensitive: [...new Set(secretPathsOf(resource).map((p) => p.replace(/\[\d*\]/g, "")))],
+    sensitive: [...resource.secrets.paths],
   };
   const fresh = input.refreshed.get(resource.address);
 
@@ -308,7 +269,7 @@ function planResource(resource: ConfigResource, input: PlanInput, attribute: Att
         importId: resource.import,
         id: target.id,
         reason: changes.length ? `adopt ${resource.import}, then change ${changes.map((c) => c.path).join(", ")}` : `adopt ${resource.import}`,
-        before: masked(kind.observed(target.body), base.sensitive),
+        before: masked(kind.observed(target.body), resource.secrets),
         after: afterView(resource, desired, spec),
         changes,
         unknown: unknownPaths(desired),
@@ -323,7 +284,7 @@ function planResource(resource: ConfigResource, input: PlanInput, attribute: Att
   const common = {
     ...base,
     id,
-    before: masked(kind.observed(observedBody), base.sensitive),
+    before: masked(kind.observed(observedBody), resource.secrets),
     after: afterView(resource, desired, spec),
     changes,
     unknown: unknownPaths(desired),
@@ -366,7 +327,7 @@ function driftedAddresses(input: PlanInput): string[] {
   const out: string[] = [];
   for (const [address, recorded] of Object.entries(input.state.resources)) {
     const fresh = input.refreshed.get(address);
-    const kind = input.kinds[recorded.kind as Kind];
+    const kind = input.kinds.get(recorded.kind);
     if (!fresh || !kind) continue;
     if (fresh.status !== "present" || !sameValue(kind.observed(fresh.body), kind.observed(recorded.attributes))) out.push(address);
   }

@@ -3,11 +3,26 @@
 // rendered, secrets are revealed (they are masked again by path when shown or stored), and meta
 // keys are dropped.
 
-import { Invalid, Reference, Sensitive, Template, Unresolved } from "../config/index.js";
-import { UNKNOWN_MARK, isPlainObject } from "./values.js";
+import { Invalid, isPlainObject, readPath, Reference, Sensitive, Template, Unresolved } from "../config/index.js";
+import type { StateFile } from "../state/index.js";
+import type { Refreshed } from "./diff.js";
+import { UNKNOWN_MARK } from "./values.js";
 
 /** An attribute of another resource: its value, or undefined when it is not known yet. */
 export type AttributeLookup = (address: string, attribute: string) => { value: unknown } | undefined;
+
+/**
+ * References resolved against what is known of each object: what the refresh just read when given, else
+ * what the state recorded. An attribute is a dotted path ("aSide.accessPoint.port.uuid").
+ */
+export function lookupFrom(state: Pick<StateFile, "resources">, refreshed?: ReadonlyMap<string, Refreshed>): AttributeLookup {
+  return (address, attribute) => {
+    const fresh = refreshed?.get(address);
+    const body = fresh?.status === "present" ? fresh.body : state.resources[address]?.attributes;
+    const value = body === undefined ? undefined : readPath(body, attribute);
+    return value === undefined ? undefined : { value };
+  };
+}
 
 export interface Resolved {
   spec: Record<string, unknown>;

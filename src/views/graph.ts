@@ -7,18 +7,20 @@
 // (kinds in the order netform lists them, nodes and edges by address) so that it can be diffed and kept
 // in golden files.
 
-import { KINDS, type Kind } from "../config/index.js";
 import type { Graph } from "../graph/index.js";
 import type { Output } from "./output.js";
 
 export type GraphFormat = "dot" | "mermaid";
 
-/** The kind of each address of the graph; an address without one is drawn outside every group. */
-export type GraphKinds = ReadonlyMap<string, Kind>;
+/** The kind of each address of the graph (an address without one is drawn outside every group), and the order of the kinds. */
+export interface GraphKinds {
+  of: ReadonlyMap<string, string>;
+  order: readonly string[];
+}
 
 interface Layout {
   /** Kinds that have at least one node, in KINDS order, each with its nodes sorted. */
-  groups: { kind: Kind; nodes: string[] }[];
+  groups: { kind: string; nodes: string[] }[];
   /** Nodes whose kind is not known. */
   loose: string[];
   /** [dependent, dependency], sorted. */
@@ -27,8 +29,8 @@ interface Layout {
 
 function layout(graph: Graph, kinds: GraphKinds): Layout {
   const nodes = [...graph.nodes].sort();
-  const groups = KINDS.map((kind) => ({ kind, nodes: nodes.filter((n) => kinds.get(n) === kind) })).filter((g) => g.nodes.length > 0);
-  const loose = nodes.filter((n) => kinds.get(n) === undefined);
+  const groups = kinds.order.map((kind) => ({ kind, nodes: nodes.filter((n) => kinds.of.get(n) === kind) })).filter((g) => g.nodes.length > 0);
+  const loose = nodes.filter((n) => kinds.of.get(n) === undefined);
   const edges = nodes.flatMap((n) => graph.dependenciesOf(n).sort().map((d): [string, string] => [n, d]));
   return { groups, loose, edges };
 }

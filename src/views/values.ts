@@ -9,7 +9,8 @@
 import { isDeepStrictEqual } from "node:util";
 import { diffArrays, structuredPatch } from "diff";
 import pc from "picocolors";
-import { KIND_INFO, SENSITIVE_TEXT, isKind } from "../config/index.js";
+import { isPlainObject, SENSITIVE_TEXT } from "../config/index.js";
+import { KIND_DEFINITIONS, isKind } from "../kinds/index.js";
 import type { DriftedField, DriftEntry } from "../plan/drift.js";
 import { UNKNOWN_TEXT, type FieldChange, type ResourceChange } from "../plan/types.js";
 import type { Colors } from "./output.js";
@@ -66,7 +67,7 @@ class PathSet {
 /** The secret paths of an object of `kind`: those given, plus those the kind always treats as secret. */
 export function sensitivePathsOf(kind: string, given: readonly string[]): string[] {
   // The kind's own list backs up the engine's: a path it forgot to list is still masked.
-  const declared = isKind(kind) ? KIND_INFO[kind].sensitive : [];
+  const declared = isKind(kind) ? (KIND_DEFINITIONS.get(kind)?.sensitive.declared ?? []) : [];
   return [...new Set([...given, ...declared])];
 }
 
@@ -144,10 +145,6 @@ export function maskedDriftField(entry: Pick<DriftEntry, "kind">, field: Drifted
   const segs = segments(field.path);
   const force = field.sensitive === true;
   return { before: masks.maskChangeValue(field.before, segs, force, false), after: masks.maskChangeValue(field.after, segs, force, false) };
-}
-
-export function isPlainObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
 }
 
 /** FieldChange documents an absent `after` as "unknown until apply"; JSON drops `after: undefined`, so this matches. */

@@ -2,6 +2,7 @@
 // earlier run left pending, are finished by the next apply with exactly one object per declared resource.
 // The state file is read over and over while the killed apply runs: it must be valid JSON every time.
 
+import { KIND_CATALOG } from "../../src/kinds/index.js";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { loadConfiguration, type Address } from "../../src/config/index.js";
@@ -160,7 +161,7 @@ describe("crash safety", () => {
 
     /** The state an apply writes just before its create call: a pending record with the spec to look up. */
     function writePendingState(ws: Workspace): void {
-      const { config, diagnostics } = loadConfiguration(ws.dir, { env: {} });
+      const { config, diagnostics } = loadConfiguration(ws.dir, { kinds: KIND_CATALOG, env: {} });
       expect(diagnostics.filter((d) => d.severity === "error")).toEqual([]);
       const spec = config.resources.get("connections.alpha" as Address)!.spec;
       const state = {

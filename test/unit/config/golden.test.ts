@@ -2,6 +2,7 @@
 // the diagnostics it must produce in expected.txt, rendered as `file:line:col  address.field  message`.
 // Options (vars, env, missing) come from options.json. UPDATE_GOLDEN=1 rewrites the expected files.
 
+import { KIND_CATALOG } from "../../../src/kinds/index.js";
 import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -30,7 +31,7 @@ describe("golden diagnostics", () => {
       const dir = join(root, name);
       const optionsFile = join(dir, "options.json");
       const options: ScenarioOptions = existsSync(optionsFile) ? (JSON.parse(readFileSync(optionsFile, "utf8")) as ScenarioOptions) : {};
-      const { diagnostics } = loadConfiguration(dir, { baseDir: dir, env: options.env ?? {}, ...(options.vars ? { vars: options.vars } : {}), missing: options.missing ?? "error" });
+      const { diagnostics } = loadConfiguration(dir, { kinds: KIND_CATALOG, baseDir: dir, env: options.env ?? {}, ...(options.vars ? { vars: options.vars } : {}), missing: options.missing ?? "error" });
       const actual = `${formatDiagnosticsText(diagnostics).join("\n")}\n`;
       const expectedFile = join(dir, "expected.txt");
       if (process.env.UPDATE_GOLDEN === "1" || !existsSync(expectedFile)) writeFileSync(expectedFile, actual);

@@ -1,6 +1,7 @@
 // The loaded configuration as the engine sees it: examples, defaults, variables, secrets, references and
 // the dependency graph, and the second validation pass with resolved values.
 
+import { KIND_CATALOG } from "../../../src/kinds/index.js";
 import { inspect } from "node:util";
 import { existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
@@ -19,7 +20,7 @@ import { hasErrors } from "../../../src/diag/index.js";
 import { diagnosticsDocument } from "../../../src/views/diagnostics.js";
 
 const repo = join(import.meta.dirname, "../../..");
-const load = (text: string, options: LoadOptions = {}) => buildConfiguration([{ file: join(repo, "netform.yaml"), text }], { env: {}, baseDir: repo, ...options });
+const load = (text: string, options: Partial<LoadOptions> = {}) => buildConfiguration([{ file: join(repo, "netform.yaml"), text }], { kinds: KIND_CATALOG, env: {}, baseDir: repo, ...options });
 const errors = (r: ReturnType<typeof load>) => r.diagnostics.filter((d) => d.severity === "error");
 
 const CONNECTION = `
@@ -37,9 +38,9 @@ describe("examples", () => {
   // Every example that is a configuration (examples/ci holds pipelines, not a configuration).
   for (const example of readdirSync(join(repo, "examples")).filter((e) => existsSync(join(repo, "examples", e, "netform.yaml")))) {
     it(`examples/${example} validates without its secrets and loads with them`, () => {
-      const validate = loadConfiguration(join(repo, "examples", example), { env: {}, missing: "unknown" });
+      const validate = loadConfiguration(join(repo, "examples", example), { kinds: KIND_CATALOG, env: {}, missing: "unknown" });
       expect(errors(validate)).toEqual([]);
-      const plan = loadConfiguration(join(repo, "examples", example), { env: secrets });
+      const plan = loadConfiguration(join(repo, "examples", example), { kinds: KIND_CATALOG, env: secrets });
       expect(plan.diagnostics).toEqual([]);
       expect(plan.config.resources.size).toBeGreaterThan(0);
     });
@@ -68,7 +69,7 @@ describe("loadConfiguration", () => {
 
   it("takes variables from --var, then --var-file, then the environment, then the default, typed", () => {
     const text = `netform: 1\nvariables: { bandwidth: { type: number, default: 50 } }\n${CONNECTION}`;
-    const bw = (o: LoadOptions) => load(text, o).config.resources.get("connections.dc")?.spec.bandwidth;
+    const bw = (o: Partial<LoadOptions>) => load(text, o).config.resources.get("connections.dc")?.spec.bandwidth;
     expect(bw({})).toBe(50);
     expect(bw({ env: { NETFORM_VAR_bandwidth: "200" } })).toBe(200);
     expect(bw({ env: { NETFORM_VAR_bandwidth: "200" }, vars: { bandwidth: "500" } })).toBe(500);
@@ -90,7 +91,7 @@ describe("loadConfiguration", () => {
     expect(`${key as Sensitive}`).toBe("(sensitive)");
     expect(JSON.stringify(rp?.spec)).not.toContain("hunter2");
     expect(inspect(rp, { depth: 10 })).not.toContain("hunter2");
-    expect(rp?.sensitivePaths.has("bgpAuthKey")).toBe(true);
+    expect(rp?.secrets.covers("bgpAuthKey")).toBe(true);
   });
 
   it("wraps a secret field written as a literal, with a warning", () => {
@@ -132,7 +133,7 @@ describe("loadConfiguration", () => {
     const rp = r.config.resources.get("routingProtocols.bgp");
     if (!rp) throw new Error("missing");
     const resolved = { ...rp.spec, connection: "3fa85f64-5717-4562-b3fc-2c963f66afa6", customerAsn: 23456 };
-    const second = validateSpec(rp.kind, resolved, { address: rp.address, positions: rp.positions });
+    const second = validateSpec(KIND_CATALOG.get(rp.kind)!, resolved, { address: rp.address, positions: rp.positions });
     expect(second.map((d) => [d.path, d.message, d.line])).toEqual([["customerAsn", "ASN 23456 is reserved and not allowed", 16]]);
   });
 
@@ -146,12 +147,12 @@ describe("loadConfiguration", () => {
   });
 
   it("merges a directory and reports an address defined twice with both places", () => {
-    const r = loadConfiguration(join(repo, "test/fixtures/config/duplicate-address"), { env: {}, baseDir: repo });
+    const r = loadConfiguration(join(repo, "test/fixtures/config/duplicate-address"), { kinds: KIND_CATALOG, env: {}, baseDir: repo });
     expect(r.diagnostics.map((d) => d.message)).toEqual(["connections.dc is defined twice: here and at test/fixtures/config/duplicate-address/a.yaml:7:3"]);
   });
 
   it("reports a missing configuration without a stack", () => {
-    const r = loadConfiguration(join(repo, "does-not-exist"), { env: {} });
+    const r = loadConfiguration(join(repo, "does-not-exist"), { kinds: KIND_CATALOG, env: {} });
     expect(r.diagnostics[0]?.code).toBe("config.unreadable");
   });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { Poller } from "../../../src/engine/wait.js";
-import type { Body, KindContext, ObjectRef, ResourceKind } from "../../../src/resources/types.js";
+import type { Body, KindContext, ObjectRef, KindHandler } from "../../../src/kinds/index.js";
 
 /** A kind whose objects' states the test sets; it counts how it is read. */
 function fakeKind(states: Map<string, string | undefined>) {
@@ -27,7 +27,7 @@ function fakeKind(states: Map<string, string | undefined>) {
     },
     readiness: (b: Body) => (b.state === "PROVISIONED" ? "ready" : b.state === "FAILED" ? { failed: "FAILED" } : "pending"),
     stateOf: (b: Body) => String(b.state),
-  } as unknown as ResourceKind;
+  } as unknown as KindHandler;
   return { kind, reads };
 }
 

@@ -1,5 +1,6 @@
+import { KIND_CATALOG } from "../../../src/kinds/index.js";
 import { describe, expect, it } from "vitest";
-import { buildConfiguration } from "../../../src/config/index.js";
+import { buildConfiguration, SecretPaths } from "../../../src/config/index.js";
 import { redactor, scrubbed, secretValues } from "../../../src/engine/secrets.js";
 
 describe("secret values", () => {
@@ -17,7 +18,7 @@ routeFilters:
 `,
         },
       ],
-      { env: { NOTE: "s3cr3t-words" } },
+      { kinds: KIND_CATALOG, env: { NOTE: "s3cr3t-words" } },
     );
     expect(secretValues(config)).toEqual(["s3cr3t-words"]);
     const redact = redactor(secretValues(config));
@@ -27,6 +28,6 @@ routeFilters:
 
   it("are replaced in stored bodies by path, lists included", () => {
     const body = { bgpAuthKey: "k", sshUsers: [{ sshUsername: "a", sshPassword: "p" }], name: "n" };
-    expect(scrubbed(body, ["bgpAuthKey", "sshUsers[].sshPassword"])).toEqual({ bgpAuthKey: "(sensitive)", sshUsers: "(sensitive)", name: "n" });
+    expect(scrubbed(body, new SecretPaths(["bgpAuthKey", "sshUsers[].sshPassword"]))).toEqual({ bgpAuthKey: "(sensitive)", sshUsers: "(sensitive)", name: "n" });
   });
 });

@@ -7,18 +7,18 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { registerGraph } from "../../../src/cli/graph.js";
 import { createProgram } from "../../../src/cli/program.js";
-import { loadConfiguration, type Kind } from "../../../src/config/index.js";
+import { dependencyGraph, readConfiguration } from "../../../src/engine/index.js";
 import { Graph } from "../../../src/graph/index.js";
-import { configGraph } from "../../../src/plan/diff.js";
-import { renderGraphDot, renderGraphMermaid } from "../../../src/views/graph.js";
+import { renderGraphDot, renderGraphMermaid, type GraphKinds } from "../../../src/views/graph.js";
 import { expectGolden } from "./golden.js";
 
 const EXAMPLES = join(import.meta.dirname, "../../../examples");
 
-function example(name: string): { graph: Graph; kinds: Map<string, Kind> } {
-  const { config, diagnostics } = loadConfiguration(join(EXAMPLES, name), { env: {}, missing: "unknown" });
+function example(name: string): { graph: Graph; kinds: GraphKinds } {
+  const { config, diagnostics } = readConfiguration(join(EXAMPLES, name), { env: {}, missing: "unknown" });
   expect(diagnostics.filter((d) => d.severity === "error")).toEqual([]);
-  return { graph: configGraph(config), kinds: new Map([...config.resources.values()].map((r) => [r.address, r.kind])) };
+  const { graph, kinds, kindOrder } = dependencyGraph(config);
+  return { graph, kinds: { of: kinds, order: kindOrder } };
 }
 
 describe("graph renderings", () => {
@@ -45,13 +45,13 @@ describe("graph renderings", () => {
     const graph = new Graph();
     graph.addEdge("a.b-c", "a.b_c");
     graph.addNode('x."y"');
-    const mermaid = renderGraphMermaid(graph, new Map());
+    const mermaid = renderGraphMermaid(graph, { of: new Map(), order: [] });
     expect(mermaid).toContain('n_a_b_c["a.b-c"]');
     expect(mermaid).toContain('n_a_b_c_2["a.b_c"]');
     expect(mermaid).toContain("n_a_b_c --> n_a_b_c_2");
     expect(mermaid).toContain('["x.#quot;y#quot;"]');
     expect(mermaid).not.toContain("subgraph");
-    expect(renderGraphDot(graph, new Map())).toContain('"x.\\"y\\"";');
+    expect(renderGraphDot(graph, { of: new Map(), order: [] })).toContain('"x.\\"y\\"";');
   });
 });
 

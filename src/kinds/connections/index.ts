@@ -1,0 +1,26 @@
+// Virtual connections: the schema of their YAML (spec.ts), the service's rules across their fields
+// (rules.ts), and how the engine manages them through the Fabric API (handler.ts).
+
+import { SecretPaths } from "../../config/index.js";
+import type { KindDefinition } from "../types.js";
+import { handler } from "./handler.js";
+import { rules } from "./rules.js";
+import { schema } from "./spec.js";
+
+export const connections: KindDefinition<"connections"> = {
+  name: "connections",
+  description: "virtual connections between two endpoints, by name",
+  spec: schema,
+  rules,
+  displayName: "name",
+  defaults: (d) => {
+    if (d.provider.projectId) d.set("project", { projectId: d.provider.projectId });
+    d.set("order", {});
+  },
+  sensitive: new SecretPaths(["aSide.accessPoint.authenticationKey", "zSide.accessPoint.authenticationKey"]),
+  attributes: ["href", "uuid", "type", "name", "state", "operation", "order", "bandwidth", "redundancy", "aSide", "zSide", "project", "notifications", "account", "change", "changeLog", "isRemote", "direction"],
+  serverSet: ["href", "uuid", "state", "change", "changeLog", "changelog", "operation", "account", "isRemote", "direction"],
+  parents: {},
+  timeoutMs: 15 * 60_000,
+  handler,
+};

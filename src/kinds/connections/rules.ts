@@ -1,0 +1,159 @@
+// Connection rules that involve several fields: which fields each access point type takes, the link
+// protocol's tags (single tags, or ranges for connections that start at a virtual device, 2.5), and the
+// recipient limit across all notification entries (section 8).
+
+import type { FieldPath } from "../../config/index.js";
+import type { RuleContext } from "../../config/index.js";
+import { ACCESS_POINT_TYPES, LINK_PROTOCOL_TYPES, MAX_CONNECTION_RECIPIENTS, type AccessPointType, type LinkProtocolType } from "./spec.js";
+
+/** Fields that belong to one access point type; the value is the types that take the field. */
+const FIELD_TYPES: Record<string, readonly AccessPointType[]> = {
+  port: ["COLO"],
+  linkProtocol: ["COLO", "VD"],
+  virtualDevice: ["VD"],
+  interface: ["VD"],
+  profile: ["SP"],
+  location: ["SP"],
+  network: ["NETWORK"],
+  router: ["CLOUD_ROUTER"],
+};
+
+/** What each access point type needs. */
+function requiredFields(type: AccessPointType): readonly string[] {
+  switch (type) {
+    case "COLO":
+      return ["port", "linkProtocol"];
+    case "VD":
+      return ["virtualDevice"];
+    case "SP":
+      return ["profile"];
+    case "NETWORK":
+      return ["network"];
+    case "CLOUD_ROUTER":
+      return ["router"];
+    case "CHAINGROUP":
+    case "VG":
+    case "IGW":
+    case "SUBNET":
+    case "METAL_NETWORK":
+    case "VPIC_INTERFACE":
+    case "APP_LINK":
+    case "XF_IC":
+      return [];
+    default: {
+      const never: never = type;
+      return never;
+    }
+  }
+}
+
+const TAGS = ["vlanTag", "vlanSTag", "vlanCTag", "vlanTagMin", "vlanTagMax", "vlanCTagMin", "vlanCTagMax"] as const;
+
+/** Which tags a link protocol type takes. */
+function allowedTags(type: LinkProtocolType): readonly string[] {
+  switch (type) {
+    case "DOT1Q":
+      return ["vlanTag", "vlanTagMin", "vlanTagMax"];
+    case "QINQ":
+      return ["vlanSTag", "vlanCTag", "vlanCTagMin", "vlanCTagMax"];
+    case "UNTAGGED":
+    case "EVPN_VXLAN":
+    case "VXLAN":
+      return [];
+    default: {
+      const never: never = type;
+      return never;
+    }
+  }
+}
+
+export function rules(r: RuleContext): void {
+  const startsAtDevice = r.get(["aSide", "accessPoint", "type"]) === "VD";
+  for (const side of ["aSide", "zSide"] as const) {
+    if (!r.has([side])) continue;
+    const hasToken = r.has([side, "serviceToken"]);
+    const hasAccessPoint = r.has([side, "accessPoint"]);
+    if (!hasToken && !hasAccessPoint) r.report({ path: [side, "accessPoint"], code: "rule.endpoint", message: `${side} needs an accessPoint or a serviceToken` });
+    if (hasToken && hasAccessPoint) r.report({ path: [side, "serviceToken"], code: "rule.endpoint", message: `${side} takes either an accessPoint or a serviceToken, not both`, atKey: true });
+    if (hasAccessPoint) accessPointRules(r, [side, "accessPoint"], startsAtDevice);
+  }
+
+  const notifications = r.get(["notifications"]);
+  if (Array.isArray(notifications)) {
+    const recipients = new Set<string>();
+    for (const n of notifications) {
+      const emails = (n as { emails?: unknown } | null)?.emails;
+      if (Array.isArray(emails)) for (const e of emails) if (typeof e === "string") recipients.add(e.toLowerCase());
+    }
+    if (recipients.size > MAX_CONNECTION_RECIPIENTS && notifications.every((n) => ((n as { emails?: unknown[] } | null)?.emails?.length ?? 0) <= MAX_CONNECTION_RECIPIENTS)) {
+      r.report({ path: ["notifications"], code: "rule.notification-recipients", message: `a connection takes up to ${MAX_CONNECTION_RECIPIENTS} notification email addresses in all (${recipients.size} given)` });
+    }
+  }
+}
+
+function accessPointRules(r: RuleContext, at: FieldPath, startsAtDevice: boolean): void {
+  const type = r.get([...at, "type"]);
+  if (typeof type !== "string" || !(ACCESS_POINT_TYPES as readonly string[]).includes(type)) return;
+  const apType = type as AccessPointType;
+  for (const f of requiredFields(apType)) {
+    if (!r.has([...at, f])) r.report({ path: [...at, f], code: "rule.access-point", message: `an access point of type ${apType} needs ${f}` });
+  }
+  for (const [field, types] of Object.entries(FIELD_TYPES)) {
+    if (r.has([...at, field]) && !types.includes(apType)) {
+      r.report({ path: [...at, field], code: "rule.access-point", message: `${field} applies only to access points of type ${types.join(" or ")}, not ${apType}`, atKey: true });
+    }
+  }
+  if (r.has([...at, "linkProtocol"]) && FIELD_TYPES.linkProtocol?.includes(apType)) linkProtocolRules(r, [...at, "linkProtocol"], startsAtDevice);
+}
+
+function linkProtocolRules(r: RuleContext, at: FieldPath, startsAtDevice: boolean): void {
+  const type = r.get([...at, "type"]);
+  if (typeof type !== "string" || !(LINK_PROTOCOL_TYPES as readonly string[]).includes(type)) return;
+  const lpType = type as LinkProtocolType;
+  const allowed = allowedTags(lpType);
+  for (const tag of TAGS) {
+    if (r.has([...at, tag]) && !allowed.includes(tag)) r.report({ path: [...at, tag], code: "rule.link-protocol", message: `${tag} does not apply to link protocol ${lpType}`, atKey: true });
+  }
+  const range = (single: string, min: string, max: string, what: string) => {
+    const hasSingle = r.has([...at, single]);
+    const hasMin = r.has([...at, min]);
+    const hasMax = r.has([...at, max]);
+    if ((hasMin || hasMax) && !startsAtDevice) {
+      r.report({ path: [...at, hasMin ? min : max], code: "rule.tag-range", message: `tag ranges (${min}, ${max}) apply only to connections that start at a virtual device`, hint: `use ${single}, or make aSide.accessPoint.type VD`, atKey: true });
+      if (!hasSingle) return;
+    }
+    if (hasSingle && (hasMin || hasMax)) {
+      r.report({ path: [...at, hasMin ? min : max], code: "rule.tag-range", message: `${min} and ${max} replace ${single}; give one or the other`, atKey: true });
+      return;
+    }
+    if (hasSingle) return;
+    if (!hasMin && !hasMax) {
+      r.report({ path: [...at, single], code: "rule.link-protocol", message: startsAtDevice ? `${lpType} needs ${single}, or ${min} and ${max}` : `${lpType} needs ${single} (${what})` });
+      return;
+    }
+    if (!hasMin || !hasMax) {
+      r.report({ path: [...at, hasMin ? max : min], code: "rule.tag-range", message: `${hasMin ? max : min} is required with ${hasMin ? min : max} when ${single} is absent` });
+      return;
+    }
+    const lo = r.num([...at, min]);
+    const hi = r.num([...at, max]);
+    if (lo !== undefined && hi !== undefined && lo > hi) r.report({ path: [...at, min], code: "rule.tag-range", message: `${min} (${lo}) must not be greater than ${max} (${hi})` });
+  };
+  switch (lpType) {
+    case "DOT1Q":
+      range("vlanTag", "vlanTagMin", "vlanTagMax", "the VLAN tag");
+      break;
+    case "QINQ":
+      if (!r.has([...at, "vlanSTag"])) r.report({ path: [...at, "vlanSTag"], code: "rule.link-protocol", message: "QINQ needs vlanSTag (the outer tag)" });
+      range("vlanCTag", "vlanCTagMin", "vlanCTagMax", "the inner tag");
+      break;
+    case "UNTAGGED":
+    case "EVPN_VXLAN":
+    case "VXLAN":
+      break;
+    default: {
+      const never: never = lpType;
+      throw new Error(`unhandled link protocol ${String(never)}`);
+    }
+  }
+}

@@ -1,0 +1,79 @@
+// Virtual connections (2.5 request fields, 4.5 create body). One flat shape per endpoint: which fields an
+// access point type takes, and the tag-range rules of connections that start at a virtual device, are
+// checked in rules.ts so that every misplaced field is reported, not only the first.
+
+import { z } from "zod";
+import { email, metroCode, project, uuid, vlanTag } from "../../config/index.js";
+
+/** The official enumeration (fabricv4 ConnectionType); the specification shows EVPL_VC, IP_VC, VD_CHAIN_VC. */
+export const CONNECTION_TYPES = ["EVPL_VC", "EPL_VC", "EC_VC", "IP_VC", "ACCESS_EPL_VC", "EIA_VC", "EVPLAN_VC", "EPLAN_VC", "EVPTREE_VC", "EPTREE_VC", "IPWAN_VC", "IA_VC", "MC_VC", "IX_VC", "GW_VC", "IPX_VC", "VD_CHAIN_VC"] as const;
+
+/** The official enumeration (fabricv4 AccessPointType) plus CHAINGROUP, which the specification names. */
+export const ACCESS_POINT_TYPES = ["COLO", "VD", "SP", "NETWORK", "CLOUD_ROUTER", "CHAINGROUP", "VG", "IGW", "SUBNET", "METAL_NETWORK", "VPIC_INTERFACE", "APP_LINK", "XF_IC"] as const;
+export type AccessPointType = (typeof ACCESS_POINT_TYPES)[number];
+
+export const LINK_PROTOCOL_TYPES = ["UNTAGGED", "DOT1Q", "QINQ", "EVPN_VXLAN", "VXLAN"] as const;
+export type LinkProtocolType = (typeof LINK_PROTOCOL_TYPES)[number];
+
+export const NOTIFICATION_TYPES = ["NOTIFICATION", "BANDWIDTH_ALERT", "CONNECTION_APPROVAL", "PROFILE_LIFECYCLE", "ALL", "SALES_REP_NOTIFICATIONS", "TECHNICAL", "ORDERING", "QUOTE_NOTIFICATIONS"] as const;
+
+export const SERVICE_PROFILE_TYPES = ["L2_PROFILE", "L3_PROFILE", "IA_PROFILE", "IX_PROFILE", "IC_PROFILE", "LMAAS_PROFILE"] as const;
+
+export const PEERING_TYPES = ["PRIVATE", "MICROSOFT", "PUBLIC", "MANUAL"] as const;
+
+/** Up to 12 recipients per connection (section 8). */
+export const MAX_CONNECTION_RECIPIENTS = 12;
+
+export const linkProtocolSpec = z.strictObject({
+  type: z.enum(LINK_PROTOCOL_TYPES),
+  vlanTag: vlanTag().optional().describe("DOT1Q tag"),
+  vlanSTag: vlanTag().optional().describe("QINQ outer tag"),
+  vlanCTag: vlanTag().optional().describe("QINQ inner tag"),
+  vlanTagMin: vlanTag().optional().describe("DOT1Q range start, connections from a virtual device only"),
+  vlanTagMax: vlanTag().optional().describe("DOT1Q range end, connections from a virtual device only"),
+  vlanCTagMin: vlanTag().optional().describe("QINQ inner range start, connections from a virtual device only"),
+  vlanCTagMax: vlanTag().optional().describe("QINQ inner range end, connections from a virtual device only"),
+  vni: z.int().min(1).max(16777215).optional().describe("VXLAN network identifier"),
+});
+
+export const accessPointSpec = z.strictObject({
+  type: z.enum(ACCESS_POINT_TYPES),
+  port: z.strictObject({ uuid: uuid() }).optional().describe("COLO: the port"),
+  linkProtocol: linkProtocolSpec.optional().describe("COLO or VD: the encapsulation and tags"),
+  virtualDevice: z.strictObject({ type: z.enum(["EDGE"]).optional(), uuid: uuid() }).optional().describe("VD: the device"),
+  interface: z.strictObject({ type: z.enum(["CLOUD", "NETWORK"]).optional(), id: z.int().min(0).optional() }).optional().describe("VD: the device interface"),
+  profile: z.strictObject({ type: z.enum(SERVICE_PROFILE_TYPES).optional(), uuid: uuid() }).optional().describe("SP: the service profile"),
+  location: z.strictObject({ metroCode: metroCode() }).optional().describe("SP: where to meet the provider"),
+  network: z.strictObject({ uuid: uuid() }).optional().describe("NETWORK: the network"),
+  router: z.strictObject({ uuid: uuid() }).optional().describe("CLOUD_ROUTER: the cloud router"),
+  sellerRegion: z.string().optional(),
+  authenticationKey: z.string().optional().describe("the provider's authorisation key (sensitive)"),
+  peeringType: z.enum(PEERING_TYPES).optional(),
+});
+
+export const connectionSideSpec = z.strictObject({
+  serviceToken: z.strictObject({ type: z.enum(["VC_TOKEN"]).optional(), uuid: uuid() }).optional(),
+  accessPoint: accessPointSpec.optional(),
+});
+
+export const schema = z.strictObject({
+  type: z.enum(CONNECTION_TYPES),
+  name: z.string().min(1).optional().describe("display name; default: the resource name"),
+  bandwidth: z.int().min(0, { error: "bandwidth must be 0 to 100000 Mbps" }).max(100000, { error: "bandwidth must be 0 to 100000 Mbps" }).describe("Mbps"),
+  order: z.strictObject({ purchaseOrderNumber: z.string().optional(), customerReferenceNumber: z.string().optional() }).optional().describe("default: {}"),
+  redundancy: z.strictObject({ group: z.string().min(1), priority: z.enum(["PRIMARY", "SECONDARY"]) }).optional(),
+  aSide: connectionSideSpec,
+  zSide: connectionSideSpec,
+  project: project().optional().describe("default: provider.projectId"),
+  notifications: z
+    .array(
+      z.strictObject({
+        type: z.enum(NOTIFICATION_TYPES),
+        emails: z
+          .array(email())
+          .min(1, { error: "emails needs at least one address" })
+          .max(MAX_CONNECTION_RECIPIENTS, { error: `a connection takes up to ${MAX_CONNECTION_RECIPIENTS} notification email addresses` }),
+      }),
+    )
+    .min(1, { error: "notifications needs at least one entry" }),
+});

@@ -1,0 +1,39 @@
+// Virtual network devices: the schema of their YAML (spec.ts), the service's rules across their fields
+// (rules.ts), and how the engine manages them through the network-edge API (handler.ts). A device's
+// defaults come from the provider (project, billing account) and name a pair's secondary after it.
+
+import { SecretPaths } from "../../config/index.js";
+import type { KindDefinition } from "../types.js";
+import { handler } from "./handler.js";
+import { rules } from "./rules.js";
+import { schema, VENDOR_CONFIG_SECRETS } from "./spec.js";
+
+export const devices: KindDefinition<"devices"> = {
+  name: "devices",
+  description: "virtual network devices, by name",
+  spec: schema,
+  rules,
+  displayName: "virtualDeviceName",
+  defaults: (d) => {
+    if (d.provider.projectId) d.set("projectId", d.provider.projectId);
+    if (d.provider.accountNumber) d.set("accountNumber", d.provider.accountNumber);
+    d.set("secondary.virtualDeviceName", `${d.name}-secondary`);
+  },
+  sensitive: new SecretPaths([
+    "sshUsers[].sshPassword",
+    "secondary.sshUsers[].sshPassword",
+    ...VENDOR_CONFIG_SECRETS.flatMap((f) => [`vendorConfig.${f}`, `secondary.vendorConfig.${f}`, `clusterDetails.clusterNodeDetails.node0.vendorConfig.${f}`, `clusterDetails.clusterNodeDetails.node1.vendorConfig.${f}`]),
+  ]),
+  attributes: [
+    "uuid", "serviceId", "name", "deviceTypeCode", "deviceTypeName", "deviceTypeVendor", "deviceTypeCategory", "diverseFromDeviceName", "diverseFromDeviceUuid",
+    "status", "licenseStatus", "expiry", "metroCode", "metroName", "ibx", "region", "podName", "throughput", "throughputUnit", "tier", "hostName", "packageCode",
+    "packageName", "version", "licenseType", "licenseName", "licenseFileId", "aclTemplateUuid", "sshIpAddress", "sshIpFqdn", "sshIpFqdnStatus", "deviceSerialNo",
+    "accountNumber", "accountName", "notifications", "purchaseOrderNumber", "redundancyType", "redundantUuid", "connectivity", "managementIp", "managementGatewayIp",
+    "publicIp", "publicGatewayIp", "primaryDnsName", "secondaryDnsName", "additionalBandwidth", "termLength", "interfaceCount", "core", "deviceManagementType",
+    "userPublicKey", "clusterDetails", "vendorConfig", "interfaces", "projectId", "virtualDeviceName",
+  ],
+  serverSet: ["uuid", "serviceId", "status", "licenseStatus", "expiry", "ibx", "region", "podName", "sshIpAddress", "sshIpFqdn", "sshIpFqdnStatus", "deviceSerialNo", "redundancyType", "redundantUuid", "interfaces", "createdBy", "createdDate", "lastUpdatedBy", "lastUpdatedDate"],
+  parents: {},
+  timeoutMs: 90 * 60_000,
+  handler,
+};

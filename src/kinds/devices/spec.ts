@@ -1,0 +1,123 @@
+// Virtual devices (4.10 create body, 2.10 fields). `secondary` declares the redundant device of a pair
+// created in the same request.
+
+import { z } from "zod";
+import { digits, email, ipAddress, metroCode, text, uuid } from "../../config/index.js";
+
+export const LICENSE_MODES = ["SUB", "BYOL"] as const;
+export const MANAGEMENT_TYPES = ["SELF-CONFIGURED", "PROVIDER-CONFIGURED"] as const;
+export type ManagementType = (typeof MANAGEMENT_TYPES)[number];
+export const CONNECTIVITY = ["INTERNET-ACCESS", "PRIVATE", "INTERNET-ACCESS-WITH-PRVT-MGMT"] as const;
+export const THROUGHPUT_UNITS = ["Mbps", "Gbps"] as const;
+
+/** 1 to 5 recipients of life-cycle mail (section 8). */
+export const MIN_DEVICE_RECIPIENTS = 1;
+export const MAX_DEVICE_RECIPIENTS = 5;
+
+/** Letters, digits and hyphens, starting with a letter and ending with a letter or digit, 2-30 characters (official description). */
+export const HOST_NAME_PREFIX = /^[A-Za-z](?:[A-Za-z0-9-]{0,28}[A-Za-z0-9])?$/;
+
+/** Vendor-specific fields of the create body; the secrets among them are marked sensitive. */
+export const VENDOR_CONFIG_FIELDS = [
+  "siteId", "systemIpAddress", "licenseKey", "licenseSecret", "localId", "remoteId", "managementType", "controller1", "controller2",
+  "serialNumber", "adminPassword", "activationKey", "controllerFqdn", "rootPassword", "accountName", "hostname", "accountKey",
+  "applianceTag", "userName", "connectToCloudVision", "cvpType", "cvpFqdn", "cvpIpAddress", "cvaasPort", "cvpPort", "cvpToken",
+  "provisioningKey", "privateAddress", "privateCidrMask", "privateGateway", "licenseId", "panoramaIpAddress", "panoramaAuthKey",
+] as const;
+export const VENDOR_CONFIG_SECRETS = ["licenseKey", "licenseSecret", "adminPassword", "activationKey", "rootPassword", "accountKey", "cvpToken", "provisioningKey", "panoramaAuthKey"] as const;
+
+const vendorConfig = z
+  .strictObject(Object.fromEntries(VENDOR_CONFIG_FIELDS.map((f) => [f, f === "connectToCloudVision" ? z.boolean().optional() : z.string().optional()])) as Record<(typeof VENDOR_CONFIG_FIELDS)[number], z.ZodOptional<z.ZodString>>)
+  .describe("vendor-specific settings");
+
+const notifications = () =>
+  z
+    .array(email())
+    .min(MIN_DEVICE_RECIPIENTS, { error: `notifications needs ${MIN_DEVICE_RECIPIENTS} to ${MAX_DEVICE_RECIPIENTS} email addresses` })
+    .max(MAX_DEVICE_RECIPIENTS, { error: `notifications takes ${MIN_DEVICE_RECIPIENTS} to ${MAX_DEVICE_RECIPIENTS} email addresses` });
+
+const deviceName = () => text(3, 50, "virtualDeviceName");
+const hostNamePrefix = () => z.string().regex(HOST_NAME_PREFIX, { error: "hostNamePrefix must be 2 to 30 letters, digits and hyphens, start with a letter and end with a letter or digit" });
+const sshUsers = () =>
+  z.array(z.strictObject({ sshUsername: z.string().min(1), sshPassword: z.string().optional().describe("sensitive"), sshUserUuid: uuid().optional(), action: z.enum(["CREATE", "UPDATE", "DELETE"]).optional() }));
+const aclDetails = () => z.array(z.strictObject({ interfaceType: z.string().min(1), uuid: uuid() }));
+const licenseToken = () => z.string().regex(/^[A-Za-z0-9]{8}$/, { error: "licenseToken must be 8 letters and digits" });
+
+export const deviceSecondarySpec = z.strictObject({
+  virtualDeviceName: deviceName().optional().describe("default: the resource name followed by -secondary"),
+  metroCode: metroCode(),
+  notifications: notifications(),
+  accountNumber: digits("accountNumber").optional().describe("default: the primary's account"),
+  accountReferenceId: z.string().optional(),
+  version: z.string().min(1).optional(),
+  additionalBandwidth: z.int().min(0).optional(),
+  licenseFileId: z.string().optional(),
+  licenseToken: licenseToken().optional(),
+  day0TextFileId: z.string().optional(),
+  aclDetails: aclDetails().optional(),
+  sshUsers: sshUsers().optional(),
+  hostNamePrefix: hostNamePrefix().optional(),
+  siteId: z.string().optional(),
+  systemIpAddress: ipAddress().optional(),
+  vendorConfig: vendorConfig.optional(),
+  sshInterfaceId: z.string().optional(),
+  smartLicenseUrl: z.string().optional(),
+  cloudInitFileId: z.string().optional(),
+});
+
+export const schema = z.strictObject({
+  virtualDeviceName: deviceName().optional().describe("display name, 3 to 50 characters; default: the resource name"),
+  deviceTypeCode: z.string().min(1).describe("e.g. C8000V"),
+  metroCode: metroCode(),
+  packageCode: z.string().min(1).optional(),
+  version: z.string().min(1),
+  licenseMode: z.enum(LICENSE_MODES),
+  deviceManagementType: z.enum(MANAGEMENT_TYPES),
+  core: z.int().min(1, { error: "core must be a positive integer" }),
+  termlength: digits("termlength").optional().describe("term in months (the create body spells it so)"),
+  notifications: notifications().describe("1 to 5 addresses for life-cycle mail"),
+  accountNumber: digits("accountNumber").optional().describe("default: provider.accountNumber"),
+  accountReferenceId: z.string().optional(),
+  projectId: z.string().min(1).optional().describe("default: provider.projectId"),
+  agreeOrderTerms: z.boolean().optional(),
+  hostNamePrefix: hostNamePrefix().optional(),
+  licenseCategory: z.string().optional(),
+  licenseFileId: z.string().optional(),
+  licenseToken: licenseToken().optional(),
+  day0TextFileId: z.string().optional(),
+  sshUsers: sshUsers().optional(),
+  throughput: z.int().min(1).optional(),
+  throughputUnit: z.enum(THROUGHPUT_UNITS).optional(),
+  tier: z.int().min(0, { error: "tier must be 0 to 3" }).max(3, { error: "tier must be 0 to 3" }).optional(),
+  orderingContact: z.string().optional(),
+  aclDetails: aclDetails().optional(),
+  additionalBandwidth: z.int().min(0).optional().describe("Mbps; default 15"),
+  interfaceCount: z.int().min(1).optional(),
+  siteId: z.string().optional(),
+  systemIpAddress: ipAddress().optional(),
+  vendorConfig: vendorConfig.optional(),
+  userPublicKey: z.strictObject({ username: z.string().min(1), keyName: z.string().min(1) }).optional().describe("self-configured devices only"),
+  ipType: z.enum(["STATIC"]).optional().describe("deprecated; always STATIC"),
+  sshInterfaceId: z.string().optional().describe("self-configured devices only"),
+  smartLicenseUrl: z.string().optional(),
+  diverseFromDeviceUuid: uuid().optional().describe("single devices only"),
+  clusterDetails: z
+    .strictObject({
+      clusterName: z.string().min(1),
+      clusterNodeDetails: z
+        .strictObject(
+          Object.fromEntries(
+            ["node0", "node1"].map((n) => [n, z.strictObject({ licenseFileId: z.string().optional(), licenseToken: z.string().optional(), vendorConfig: vendorConfig.optional() }).optional()]),
+          ),
+        )
+        .optional(),
+    })
+    .optional(),
+  primaryDeviceUuid: uuid().optional().describe("adds this device as the secondary of an existing primary"),
+  connectivity: z.enum(CONNECTIVITY).optional(),
+  channelPartner: z.string().optional(),
+  cloudInitFileId: z.string().optional(),
+  purchaseOrderNumber: z.string().optional(),
+  orderReference: z.string().optional(),
+  secondary: deviceSecondarySpec.optional().describe("the redundant device of a pair created together"),
+});

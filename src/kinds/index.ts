@@ -1,0 +1,33 @@
+// The kinds netform manages, one module each (a folder for a large one) exporting one KindDefinition, and
+// this registry: the only list of kinds. The configuration layer reads it as a KindCatalog, the engine
+// looks handlers up in it, and adding a kind touches its module and this file alone.
+
+import type { KindCatalog } from "../config/index.js";
+import { connections } from "./connections/index.js";
+import { devices } from "./devices/index.js";
+import { routeFilterAttachments } from "./route-filter-attachments.js";
+import { routeFilters } from "./route-filters.js";
+import { routingProtocols } from "./routing-protocols/index.js";
+import type { KindDefinition, KindHandler } from "./types.js";
+import { vpns } from "./vpns.js";
+
+/** Every kind, in the order the configuration's sections and the JSON Schema list them. */
+const DEFINITIONS = [routeFilters, routeFilterAttachments, connections, routingProtocols, devices, vpns] as const;
+
+export type Kind = (typeof DEFINITIONS)[number]["name"];
+
+export const KINDS: readonly Kind[] = DEFINITIONS.map((d) => d.name);
+
+export const isKind = (name: string): name is Kind => (KINDS as readonly string[]).includes(name);
+
+/** The registry: each kind's definition by name. */
+export const KIND_DEFINITIONS: ReadonlyMap<Kind, KindDefinition<Kind>> = new Map(DEFINITIONS.map((d) => [d.name, d as KindDefinition<Kind>]));
+
+/** The registry as the configuration layer reads it. */
+export const KIND_CATALOG: KindCatalog = KIND_DEFINITIONS;
+
+/** Each kind's handler, by the name a configuration, a state or a plan gives (a plain string). */
+export const KIND_HANDLERS: ReadonlyMap<string, KindHandler> = new Map(DEFINITIONS.map((d) => [d.name, d.handler]));
+
+export type { Body, KindContext, KindDefinition, KindHandler, ObjectRef, Observed, Operation, Readiness, UpdateMethod } from "./types.js";
+export { refKey } from "./common.js";

@@ -1,0 +1,96 @@
+// The kind contract (DESIGN.md): everything about one kind of object in one definition. Its schema part
+// (spec, rules, defaults, secrets, attributes, parents, timeout, ordering) is what the configuration layer
+// declares it needs; its handler is how the engine creates, observes, compares, changes and deletes it, and
+// reads its state tables. Handlers are idempotent and never wait: the engine owns polling, ordering and
+// the state file.
+
+import type { ApiClient } from "../api/index.js";
+import type { KindSchema, ProviderConfig } from "../config/index.js";
+
+/** A JSON object as the API sends or receives it. */
+export type Body = Record<string, unknown>;
+
+export interface KindContext {
+  api: ApiClient;
+  provider: ProviderConfig;
+}
+
+/** Where an object lives: its id, and its parent's id for kinds nested under another (a connection). */
+export interface ObjectRef {
+  id: string;
+  parent?: string;
+}
+
+/** An object the API returned: where it lives and its body as returned. */
+export interface Observed extends ObjectRef {
+  body: Body;
+}
+
+export type Operation = "create" | "update" | "delete";
+
+/** What the state tables say about an operation in progress. */
+export type Readiness = "ready" | "pending" | { failed: string };
+
+/** How a field changes in place. Any changed field without one forces a replace. */
+export type UpdateMethod =
+  /** A JSON-patch `replace` at this path (connections, route filters, routing protocol enabled flags). */
+  | { via: "patch"; path: string }
+  /** The whole object is sent again (routing protocols, VPNs). */
+  | { via: "put" }
+  /** The kind's own update call (device name, notifications, term). */
+  | { via: "update" }
+  /** A dedicated call (a device's additional bandwidth). */
+  | { via: "action"; name: string };
+
+export interface KindHandler {
+  /** For messages: "connection", "routing protocol". */
+  noun: string;
+  /** The field of the spec holding the parent's uuid, for nested kinds ("connection"). */
+  parentField?: string;
+
+  /** Reads one object; undefined when it is gone (404, or the kind's final deleted state). */
+  observe(ctx: KindContext, ref: ObjectRef): Promise<Body | undefined>;
+  /**
+   * Reads many objects through the API's list or search endpoints, fewer requests than one GET each.
+   * Returns the bodies found, keyed by `refKey(ref)` (the id, within its parent for nested kinds: a
+   * route filter can be attached to several connections); a ref missing from the map is gone.
+   */
+  observeMany?(ctx: KindContext, refs: ObjectRef[]): Promise<Map<string, Body>>;
+
+  /**
+   * The comparable form of a spec (resolved: plain values, secrets revealed) and of an observed body:
+   * the same field names, the API's defaults filled in, number/string quirks and unordered lists
+   * normalised, server-set fields left out. The engine compares the two field by field. A `null` leaf in
+   * the desired form means "must be absent": it equals a missing field, and differs from any value, so
+   * an optional field removed from the configuration shows as a change.
+   */
+  desired(spec: Body): Body;
+  observed(body: Body): Body;
+  /** Dotted field paths that change in place, and how; a prefix covers everything under it. */
+  updatable: Readonly<Record<string, UpdateMethod>>;
+
+  /** Sends the create; returns once the API accepted it, with the new object's ref and body. */
+  create(ctx: KindContext, spec: Body): Promise<Observed>;
+  /** Sends the changes to `changed` (dotted paths of the desired form) for an existing object. */
+  update(ctx: KindContext, ref: ObjectRef, spec: Body, changed: string[]): Promise<void>;
+  /** Sends the delete; an object already gone counts as deleted. */
+  delete(ctx: KindContext, ref: ObjectRef): Promise<void>;
+
+  /** From the state tables: is the operation done, still running, or failed (with the service's reason)? */
+  readiness(body: Body, operation: Operation): Readiness;
+  /** The lifecycle state to show while waiting ("PROVISIONING"). */
+  stateOf(body: Body): string | undefined;
+  /**
+   * Finds the object a create may have made when its outcome is unknown (a crash, a timeout), by the
+   * identifying fields of the spec (name, parent); undefined when there is none.
+   */
+  lookup(ctx: KindContext, spec: Body): Promise<Observed | undefined>;
+  /** The resource path the service's cloud events name as their subject for this object: how drift finds who changed it. */
+  eventSubject(ref: ObjectRef): string | undefined;
+}
+
+/** One kind: what the configuration reads and checks, and how the engine manages its objects. */
+export interface KindDefinition<Name extends string = string> extends KindSchema {
+  name: Name;
+  handler: KindHandler;
+}
