@@ -2,6 +2,43 @@ import js from "@eslint/js";
 import globals from "globals";
 import tseslint from "typescript-eslint";
 
+// The layers of DESIGN.md: each folder of src/ may import only the folders listed for it, so an arrow
+// pointing the wrong way fails lint. The simulator imports nothing else: it is an independent model of
+// the service.
+const LAYERS = {
+  diag: [],
+  graph: [],
+  state: ["diag"],
+  config: ["diag", "graph"],
+  api: ["diag"],
+  kinds: ["config", "api", "diag"],
+  plan: ["config", "kinds", "graph", "state", "diag"],
+  engine: ["plan", "kinds", "config", "api", "state", "graph", "diag"],
+  views: ["engine", "plan", "kinds", "config", "graph", "state", "diag"],
+  cli: ["engine", "views", "diag", "simulator"],
+  simulator: [],
+};
+
+const layerRules = Object.entries(LAYERS).map(([folder, allowed]) => {
+  const forbidden = Object.keys(LAYERS).filter((f) => f !== folder && !allowed.includes(f));
+  return {
+    files: [`src/${folder}/**/*.ts`],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            {
+              regex: `^(\\.\\./)+(${forbidden.join("|")})/`,
+              message: `src/${folder} may import only ${allowed.length ? allowed.map((a) => `src/${a}`).join(", ") : "itself"} (the layers of DESIGN.md)`,
+            },
+          ],
+        },
+      ],
+    },
+  };
+});
+
 export default tseslint.config(
   { ignores: ["dist/", "node_modules/", "coverage/", "**/*.d.ts"] },
   js.configs.recommended,
@@ -13,9 +50,10 @@ export default tseslint.config(
       "no-console": "error",
     },
   },
+  ...layerRules,
   {
-    // Only the views, the simulator's command-line entry and the benchmarks may print.
-    files: ["src/views/**", "bench/**", "test/**", "src/simulator/cli.ts"],
+    // Only the views and the benchmarks may print.
+    files: ["src/views/**", "bench/**", "test/**"],
     rules: { "no-console": "off" },
   },
 );

@@ -5,10 +5,9 @@
 
 import type { Command } from "commander";
 import { hasErrors, NetformError } from "../diag/index.js";
-import { checkPlanFile, readPlanFile } from "../engine/plan-file.js";
+import { checkPlanFile, hasChanges, readPlanFile } from "../engine/index.js";
 import { refresh } from "../engine/refresh.js";
 import { applyRun, type Planned, type Run } from "../engine/run.js";
-import { hasChanges } from "../plan/types.js";
 import { parseFormat } from "../views/documents.js";
 import { renderPlanText } from "../views/plan-text.js";
 import { run, type RunContext } from "./program.js";

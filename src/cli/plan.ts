@@ -3,8 +3,7 @@
 
 import type { Command } from "commander";
 import { hasErrors } from "../diag/index.js";
-import { savePlanFile } from "../engine/plan-file.js";
-import { hasChanges } from "../plan/types.js";
+import { hasChanges, savePlanFile } from "../engine/index.js";
 import { parseFormat, renderPlan } from "../views/documents.js";
 import { run } from "./program.js";
 import { addRunOptions, runInputs, type RunFlags } from "./run-options.js";

@@ -9,6 +9,7 @@ import { formatDiagnostic } from "../views/diagnostics.js";
 import { eventLine } from "../views/events-json.js";
 import { progressView } from "../views/progress.js";
 import type { Output } from "../views/output.js";
+import { resolveEndpoint } from "./endpoint.js";
 import type { RunContext } from "./program.js";
 import { runInputs, type RunFlags } from "./run-options.js";
 
@@ -77,6 +78,7 @@ export async function withRun(
       ...(inputs.parallelism !== undefined ? { parallelism: inputs.parallelism } : {}),
       emit: reporter.emit,
       operation,
+      resolveEndpoint,
       ...(ctx.debug ? { onExchange: (e) => reporter.trace(`[debug] ${e.method} ${e.path} -> ${e.status} (${Math.round(e.ms)} ms)`) } : {}),
       ...(ctx.debug ? { onRetry: (e) => reporter.trace(`[debug] retrying ${e.method} ${e.path} in ${e.delayMs} ms (${e.reason}, attempt ${e.attempt})`) } : {}),
     });

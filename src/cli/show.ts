@@ -2,11 +2,7 @@
 // without one, what the state records.
 
 import type { Command } from "commander";
-import { resolve } from "node:path";
-import { NetformError } from "../diag/index.js";
-import { readPlanFile } from "../engine/plan-file.js";
-import { GENERATOR } from "../engine/run.js";
-import { StateStore } from "../state/index.js";
+import { readPlanFile, readState } from "../engine/index.js";
 import { parseFormat, renderPlan } from "../views/documents.js";
 import { renderStateDocument, renderStateText } from "../views/state.js";
 import { run } from "./program.js";
@@ -24,10 +20,9 @@ export function registerShow(program: Command): void {
           output.out(renderPlan(readPlanFile(planFile).plan, format, output.c));
           return 0;
         }
-        const store = StateStore.open(resolve(flags.state), GENERATOR);
-        if (!store.exists) throw new NetformError({ code: "state.missing", message: `no state file at ${flags.state}`, hint: "give a plan file, or point --state at the state file" });
-        if (format === "json") output.out(renderStateDocument(store.state));
-        else output.out(renderStateText(store.state, format, output.c));
+        const state = readState(flags.state, "give a plan file, or point --state at the state file");
+        if (format === "json") output.out(renderStateDocument(state));
+        else output.out(renderStateText(state, format, output.c));
         return 0;
       }),
     );

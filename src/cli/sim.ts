@@ -35,7 +35,7 @@ export function registerSim(program: Command): void {
     .action(
       run(async ({ output }, flags: SimFlags) => {
         // Loaded only for this command: other commands should not pay for the simulator at start-up.
-        const { parseFaultSpec, startSimulator } = await import("../simulator/index.js");
+        const { CLIENTS, parseFaultSpec, startSimulator } = await import("../simulator/index.js");
         const { renderSimulatorBanner } = await import("../views/simulator.js");
         const options: SimulatorOptions = {
           host: flags.host,
@@ -59,7 +59,8 @@ export function registerSim(program: Command): void {
           if (code === "EADDRINUSE") throw new NetformError({ code: "sim.port", message: `port ${flags.port} on ${flags.host} is already in use`, hint: "choose another with --port, or --port 0 for a free one" });
           throw e;
         }
-        renderSimulatorBanner(output, { url: sim.url, speed: options.speed ?? 1, dataFile: flags.data });
+        const clients = Object.entries(CLIENTS).map(([id, client]) => ({ id, secret: client.secret }));
+        renderSimulatorBanner(output, { url: sim.url, speed: options.speed ?? 1, dataFile: flags.data, clients });
         await new Promise<void>((resolve) => {
           const stop = () => resolve();
           process.once("SIGINT", stop);

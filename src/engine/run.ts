@@ -15,7 +15,7 @@ import { readConfiguration } from "./configuration.js";
 import type { EventSink } from "./events.js";
 import { refresh } from "./refresh.js";
 import { redactor, scrubbed, secretHasher, secretValues, type SecretHasher } from "./secrets.js";
-import { openSession, type Session } from "./session.js";
+import { openSession, type EndpointResolver, type Session } from "./session.js";
 
 export const GENERATOR = "netform";
 
@@ -30,6 +30,8 @@ export interface RunOptions {
   operation: "plan" | "apply" | "destroy" | "drift" | "import";
   /** A saved plan made on an empty state carries the lineage the new state must have. */
   lineage?: string;
+  /** Where provider.endpoint is: supplied by the composition root, which may start the embedded simulator. */
+  resolveEndpoint: EndpointResolver;
   onExchange?: (e: { method: string; path: string; status: number; ms: number }) => void;
   onRetry?: (e: { method: string; path: string; attempt: number; delayMs: number; reason: string }) => void;
 }
@@ -86,6 +88,7 @@ export async function openRun(options: RunOptions): Promise<Opened> {
     session = await openSession(config, {
       statePath,
       env: options.env,
+      resolveEndpoint: options.resolveEndpoint,
       ...(options.onExchange ? { onExchange: options.onExchange } : {}),
       ...(options.onRetry ? { onRetry: options.onRetry } : {}),
     });

@@ -1,17 +1,25 @@
-// A session with the service for one command: where it is (a URL, or the embedded simulator started
-// in this process with its world kept beside the state file), the credentials, the API client with
-// its concurrency limit, and how fast to poll.
+// A session with the service for one command: where it is (resolved by the composition root: a URL, or
+// the embedded simulator it starts), the credentials, the API client with its concurrency limit, and how
+// fast to poll.
 
-import { dirname, join } from "node:path";
 import { ApiClient, type Credentials } from "../api/index.js";
 import type { Configuration } from "../config/index.js";
 import { NetformError } from "../diag/index.js";
 import { KIND_HANDLERS, type KindContext, type KindHandler } from "../kinds/index.js";
-import type { RunningSimulator } from "../simulator/index.js";
 import { REAL_SERVICE_POLLING, type PollSettings } from "./wait.js";
 
-/** How much faster than the real service the embedded simulator runs, unless NETFORM_EMBEDDED_SPEED says. */
-export const DEFAULT_EMBEDDED_SPEED = 30;
+/** Where the API is, as the composition root resolved provider.endpoint. */
+export interface Endpoint {
+  baseUrl: string;
+  /** Credentials the endpoint comes with (the embedded simulator's seeded client); else the environment's. */
+  credentials?: Credentials;
+  /** How many times faster than the real service its transitions run: polling starts that much sooner. */
+  speed?: number;
+  close(): Promise<void>;
+}
+
+/** Resolves provider.endpoint ("embedded" or a URL) for a run whose state is at `statePath`. */
+export type EndpointResolver = (endpoint: string, where: { statePath: string; env: NodeJS.ProcessEnv }) => Promise<Endpoint>;
 
 export interface Session {
   endpoint: string;
@@ -19,20 +27,16 @@ export interface Session {
   ctx: KindContext;
   kinds: ReadonlyMap<string, KindHandler>;
   poll: PollSettings;
-  /** The embedded simulator, when the endpoint is "embedded". */
-  simulator?: RunningSimulator;
   close(): Promise<void>;
 }
 
 export interface SessionOptions {
   statePath: string;
   env: NodeJS.ProcessEnv;
+  resolveEndpoint: EndpointResolver;
   onExchange?: (e: { method: string; path: string; status: number; ms: number }) => void;
   onRetry?: (e: { method: string; path: string; attempt: number; delayMs: number; reason: string }) => void;
 }
-
-/** Where the embedded simulator keeps its world: beside the state file. */
-export const embeddedWorldPath = (statePath: string) => join(dirname(statePath), ".netform", "embedded-world.json");
 
 function credentialsFrom(env: NodeJS.ProcessEnv): Credentials {
   if (env.NETFORM_TOKEN) return { token: env.NETFORM_TOKEN };
@@ -49,36 +53,23 @@ export async function openSession(config: Configuration, options: SessionOptions
   if (!endpoint) {
     throw new NetformError({ code: "provider.endpoint", message: "the service's endpoint is not set", hint: "set provider.endpoint in the configuration (a URL, or embedded) or NETFORM_ENDPOINT" });
   }
-  let simulator: RunningSimulator | undefined;
-  let baseUrl = endpoint;
+  const firstPoll = options.env.NETFORM_POLL_INTERVAL_MS;
+  if (firstPoll !== undefined && !(Number(firstPoll) > 0)) {
+    throw new NetformError({ code: "usage", message: `NETFORM_POLL_INTERVAL_MS must be a positive number of milliseconds, got "${firstPoll}"` });
+  }
+  const resolved = await options.resolveEndpoint(endpoint, { statePath: options.statePath, env: options.env });
+  // A simulator running `speed` times faster is polled that much sooner.
+  const minIntervalMs = resolved.speed ? Math.max(5, REAL_SERVICE_POLLING.minIntervalMs / resolved.speed) : firstPoll !== undefined ? Number(firstPoll) : REAL_SERVICE_POLLING.minIntervalMs;
+  const poll: PollSettings = { ...REAL_SERVICE_POLLING, minIntervalMs };
   let credentials: Credentials;
-  let poll = REAL_SERVICE_POLLING;
-  if (endpoint === "embedded") {
-    const speed = Number(options.env.NETFORM_EMBEDDED_SPEED ?? DEFAULT_EMBEDDED_SPEED);
-    if (!(speed > 0)) throw new NetformError({ code: "usage", message: `NETFORM_EMBEDDED_SPEED must be a positive number, got "${options.env.NETFORM_EMBEDDED_SPEED}"` });
-    // Loaded only when used: the simulator is most of the program, and most runs talk to the real service.
-    const { startSimulator } = await import("../simulator/index.js");
-    simulator = await startSimulator({ port: 0, speed, dataFile: embeddedWorldPath(options.statePath) });
-    baseUrl = simulator.url;
-    credentials = { clientId: "demo-client", clientSecret: "demo-secret" };
-    // The simulator runs `speed` times faster: polling starts that much sooner.
-    poll = { ...REAL_SERVICE_POLLING, minIntervalMs: Math.max(5, REAL_SERVICE_POLLING.minIntervalMs / speed) };
-  } else {
-    const first = options.env.NETFORM_POLL_INTERVAL_MS;
-    if (first !== undefined) {
-      const ms = Number(first);
-      if (!(ms > 0)) throw new NetformError({ code: "usage", message: `NETFORM_POLL_INTERVAL_MS must be a positive number of milliseconds, got "${first}"` });
-      poll = { ...poll, minIntervalMs: ms };
-    }
-    try {
-      new URL(endpoint);
-    } catch {
-      throw new NetformError({ code: "provider.endpoint", message: `provider.endpoint "${endpoint}" is neither a URL nor "embedded"`, hint: "e.g. https://api.example.net" });
-    }
-    credentials = credentialsFrom(options.env);
+  try {
+    credentials = resolved.credentials ?? credentialsFrom(options.env);
+  } catch (error) {
+    await resolved.close();
+    throw error;
   }
   const api = new ApiClient({
-    baseUrl,
+    baseUrl: resolved.baseUrl,
     credentials,
     concurrency: config.provider.parallelism,
     ...(options.onExchange ? { onExchange: options.onExchange } : {}),
@@ -90,10 +81,9 @@ export async function openSession(config: Configuration, options: SessionOptions
     ctx: { api, provider: config.provider },
     kinds: KIND_HANDLERS,
     poll,
-    ...(simulator ? { simulator } : {}),
     async close() {
       await api.close();
-      await simulator?.close();
+      await resolved.close();
     },
   };
 }
