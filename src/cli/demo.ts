@@ -3,9 +3,9 @@
 // simulator, so it needs no account and no network.
 
 import { spawn } from "node:child_process";
-import { cpSync, mkdtempSync } from "node:fs";
+import { accessSync, constants, cpSync, mkdtempSync, realpathSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, join, resolve } from "node:path";
+import { basename, delimiter, dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Command } from "commander";
 import { NetformError } from "../diag/index.js";
@@ -15,9 +15,40 @@ import { run } from "./program.js";
 const here = dirname(fileURLToPath(import.meta.url));
 const QUICKSTART = resolve(here, "../../examples/quickstart");
 
+/** Quotes a word for a POSIX shell when it needs it. */
+function shellWord(word: string): string {
+  return /^[\w./:@%+=,-]+$/.test(word) ? word : `'${word.replaceAll("'", `'\\''`)}'`;
+}
+
+/** Where `name` resolves on the user's PATH, leaving out the node_modules/.bin folders that npm adds only
+ * for the commands it runs (`npm run`, `npx`): a name found only there does not run from the user's shell. */
+function onUserPath(name: string): string | undefined {
+  for (const folder of (process.env.PATH ?? "").split(delimiter)) {
+    if (!folder || (basename(folder) === ".bin" && basename(dirname(folder)) === "node_modules")) continue;
+    try {
+      const candidate = join(folder, name);
+      accessSync(candidate, constants.X_OK);
+      return realpathSync(candidate);
+    } catch {
+      // not in this folder
+    }
+  }
+  return undefined;
+}
+
+/** The command line that runs this same netform from any folder in the user's shell: `netform` when that
+ * name on their PATH is this program, else node with the absolute path to it. Never `npx netform`, which
+ * outside a project that installs netform would fetch whatever the public registry has under that name. */
+function netformCommand(): string {
+  const self = realpathSync(process.argv[1]!);
+  if (onUserPath("netform") === self) return "netform";
+  const node = onUserPath("node") === realpathSync(process.execPath) ? "node" : shellWord(process.execPath);
+  return `${node} ${shellWord(self)}`;
+}
+
 /** Runs netform itself as a child, showing the command line first, as a shell session would. */
-function step(output: Output, dir: string, speed: string, args: string[]): Promise<number> {
-  output.out(`\n${output.c.bold(`$ netform ${args.join(" ")}`)}`);
+function step(output: Output, netform: string, dir: string, speed: string, args: string[]): Promise<number> {
+  output.out(`\n${output.c.bold(`$ ${netform} ${args.join(" ")}`)}`);
   return new Promise((resolveStep, reject) => {
     const child = spawn(process.execPath, [process.argv[1]!, ...args], {
       cwd: dir,
@@ -42,6 +73,7 @@ export function registerDemo(program: Command): void {
         cpSync(QUICKSTART, dir, { recursive: true });
         output.out(`${output.c.bold("netform quick start")} in ${dir}`);
         output.out(output.c.dim("A route filter, a port-to-port connection with DIRECT and BGP routing, and the filter's attachment, on the embedded simulator."));
+        const netform = netformCommand();
         const started = Date.now();
         const steps: Array<{ args: string[]; ok: number[] }> = [
           { args: ["validate"], ok: [0] },
@@ -50,14 +82,15 @@ export function registerDemo(program: Command): void {
           { args: ["plan", "--detailed-exitcode"], ok: [0] },
         ];
         for (const s of steps) {
-          const code = await step(output, dir, flags.speed, s.args);
+          const code = await step(output, netform, dir, flags.speed, s.args);
           if (!s.ok.includes(code)) {
             output.err(output.c.red(`netform ${s.args.join(" ")} exited ${code}; the demo stops here.`));
             return 1;
           }
         }
         output.out(`\n${output.c.green("Quick start complete")} in ${((Date.now() - started) / 1000).toFixed(1)} s. The last plan found nothing to change.`);
-        output.out(`Explore: cd ${dir} && npx netform state list   (npx netform destroy --auto-approve cleans up)`);
+        output.out(`Explore: cd ${shellWord(dir)} && ${netform} state list`);
+        output.out(`Clean up: cd ${shellWord(dir)} && ${netform} destroy --auto-approve`);
         return 0;
       }),
     );

@@ -3,6 +3,7 @@
 
 import { createRequire } from "node:module";
 import { registerApply } from "./apply.js";
+import { registerCompletion } from "./completion.js";
 import { registerDemo } from "./demo.js";
 import { registerDrift } from "./drift.js";
 import { registerGraph } from "./graph.js";
@@ -30,5 +31,6 @@ registerForceUnlock(program);
 registerSim(program);
 registerSchema(program);
 registerDemo(program);
+registerCompletion(program);
 
 await program.parseAsync(process.argv);

@@ -1,7 +1,7 @@
 // The command-line program: global options, one registration per verb, and the mapping from a
 // command's outcome to the exit codes of CLI.md (0 success, 1 error, 2 changes or drift present).
 
-import { Command, CommanderError } from "commander";
+import { Command, CommanderError, Option } from "commander";
 import { renderError } from "../views/errors.js";
 import { Output } from "../views/output.js";
 
@@ -41,7 +41,13 @@ export function run<A extends unknown[]>(action: Action<A>) {
 export function createProgram(version: string): Command {
   const program = new Command("netform")
     .description("Declarative provisioning for interconnection infrastructure: connections, routing protocols, route filters, virtual devices and VPNs.")
-    .version(version, "-V, --version", "print the version")
+    .version(version, "-v, --version", "print the version")
+    // -V was the short flag before -v, and scripts may still use it: kept, out of the help.
+    .addOption(new Option("-V", "print the version").hideHelp())
+    .on("option:V", () => {
+      program.configureOutput().writeOut?.(`${version}\n`);
+      process.exit(0);
+    })
     .option("--no-color", "do not colour the output (also: NO_COLOR=1)")
     .option("--debug", "show stack traces and HTTP traces (secrets redacted)")
     .showHelpAfterError("(run with --help for usage)")
