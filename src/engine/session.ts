@@ -3,6 +3,7 @@
 // its concurrency limit, and how fast to poll.
 
 import { dirname, join } from "node:path";
+import { setTimeout as delay } from "node:timers/promises";
 import { ApiClient, type Credentials } from "../api/index.js";
 import type { Configuration } from "../config/index.js";
 import { NetformError } from "../diag/index.js";
@@ -79,10 +80,14 @@ export async function openSession(config: Configuration, options: SessionOptions
     }
     credentials = credentialsFrom(options.env);
   }
+  // Closing the session ends the pauses between retries: a read an interrupt abandoned must not keep the
+  // process alive retrying against a closed client.
+  const closing = new AbortController();
   const api = new ApiClient({
     baseUrl,
     credentials,
     concurrency: config.provider.parallelism,
+    sleep: (ms) => delay(ms, undefined, { signal: closing.signal }),
     ...(options.onExchange ? { onExchange: options.onExchange } : {}),
     ...(options.onRetry ? { onRetry: options.onRetry } : {}),
   });
@@ -94,6 +99,7 @@ export async function openSession(config: Configuration, options: SessionOptions
     poll,
     ...(simulator ? { simulator } : {}),
     async close() {
+      closing.abort();
       await api.close();
       await simulator?.close();
     },
