@@ -45,6 +45,7 @@ export interface Run {
   session: Session;
   hash: SecretHasher;
   configHash: string;
+  /** RunOptions.signal, for the phases to honour. */
   signal?: AbortSignal;
   close(): Promise<void>;
 }
