@@ -1,15 +1,19 @@
 // The flow plan, apply and destroy share: open a run (configuration, lock, state, session), refresh
-// and plan with progress shown, and always release the lock and close the session.
+// and plan with progress shown, and always release the lock and close the session — also when SIGINT or
+// SIGTERM interrupts it (interrupts.ts), which then decides the exit code.
 
 import { createInterface } from "node:readline/promises";
 import { NetformError, type Diagnostic } from "../diag/index.js";
-import type { EventSink } from "../engine/events.js";
+import type { EngineEvent, EventSink } from "../engine/events.js";
+import { InterruptedError } from "../engine/interrupt.js";
 import { openRun, planRun, type Planned, type Run, type RunOptions } from "../engine/run.js";
+import { interruptNotice, STOPPED_AT_ONCE_NOTICE } from "../views/apply-text.js";
 import { formatDiagnostic } from "../views/diagnostics.js";
 import { eventLine } from "../views/events-json.js";
 import { progressView } from "../views/progress.js";
 import type { Output } from "../views/output.js";
 import { resolveEndpoint } from "./endpoint.js";
+import { Interrupts } from "./interrupts.js";
 import type { RunContext } from "./program.js";
 import { runInputs, type RunFlags } from "./run-options.js";
 
@@ -34,20 +38,24 @@ export function textReporter(output: Output): Reporter {
   };
 }
 
-/** For pipelines: every engine event as one JSON object per line on stdout; traces on stderr. */
+/** For pipelines: every engine event as one JSON object per line on stdout; traces, and an interrupt's notice, on stderr. */
 export function jsonLinesReporter(output: Output): Reporter {
   return {
-    emit: (event) => output.out(eventLine(event, new Date())),
+    emit: (event) => {
+      output.out(eventLine(event, new Date()));
+      printInterruptNotice(output, event);
+    },
     trace: (text) => output.err(text),
     close: () => {},
   };
 }
 
-/** For commands whose standard output is a document (plan --format json|markdown): only diagnostics, on stderr. */
+/** For commands whose standard output is a document (plan --format json|markdown): only diagnostics and an interrupt's notice, on stderr. */
 export function quietReporter(output: Output): Reporter {
   return {
     emit: (event) => {
       if (event.type === "diagnostic") printDiagnostic(output, event.diagnostic);
+      printInterruptNotice(output, event);
     },
     trace: (text) => output.err(text),
     close: () => {},
@@ -58,16 +66,28 @@ export function printDiagnostic(output: Output, d: Diagnostic): void {
   output.err(formatDiagnostic(d, output.c).join("\n"));
 }
 
-/** Opens the run, gives it to `body`, and always closes it and the reporter. Exit 1 when the configuration is invalid. */
+/** People watching a pipeline's log read standard error: an interrupt is told there too. */
+function printInterruptNotice(output: Output, event: EngineEvent): void {
+  if (event.type === "interrupted") output.err(output.c.yellow(interruptNotice(event.signal).join("\n")));
+}
+
+/**
+ * Opens the run, gives it to `body`, and always closes it and the reporter. Exit 1 when the configuration
+ * is invalid; 130 or 143 when SIGINT or SIGTERM interrupted the run, whatever `body` returned.
+ */
 export async function withRun(
   ctx: RunContext,
   flags: RunFlags,
   operation: RunOptions["operation"],
   reporter: Reporter,
-  body: (run: Run) => Promise<number>,
+  body: (run: Run, interrupts: Interrupts) => Promise<number>,
   lineage?: string,
 ): Promise<number> {
   const inputs = runInputs(flags);
+  const interrupts = Interrupts.install(() => {
+    reporter.close();
+    ctx.output.err(ctx.output.c.yellow(STOPPED_AT_ONCE_NOTICE));
+  });
   try {
     const opened = await openRun({
       ...(lineage ? { lineage } : {}),
@@ -81,17 +101,24 @@ export async function withRun(
       resolveEndpoint,
       ...(ctx.debug ? { onExchange: (e) => reporter.trace(`[debug] ${e.method} ${e.path} -> ${e.status} (${Math.round(e.ms)} ms)`) } : {}),
       ...(ctx.debug ? { onRetry: (e) => reporter.trace(`[debug] retrying ${e.method} ${e.path} in ${e.delayMs} ms (${e.reason}, attempt ${e.attempt})`) } : {}),
+      signal: interrupts.signal,
     });
-    if (!opened.ok) return 1;
+    if (!opened.ok) return interrupts.exitCode ?? 1;
+    let code: number;
     try {
-      return await body(opened.run);
+      code = await body(opened.run, interrupts);
     } catch (error) {
       throw redacted(error, opened.run.redact);
     } finally {
       await opened.run.close();
     }
+    return interrupts.exitCode ?? code;
+  } catch (error) {
+    if (error instanceof InterruptedError && interrupts.exitCode !== undefined) return interrupts.exitCode;
+    throw error;
   } finally {
     reporter.close();
+    interrupts.uninstall();
   }
 }
 
@@ -109,13 +136,26 @@ export async function planWithFlags(ctx: RunContext, run: Run, flags: RunFlags, 
   return planned;
 }
 
-/** Asks for "yes" on a terminal. */
-export async function confirm(output: Output, question: string): Promise<boolean> {
+/**
+ * Asks for "yes" on `input` (a terminal, normally). False for any other answer, for Ctrl-C (typed at the
+ * terminal, or SIGINT) and for the end of input (Ctrl-D): all mean "no". SIGTERM interrupts the run:
+ * InterruptedError.
+ */
+export async function confirm(output: Output, question: string, input: NodeJS.ReadableStream, interrupts: Interrupts): Promise<boolean> {
   output.out(`\n${output.c.bold(question)}\n  Only 'yes' will be accepted to approve.\n`);
-  const rl = createInterface({ input: process.stdin, output: process.stdout });
+  const rl = createInterface({ input, output: output.stdout });
+  const declined = new AbortController();
+  const decline = () => declined.abort();
+  // On a terminal readline reads keys raw: Ctrl-C reaches it as a key (its 'SIGINT' event), not as a signal.
+  rl.on("SIGINT", decline);
+  rl.on("close", decline);
   try {
-    const answer = await rl.question("  Enter a value: ");
+    const answer = await interrupts.whilePrompting(decline, () => rl.question("  Enter a value: ", { signal: AbortSignal.any([declined.signal, interrupts.signal]) }));
     return answer.trim() === "yes";
+  } catch (error) {
+    if (interrupts.signal.aborted) throw new InterruptedError();
+    if (!declined.signal.aborted) throw error;
+    return false;
   } finally {
     rl.close();
   }

@@ -2,7 +2,8 @@
 // the steps it depends on are done, waits for every transition, and records the state after every step
 // — with a `pending` record written before each mutating call, so an interrupted run is picked up by the
 // next one without creating anything twice. A failed step skips what depends on it; independent work
-// finishes.
+// finishes. On interrupt (the signal aborts) no step starts; a step that began sends the call its pending
+// record announces, records the answer, and stops at its wait (the next run waits instead).
 
 import { OutcomeUnknownError } from "../api/index.js";
 import { configGraph, resourceAt, secretsAt, validateSpec, type ConfigResource, type Configuration } from "../config/index.js";
@@ -15,6 +16,7 @@ import { isUnknownValue } from "../plan/values.js";
 import type { Body, ObjectRef, Observed, Operation, KindHandler } from "../kinds/index.js";
 import type { ResourceState, StateStore } from "../state/index.js";
 import type { EventSink, StepKind } from "./events.js";
+import { InterruptedError } from "./interrupt.js";
 import { scrubbed, type SecretHasher } from "./secrets.js";
 import type { Session } from "./session.js";
 import { Poller } from "./wait.js";
@@ -30,7 +32,7 @@ export interface ApplyInput {
   /** Masks secret values in messages that came from the service. */
   redact: (text: string) => string;
   operation: "apply" | "destroy";
-  /** Aborted on interrupt: no new step starts, and waits stop (the next run resumes them). */
+  /** Aborted on interrupt: no new step or call starts, and waits stop (the next run resumes them). */
   signal?: AbortSignal;
 }
 
@@ -44,6 +46,8 @@ interface StepContext extends ApplyInput {
 export interface ApplyOutcome {
   failed: number;
   skipped: number;
+  /** Steps the interrupt stopped or kept from starting. */
+  interrupted: number;
 }
 
 type Step = { change: ResourceChange; kind: StepKind };
@@ -116,9 +120,14 @@ export async function applyPlan(applyInput: ApplyInput): Promise<ApplyOutcome> {
   const { graph, steps } = stepGraph(plan, input.dependencies, store.state.resources);
   for (const change of plan.changes) if (change.action !== "no-op" || change.awaiting) emit({ type: "planned_change", change });
 
+  // Steps the interrupt stopped, or kept from starting: what they block is not "skipped because it failed".
+  const stoppedByInterrupt = new Set<string>();
   const outcomes = await walk(graph, {
     concurrency: Number.MAX_SAFE_INTEGER, // API calls are limited by the client (provider.parallelism), waits are not
-    shouldStart: () => !input.signal?.aborted,
+    shouldStart: (id) => {
+      if (input.signal?.aborted) stoppedByInterrupt.add(id);
+      return !input.signal?.aborted;
+    },
     visit: async (id) => {
       const step = steps.get(id)!;
       const started = Date.now();
@@ -128,26 +137,42 @@ export async function applyPlan(applyInput: ApplyInput): Promise<ApplyOutcome> {
         const objectId = await runStep(input, step);
         emit({ type: "apply_complete", address, action, step: step.kind, elapsedMs: Date.now() - started, ...(objectId ? { id: objectId } : {}) });
       } catch (error) {
+        if (error instanceof InterruptedError) {
+          stoppedByInterrupt.add(id);
+          const objectId = recordedId(input, step);
+          emit({ type: "apply_interrupted", address, action, step: step.kind, elapsedMs: Date.now() - started, ...(objectId ? { id: objectId } : {}) });
+          throw error;
+        }
         const message = input.redact(error instanceof Error ? error.message : String(error));
         emit({ type: "apply_errored", address, action, step: step.kind, elapsedMs: Date.now() - started, message, ...(error instanceof NetformError ? { code: error.code } : {}) });
         throw error;
       }
     },
     onSkip: (id, blockedBy) => {
+      if (stoppedByInterrupt.has(blockedBy)) return;
       const step = steps.get(id)!;
       emit({ type: "apply_skipped", address: step.change.address, action: step.change.action, blockedBy: steps.get(blockedBy)?.change.address ?? blockedBy });
     },
   });
   let failed = 0;
   let skipped = 0;
-  for (const o of outcomes.values()) {
-    if (o.status === "failed") failed++;
-    if (o.status === "skipped") skipped++;
+  let interrupted = 0;
+  for (const [id, o] of outcomes) {
+    if (stoppedByInterrupt.has(id) || (o.status === "skipped" && stoppedByInterrupt.has(o.blockedBy))) interrupted++;
+    else if (o.status === "failed") failed++;
+    else if (o.status === "skipped") skipped++;
   }
   // What was done, not what was planned: a change counts once all of its steps finished.
   const finished = plan.changes.filter((c) => [...steps].every(([id, step]) => step.change !== c || outcomes.get(id)?.status === "done"));
-  emit({ type: "change_summary", operation: input.operation, summary: summarize(finished.filter((c) => c.action !== "no-op")), failed, skipped });
-  return { failed, skipped };
+  emit({ type: "change_summary", operation: input.operation, summary: summarize(finished.filter((c) => c.action !== "no-op")), failed, skipped, interrupted });
+  return { failed, skipped, interrupted };
+}
+
+/** The id the state records for a step's object, if it has one yet (a create stopped at its wait has). */
+function recordedId(input: ApplyInput, step: Step): string | undefined {
+  const { change } = step;
+  const deposed = step.kind === "delete" && change.action === "replace" && change.createBeforeDestroy;
+  return input.store.resource(deposed ? deposedAddress(change.address) : change.address)?.id;
 }
 
 /** Objects the refresh found for creates an earlier run left unfinished: recorded before anything else. */
@@ -258,6 +283,9 @@ async function createOnce(input: ApplyInput, kind: KindHandler, spec: Body): Pro
       if (!(error instanceof OutcomeUnknownError) || attempt >= UNKNOWN_OUTCOME_TRIES) throw error;
       const found = await kind.lookup(input.session.ctx, spec);
       if (found) return found;
+      // Sending it again would be a new call: after an interrupt the outcome stays unknown, and the pending
+      // record (kept, as for any unknown outcome) leaves the lookup to the next run.
+      if (input.signal?.aborted) throw error;
     }
   }
 }
@@ -345,7 +373,11 @@ async function importObject(input: StepContext, change: ResourceChange): Promise
     sensitiveHashes: {},
     dependencies: dependenciesOf(input, change.address),
   });
-  if (change.changes.length > 0) await update(input, change);
+  if (change.changes.length > 0) {
+    // The import is recorded; the update is a new call, which an interrupt prevents (the next plan shows it).
+    if (input.signal?.aborted) throw new InterruptedError();
+    await update(input, change);
+  }
   return ref.id;
 }
 

@@ -13,6 +13,7 @@ import { StateLock, StateStore } from "../state/index.js";
 import { applyPlan, type ApplyOutcome } from "./apply.js";
 import { readConfiguration } from "./configuration.js";
 import type { EventSink } from "./events.js";
+import { interruptedBy, throwIfInterrupted } from "./interrupt.js";
 import { refresh } from "./refresh.js";
 import { redactor, scrubbed, secretHasher, secretValues, type SecretHasher } from "./secrets.js";
 import { openSession, type EndpointResolver, type Session } from "./session.js";
@@ -34,6 +35,8 @@ export interface RunOptions {
   resolveEndpoint: EndpointResolver;
   onExchange?: (e: { method: string; path: string; status: number; ms: number }) => void;
   onRetry?: (e: { method: string; path: string; attempt: number; delayMs: number; reason: string }) => void;
+  /** Aborted to interrupt the run (its reason the signal's name): every phase honours it. */
+  signal?: AbortSignal;
 }
 
 export interface Run {
@@ -45,6 +48,8 @@ export interface Run {
   session: Session;
   hash: SecretHasher;
   configHash: string;
+  /** RunOptions.signal, for the phases to honour. */
+  signal?: AbortSignal;
   close(): Promise<void>;
 }
 
@@ -74,14 +79,19 @@ export function configurationHash(config: Configuration, hash: SecretHasher): st
 
 /** Loads the configuration, takes the lock, opens the state and a session. Diagnostics when the configuration is invalid. */
 export async function openRun(options: RunOptions): Promise<Opened> {
+  const { signal } = options;
   const { config, diagnostics } = readConfiguration(options.configPath, { ...options.inputs, env: options.env });
   for (const d of diagnostics) options.emit({ type: "diagnostic", diagnostic: d });
   if (hasErrors(diagnostics)) return { ok: false, diagnostics };
   if (options.parallelism !== undefined) config.provider.parallelism = options.parallelism;
+  throwIfInterrupted(signal);
   const statePath = options.statePath ? resolve(options.statePath) : defaultStatePath(config);
   const lock = StateLock.acquire(statePath, options.operation);
   const renewal = setInterval(() => lock.renew(), 5 * 60_000);
   renewal.unref();
+  // Said once, the moment it happens, whatever phase the run is in: the phases only stop.
+  const announce = () => options.emit({ type: "interrupted", signal: interruptedBy(signal!) });
+  signal?.addEventListener("abort", announce, { once: true });
   let session: Session | undefined;
   try {
     const store = StateStore.open(statePath, GENERATOR);
@@ -93,6 +103,7 @@ export async function openRun(options: RunOptions): Promise<Opened> {
       ...(options.onRetry ? { onRetry: options.onRetry } : {}),
     });
     if (options.lineage && !store.exists) store.adoptLineage(options.lineage);
+    throwIfInterrupted(signal);
     const opened = session;
     const hash = secretHasher(store.state.lineage, options.env);
     const run: Run = {
@@ -103,8 +114,10 @@ export async function openRun(options: RunOptions): Promise<Opened> {
       session: opened,
       hash,
       configHash: configurationHash(config, hash),
+      ...(signal ? { signal } : {}),
       async close() {
         clearInterval(renewal);
+        signal?.removeEventListener("abort", announce);
         try {
           await opened.close();
         } finally {
@@ -115,8 +128,12 @@ export async function openRun(options: RunOptions): Promise<Opened> {
     return { ok: true, run, warnings: diagnostics };
   } catch (error) {
     clearInterval(renewal);
-    await session?.close();
-    lock.release();
+    signal?.removeEventListener("abort", announce);
+    try {
+      await session?.close();
+    } finally {
+      lock.release();
+    }
     throw error;
   }
 }
@@ -135,7 +152,7 @@ export interface Planned {
 
 export async function planRun(run: Run, request: PlanRequest, emit: EventSink): Promise<Planned> {
   const state = run.store.state;
-  const { refreshed, imports, requests } = await refresh(run.session, state, run.config, emit);
+  const { refreshed, imports, requests } = await refresh(run.session, state, run.config, emit, run.signal);
   const { plan, diagnostics } = makePlan({
     mode: request.mode,
     config: run.config,
@@ -153,7 +170,8 @@ export async function planRun(run: Run, request: PlanRequest, emit: EventSink): 
   return { plan, diagnostics, refreshed };
 }
 
-export async function applyRun(run: Run, planned: Planned, emit: EventSink, operation: "apply" | "destroy", signal?: AbortSignal): Promise<ApplyOutcome> {
+export async function applyRun(run: Run, planned: Planned, emit: EventSink, operation: "apply" | "destroy"): Promise<ApplyOutcome> {
+  throwIfInterrupted(run.signal);
   if (planned.plan.mode === "refresh-only") {
     // Only the state changes: record what the service returned (its secrets masked, as always).
     for (const [address, found] of planned.refreshed) {
@@ -163,7 +181,7 @@ export async function applyRun(run: Run, planned: Planned, emit: EventSink, oper
       if (found.status === "present") await run.store.setResource(address, { ...recorded, attributes: scrubbed(found.body, secrets) });
       else await run.store.removeResource(address);
     }
-    return { failed: 0, skipped: 0 };
+    return { failed: 0, skipped: 0, interrupted: 0 };
   }
   return applyPlan({
     redact: run.redact,
@@ -175,6 +193,6 @@ export async function applyRun(run: Run, planned: Planned, emit: EventSink, oper
     hash: run.hash,
     emit,
     operation,
-    ...(signal ? { signal } : {}),
+    ...(run.signal ? { signal: run.signal } : {}),
   });
 }
