@@ -1,6 +1,7 @@
 // Rules across resources: two attachments of one filter to one connection would fight over the same
-// object; a VPN's peerIp is unique per device (4.7); a VPN on a redundant device needs the secondary
-// tunnel with its own config name (4.7).
+// object; a connection takes one DIRECT and one BGP routing protocol, and BGP only over DIRECT (4.6); a
+// VPN's peerIp is unique per device (4.7); a VPN on a redundant device needs the secondary tunnel with its
+// own config name (4.7).
 
 import type { Diagnostic } from "../diag/index.js";
 import type { Address } from "./address.js";
@@ -34,6 +35,8 @@ export function crossResourceRules(resources: ReadonlyMap<Address, ConfigResourc
     else attachments.set(key, r);
   }
 
+  diagnostics.push(...routingProtocolRules(byKind("routingProtocols"), resources));
+
   const peers = new Map<string, ConfigResource>();
   for (const r of byKind("vpns")) {
     const device = identity(r.spec.virtualDeviceUuid);
@@ -53,6 +56,45 @@ export function crossResourceRules(resources: ReadonlyMap<Address, ConfigResourc
           diagnostics.push(placeDiagnostic(locate(r), { path: ["secondary"], code: "rule.vpn-redundant", message: `${ref.address} is a redundant pair, so the VPN needs secondary (with its own configName)` }));
         }
       }
+    }
+  }
+  return diagnostics;
+}
+
+/**
+ * Per connection, one instance of each type, and BGP only beside a DIRECT one. Whether a connection that
+ * netform does not manage (a literal uuid) has its DIRECT instance is for the service to say, at plan time.
+ */
+function routingProtocolRules(protocols: readonly ConfigResource[], resources: ReadonlyMap<Address, ConfigResource>): Diagnostic[] {
+  const diagnostics: Diagnostic[] = [];
+  const byConnection = new Map<string, { DIRECT: ConfigResource[]; BGP: ConfigResource[] }>();
+  for (const r of protocols) {
+    const connection = identity(r.spec.connection);
+    const type = r.spec.type;
+    if (connection === undefined || (type !== "DIRECT" && type !== "BGP")) continue;
+    const group = byConnection.get(connection) ?? { DIRECT: [], BGP: [] };
+    group[type].push(r);
+    byConnection.set(connection, group);
+  }
+  for (const group of byConnection.values()) {
+    for (const [type, list] of Object.entries(group)) {
+      const [first, ...others] = list;
+      for (const r of others) {
+        diagnostics.push(placeDiagnostic(locate(r), { path: ["type"], code: "rule.routing-protocol-count", message: `the connection already has a ${type} instance, ${first?.address ?? ""}; a connection takes one DIRECT and one BGP instance`, hint: "remove one of them, or put it on another connection" }));
+      }
+    }
+    const connection = group.BGP[0]?.spec.connection;
+    if (group.DIRECT.length > 0 || !(connection instanceof Reference) || connection.kind !== "connections" || !resources.has(connection.address)) continue;
+    for (const bgp of group.BGP) {
+      const name = `${connection.address.slice("connections.".length)}-direct`;
+      diagnostics.push(
+        placeDiagnostic(locate(bgp), {
+          path: ["connection"],
+          code: "rule.bgp-needs-direct",
+          message: `${bgp.address} is a BGP instance on ${connection.address}, which has no DIRECT instance; the service refuses BGP without one`,
+          hint: `declare the DIRECT instance the BGP session runs over, e.g. routingProtocols.${name}: { connection: "\${${connection.address}.uuid}", type: DIRECT, directIpv4: { equinixIfaceIp: 192.168.100.1/30 } }`,
+        }),
+      );
     }
   }
   return diagnostics;

@@ -12,7 +12,7 @@ import type { Plan, PlanMode } from "../plan/types.js";
 import { StateLock, StateStore } from "../state/index.js";
 import { applyPlan, type ApplyOutcome } from "./apply.js";
 import type { EventSink } from "./events.js";
-import { refresh } from "./refresh.js";
+import { bgpWithoutDirect, refresh } from "./refresh.js";
 import { redactor, scrubbed, secretHasher, secretValues, type SecretHasher } from "./secrets.js";
 import { openSession, type Session } from "./session.js";
 
@@ -145,6 +145,9 @@ export async function planRun(run: Run, request: PlanRequest, emit: EventSink): 
     configHash: run.configHash,
     requestCount: requests,
   });
+  const before = run.session.api.requestCount;
+  diagnostics.push(...(await bgpWithoutDirect(run.session, run.config, plan)));
+  plan.requestCount += run.session.api.requestCount - before;
   for (const d of diagnostics) emit({ type: "diagnostic", diagnostic: d });
   return { plan, diagnostics, refreshed };
 }
