@@ -147,11 +147,14 @@ class Scanner {
       return;
     }
     if (indent > last.column) {
+      if (last.opens && (isItem || isKey)) {
+        this.levels.push({ column: indent, list: isItem, label: isItem ? "the list items" : label, line: n });
+        return;
+      }
       if (last.opens) {
-        if (isItem || isKey) this.levels.push({ column: indent, list: isItem, label: isItem ? "the list items" : label, line: n });
         // A scalar alone on its line is the value of the key above, unless a key follows it at its column.
-        else this.bare = { line: n, column: indent + 1, text: content.replace(/\s+#.*$/, "") };
-        this.last = { ...last, opens: false, column: isItem || isKey ? indent : last.column };
+        this.bare = { line: n, column: indent + 1, text: content.replace(/\s+#.*$/, "") };
+        this.last = { ...last, opens: false };
         return;
       }
       if (bare && isKey && bare.column === indent + 1) this.missingColon(bare.line, bare.column, bare.text);
@@ -229,9 +232,10 @@ class Scanner {
     let i = from;
     while (i < raw.length) {
       if (this.quote) {
+        const closer = this.quote.char;
         i = this.closeQuote(raw, i);
         if (this.quote) return;
-        if (this.flow.length === 0) return;
+        if (this.flow.length === 0) return this.nothingAfter(raw, i, n, closer);
         continue;
       }
       const c = raw[i] as string;
@@ -251,10 +255,18 @@ class Scanner {
         const open = this.flow.pop();
         if (!open) this.fail(n, i + 1, "yaml.unmatched-close", `this ${c} closes nothing`, `remove it, or open it with ${c === "}" ? "{" : "["} where it begins`);
         if (CLOSER[open.char] !== c) this.fail(n, i + 1, "yaml.unmatched-close", `this ${c} closes the ${open.char} of line ${open.line}, column ${open.column}`, `close that ${open.char} with ${CLOSER[open.char] ?? ""} first`);
-        if (this.flow.length === 0) return;
+        if (this.flow.length === 0) return this.nothingAfter(raw, i + 1, n, c);
       }
       i++;
     }
+  }
+
+  /** A quoted or bracketed value ends the line, but for a comment. */
+  private nothingAfter(raw: string, from: number, n: number, closer: string): void {
+    const rest = raw.slice(from);
+    if (/^(\s+#.*|\s*)$/.test(rest)) return;
+    const column = from + (/^\s*/.exec(rest)?.[0].length ?? 0) + 1;
+    this.fail(n, column, "yaml.after-value", `${quoteLabel(rest.trim())} follows the value's closing ${closer}`, `a value ends at its closing ${closer}: remove what follows, make it a comment with " #", or quote the whole value`);
   }
 
   /** Past the closing quote, or the line's end with the quote still open. */

@@ -72,6 +72,7 @@ describe("findYamlMistake", () => {
     ["a string never closed", 'a:\n  name: "dc\n  b: 1\n', [2, 9, "yaml.unclosed-quote"]],
     ["a brace never closed", "a: { b: 1\nc: 2\n", [1, 4, "yaml.unclosed-flow"]],
     ["a bracket closed by a brace", "a: [1, 2}\n", [1, 9, "yaml.unmatched-close"]],
+    ["text after a closing quote", 'a: "x" y\n', [1, 8, "yaml.after-value"]],
   ];
   for (const [what, text, [line, column, code]] of cases) {
     it(`names ${what} where it is written`, () => {
