@@ -5,7 +5,8 @@
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { secretsAt, Sensitive, type Configuration, type VariableInputs } from "../config/index.js";
+import { resourceAt, secretsAt, Sensitive, type ConfigResource, type Configuration, type VariableInputs } from "../config/index.js";
+import { isKind, KIND_DEFINITIONS } from "../kinds/index.js";
 import { hasErrors, type Diagnostic } from "../diag/index.js";
 import { makePlan, type Refreshed } from "../plan/diff.js";
 import type { Plan, PlanMode } from "../plan/types.js";
@@ -166,6 +167,9 @@ export async function planRun(run: Run, request: PlanRequest, emit: EventSink): 
     configHash: run.configHash,
     requestCount: requests,
   });
+  const before = run.session.api.requestCount;
+  diagnostics.push(...(await preflight(run, plan)));
+  plan.requestCount += run.session.api.requestCount - before;
   for (const d of diagnostics) emit({ type: "diagnostic", diagnostic: d });
   return { plan, diagnostics, refreshed };
 }
@@ -195,4 +199,18 @@ export async function applyRun(run: Run, planned: Planned, emit: EventSink, oper
     operation,
     ...(run.signal ? { signal: run.signal } : {}),
   });
+}
+
+/** Each kind's plan-time checks against the service, for the objects of that kind the plan creates. */
+async function preflight(run: Run, plan: Plan): Promise<Diagnostic[]> {
+  const creates = new Map<string, ConfigResource[]>();
+  for (const change of plan.changes) {
+    const resource = change.action === "create" ? resourceAt(run.config, change.address) : undefined;
+    if (!resource) continue;
+    const own = creates.get(resource.kind);
+    if (own) own.push(resource);
+    else creates.set(resource.kind, [resource]);
+  }
+  const checks = [...creates].map(([kind, own]) => (isKind(kind) ? KIND_DEFINITIONS.get(kind)?.preflight?.(run.session.ctx, own, run.config) : undefined));
+  return (await Promise.all(checks)).flatMap((found) => found ?? []);
 }
