@@ -10,7 +10,8 @@ import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { loadSnapshot, type Snapshot } from "../support/openapi.js";
+import { FAMILY_ERRORS, STATUS_EXCEPTIONS } from "../support/conformance-exceptions.js";
+import { findOperationByKey, loadSnapshot, type Snapshot } from "../support/openapi.js";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 const SCRIPT = join(root, "scripts/conformance-snapshot.mjs");
@@ -67,6 +68,19 @@ describe("the committed conformance snapshot", () => {
     for (const entry of ["fabricv4.yaml", "accesstokenv1.yaml", "networkedgev1.yaml", "metalv1/openapi3.yaml", "metalv1/components/schemas/AuthToken.yaml"]) {
       expect(snapshot.sources[entry]).toMatch(/^[0-9a-f]{64}$/);
     }
+  });
+
+  it("has every operation, sibling and schema that the conformance exceptions name", () => {
+    const keys = snapshot.operations.map((op) => `${op.method} ${op.template}`);
+    const glob = (pattern: string) => new RegExp(`^${pattern.replace(/[.+?^${}()|[\]\\]/g, "\\$&").replace(/\*/g, ".*")}$`);
+    for (const exception of STATUS_EXCEPTIONS) {
+      for (const pattern of exception.operations) expect(keys.some((key) => glob(pattern).test(key)), `${exception.name}: ${pattern}`).toBe(true);
+      if (typeof exception.body === "object") {
+        const like = findOperationByKey(exception.body.like);
+        for (const status of exception.statuses) expect(like?.responses[String(status)], `${exception.name}: ${exception.body.like} ${status}`).toBeTruthy();
+      }
+    }
+    for (const { schema } of FAMILY_ERRORS) expect(snapshot.definitions[schema], schema).toBeDefined();
   });
 
   it("is what the official descriptions give, wherever they are at hand (npm run conformance:snapshot -- --check)", () => {

@@ -50,9 +50,17 @@ function operations() {
   return indexed;
 }
 
+const plain = ({ method, template, responses, index }: Operation): Operation => ({ method, template, responses, index });
+
 /** The operation a concrete request path and method belong to; literal segments win over parameters. */
 export function findOperation(method: string, path: string): Operation | undefined {
   const candidates = operations().filter((op) => op.method === method && op.pattern.test(path));
   const best = candidates.sort((a, b) => a.parameters - b.parameters)[0];
-  return best && { method: best.method, template: best.template, responses: best.responses, index: best.index };
+  return best && plain(best);
+}
+
+/** The operation "METHOD /path/template" names. */
+export function findOperationByKey(key: string): Operation | undefined {
+  const found = operations().find((op) => `${op.method} ${op.template}` === key);
+  return found && plain(found);
 }
