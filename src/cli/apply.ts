@@ -6,15 +6,13 @@
 
 import type { Command } from "commander";
 import { hasErrors, NetformError } from "../diag/index.js";
-import { checkPlanFile, hasChanges, readPlanFile } from "../engine/index.js";
-import { refresh } from "../engine/refresh.js";
-import { applyRun, type Planned, type Run } from "../engine/run.js";
+import { applyRun, hasChanges, plannedFromFile, readPlanFile, type Planned, type Run } from "../engine/index.js";
 import { parseFormat } from "../views/documents.js";
 import { renderPlanText } from "../views/plan-text.js";
 import type { Output } from "../views/output.js";
 import { run, type RunContext } from "./program.js";
-import { addRunOptions, type RunFlags } from "./run-options.js";
-import { confirm, jsonLinesReporter, planWithFlags, textReporter, withRun, type Reporter } from "./run-command.js";
+import { addRunOptions, runRequest, type RunFlags, type RunRequest } from "./run-options.js";
+import { confirm, jsonLinesReporter, planRequested, textReporter, withRun, type Reporter } from "./run-command.js";
 
 /** Runs the plan's changes. Exit 1 when anything failed, was skipped or was not finished. */
 async function execute(r: Run, planned: Planned, reporter: Reporter, operation: "apply" | "destroy"): Promise<number> {
@@ -35,25 +33,23 @@ function canAsk(output: Output): boolean {
 async function applySaved(ctx: RunContext, path: string, flags: RunFlags): Promise<number> {
   const file = readPlanFile(path);
   const reporter = parseFormat(flags.format, ["text", "json"] as const) === "json" ? jsonLinesReporter(ctx.output) : textReporter(ctx.output);
-  const savedFlags: RunFlags = {
-    config: file.configPath,
-    state: flags.state ?? file.statePath,
-    var: Object.entries(file.inputs.vars).map(([k, v]) => `${k}=${v}`),
-    varFile: file.inputs.varFiles,
-    target: [],
-    format: flags.format,
-    ...(flags.parallelism ? { parallelism: flags.parallelism } : {}),
+  // The run the plan was made for: its configuration, state and inputs; only --state and --parallelism may differ.
+  const { parallelism } = runRequest({ ...flags, target: [] });
+  const request: RunRequest = {
+    configPath: file.configPath,
+    statePath: flags.state ?? file.statePath,
+    inputs: { vars: file.inputs.vars, varFiles: [...file.inputs.varFiles] },
+    ...(parallelism !== undefined ? { parallelism } : {}),
+    targets: [],
+    replace: [],
+    mode: file.plan.mode,
   };
   return withRun(
     ctx,
-    savedFlags,
+    request,
     "apply",
     reporter,
-    async (r) => {
-      checkPlanFile(file, r);
-      const { refreshed } = await refresh(r.session, r.store.state, r.config, reporter.emit, r.signal);
-      return execute(r, { plan: file.plan, diagnostics: [], refreshed }, reporter, file.plan.mode === "destroy" ? "destroy" : "apply");
-    },
+    async (r) => execute(r, await plannedFromFile(r, file, reporter.emit), reporter, file.plan.mode === "destroy" ? "destroy" : "apply"),
     file.stateExisted ? undefined : file.lineage,
   );
 }
@@ -73,8 +69,10 @@ async function applyCommand(ctx: RunContext, flags: RunFlags, operation: "apply"
     });
   }
   const reporter = json ? jsonLinesReporter(output) : textReporter(output);
-  return withRun(ctx, flags, operation, reporter, async (r, interrupts) => {
-    const planned = await planWithFlags(ctx, r, flags, reporter, operation === "destroy" ? "destroy" : undefined);
+  const request = runRequest(flags);
+  if (operation === "destroy") request.mode = "destroy";
+  return withRun(ctx, request, operation, reporter, async (r, interrupts) => {
+    const planned = await planRequested(ctx, r, request, reporter);
     if (hasErrors(planned.diagnostics)) return 1;
     if (!json) output.out(renderPlanText(planned.plan, output.c));
     if (!hasChanges(planned.plan) && planned.plan.mode !== "refresh-only") return 0;

@@ -6,7 +6,7 @@
 // While the approval prompt waits, SIGINT cancels the prompt instead, as Ctrl-C typed at it does.
 
 import { constants } from "node:os";
-import type { InterruptSignal } from "../engine/interrupt.js";
+import type { InterruptSignal } from "../engine/index.js";
 
 const SIGNALS: readonly InterruptSignal[] = ["SIGINT", "SIGTERM"];
 

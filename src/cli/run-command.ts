@@ -4,9 +4,6 @@
 
 import { createInterface } from "node:readline/promises";
 import { NetformError, type Diagnostic } from "../diag/index.js";
-import type { EngineEvent, EventSink } from "../engine/events.js";
-import { InterruptedError } from "../engine/interrupt.js";
-import { openRun, planRun, type Planned, type Run, type RunOptions } from "../engine/run.js";
 import { interruptNotice, STOPPED_AT_ONCE_NOTICE } from "../views/apply-text.js";
 import { formatDiagnostic } from "../views/diagnostics.js";
 import { eventLine } from "../views/events-json.js";
@@ -15,7 +12,8 @@ import type { Output } from "../views/output.js";
 import { resolveEndpoint } from "./endpoint.js";
 import { Interrupts } from "./interrupts.js";
 import type { RunContext } from "./program.js";
-import { runInputs, type RunFlags } from "./run-options.js";
+import type { RunRequest } from "./run-options.js";
+import { type EngineEvent, type EventSink, InterruptedError, openRun, type Planned, planRun, type Run, type RunOptions } from "../engine/index.js";
 
 /** Where a command's engine events, diagnostics and --debug traces go. */
 export interface Reporter {
@@ -77,13 +75,12 @@ function printInterruptNotice(output: Output, event: EngineEvent): void {
  */
 export async function withRun(
   ctx: RunContext,
-  flags: RunFlags,
+  request: RunRequest,
   operation: RunOptions["operation"],
   reporter: Reporter,
   body: (run: Run, interrupts: Interrupts) => Promise<number>,
   lineage?: string,
 ): Promise<number> {
-  const inputs = runInputs(flags);
   const interrupts = Interrupts.install(() => {
     reporter.close();
     ctx.output.err(ctx.output.c.yellow(STOPPED_AT_ONCE_NOTICE));
@@ -91,11 +88,11 @@ export async function withRun(
   try {
     const opened = await openRun({
       ...(lineage ? { lineage } : {}),
-      configPath: inputs.configPath,
-      ...(inputs.statePath ? { statePath: inputs.statePath } : {}),
-      inputs: inputs.inputs,
+      configPath: request.configPath,
+      ...(request.statePath ? { statePath: request.statePath } : {}),
+      inputs: request.inputs,
       env: process.env,
-      ...(inputs.parallelism !== undefined ? { parallelism: inputs.parallelism } : {}),
+      ...(request.parallelism !== undefined ? { parallelism: request.parallelism } : {}),
       emit: reporter.emit,
       operation,
       resolveEndpoint,
@@ -129,9 +126,8 @@ function redacted(error: unknown, redact: (text: string) => string): unknown {
   return new NetformError({ ...init, message: redact(error.message) });
 }
 
-export async function planWithFlags(ctx: RunContext, run: Run, flags: RunFlags, reporter: Reporter, modeOverride?: "destroy"): Promise<Planned> {
-  const inputs = runInputs(flags);
-  const planned = await planRun(run, { mode: modeOverride ?? inputs.mode, targets: inputs.targets, replace: inputs.replace }, reporter.emit);
+export async function planRequested(ctx: RunContext, run: Run, request: RunRequest, reporter: Reporter): Promise<Planned> {
+  const planned = await planRun(run, { mode: request.mode, targets: request.targets, replace: request.replace }, reporter.emit);
   if (ctx.debug) reporter.trace(`[debug] refresh made ${planned.plan.requestCount} API requests`);
   return planned;
 }

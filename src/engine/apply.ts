@@ -17,7 +17,8 @@ import type { Body, ObjectRef, Observed, Operation, KindHandler } from "../kinds
 import type { ResourceState, StateStore } from "../state/index.js";
 import type { EventSink, StepKind } from "./events.js";
 import { InterruptedError } from "./interrupt.js";
-import { scrubbed, type SecretHasher } from "./secrets.js";
+import { deposedAddress, Recorder } from "./records.js";
+import type { SecretHasher } from "./secrets.js";
 import type { Session } from "./session.js";
 import { Poller } from "./wait.js";
 
@@ -39,6 +40,7 @@ export interface ApplyInput {
 /** What every step of one apply shares. */
 interface StepContext extends ApplyInput {
   poller: Poller;
+  records: Recorder;
   /** The configuration's dependency graph, built once per apply. */
   dependencies: Graph;
 }
@@ -51,9 +53,6 @@ export interface ApplyOutcome {
 }
 
 type Step = { change: ResourceChange; kind: StepKind };
-
-/** While a replacement is created before the old object is deleted, the old one is kept under this address. */
-const deposedAddress = (address: string) => `${address}~deposed`;
 
 /** The steps of the plan, and the order they must run in. */
 function stepGraph(plan: Plan, dependencies: Graph, state: Readonly<Record<string, ResourceState>>): { graph: Graph; steps: Map<string, Step> } {
@@ -114,7 +113,12 @@ function stepGraph(plan: Plan, dependencies: Graph, state: Readonly<Record<strin
 }
 
 export async function applyPlan(applyInput: ApplyInput): Promise<ApplyOutcome> {
-  const input: StepContext = { ...applyInput, poller: new Poller(applyInput.session.ctx, applyInput.session.poll), dependencies: configGraph(applyInput.config) };
+  const input: StepContext = {
+    ...applyInput,
+    poller: new Poller(applyInput.session.ctx, applyInput.session.poll),
+    records: new Recorder(applyInput.store, applyInput.hash),
+    dependencies: configGraph(applyInput.config),
+  };
   const { plan, store, emit } = input;
   await adoptFoundObjects(input);
   const { graph, steps } = stepGraph(plan, input.dependencies, store.state.resources);
@@ -176,15 +180,12 @@ function recordedId(input: ApplyInput, step: Step): string | undefined {
 }
 
 /** Objects the refresh found for creates an earlier run left unfinished: recorded before anything else. */
-async function adoptFoundObjects(input: ApplyInput): Promise<void> {
+async function adoptFoundObjects(input: StepContext): Promise<void> {
   for (const [address, found] of input.refreshed) {
-    const recorded = input.store.resource(address);
+    const recorded = input.records.recorded(address);
     if (!recorded || recorded.id) continue;
-    if (found.status === "present") {
-      await input.store.setResource(address, { ...recorded, id: found.id, ...(found.parent ? { parent: found.parent } : {}), attributes: scrubbed(found.body, secretsAt(input.config, address, recorded.kind)) });
-    } else if (found.status === "absent") {
-      await input.store.removeResource(address);
-    }
+    if (found.status === "present") await input.records.observed(address, found, secretsAt(input.config, address, recorded.kind));
+    else if (found.status === "absent") await input.records.forget(address);
   }
 }
 
@@ -241,18 +242,6 @@ function configResource(input: ApplyInput, address: string): ConfigResource {
   return resource;
 }
 
-function record(input: StepContext, address: string, resource: ConfigResource, observed: Observed, spec: Body, pending?: Operation): Promise<void> {
-  return input.store.setResource(address, {
-    kind: resource.kind,
-    id: observed.id,
-    ...(observed.parent ? { parent: observed.parent } : {}),
-    attributes: scrubbed(observed.body, resource.secrets),
-    sensitiveHashes: resource.secrets.hashes(spec, input.hash),
-    dependencies: dependenciesOf(input, address),
-    ...(pending ? { pending: { operation: pending, startedAt: new Date().toISOString() } } : {}),
-  });
-}
-
 function dependenciesOf(input: StepContext, address: string): string[] {
   return input.dependencies.has(address) ? input.dependencies.dependenciesOf(address).sort() : [];
 }
@@ -294,65 +283,31 @@ async function create(input: StepContext, change: ResourceChange): Promise<strin
   const resource = configResource(input, change.address);
   const kind = kindOf(input, change);
   const spec = resolvedSpec(input, resource);
-  if (change.action === "replace" && change.createBeforeDestroy) {
-    const old = input.store.resource(change.address);
-    if (old) {
-      await input.store.update((s) => {
-        s.resources[deposedAddress(change.address)] = old;
-        delete s.resources[change.address];
-      });
-    }
-  }
-  const before = input.store.resource(change.address);
-  // Written before the call: if netform dies before recording the answer, the next run looks the object up.
-  await input.store.setResource(change.address, {
-    kind: resource.kind,
-    attributes: {},
-    sensitiveHashes: {},
-    dependencies: dependenciesOf(input, change.address),
-    pending: { operation: "create", startedAt: new Date().toISOString(), lookup: scrubbed(spec, resource.secrets) },
-  });
+  const dependencies = dependenciesOf(input, change.address);
+  const begun = await input.records.beginCreate(resource, spec, dependencies, change.action === "replace" && change.createBeforeDestroy === true);
   let created: Observed;
   try {
     created = await createOnce(input, kind, spec);
   } catch (error) {
-    // The service refused: nothing was made, so the state goes back to what it was (for a
-    // create-before-destroy replacement, the old object is current again).
-    if (!(error instanceof OutcomeUnknownError)) {
-      const deposed = input.store.resource(deposedAddress(change.address));
-      await input.store.update((s) => {
-        delete s.resources[change.address];
-        if (before) s.resources[change.address] = before;
-        else if (deposed) {
-          s.resources[change.address] = deposed;
-          delete s.resources[deposedAddress(change.address)];
-        }
-      });
-    }
+    // An unknown outcome keeps the pending record: the next run looks the object up.
+    if (!(error instanceof OutcomeUnknownError)) await input.records.refused(change.address, begun);
     throw error;
   }
-  await record(input, change.address, resource, created, spec, "create");
+  await input.records.accepted(resource, created, created.body, spec, dependencies, "create");
   const ready = await waitFor(input, change, created, "create", "create");
-  await record(input, change.address, resource, { ...created, body: ready ?? created.body }, spec);
+  await input.records.settled(resource, created, ready ?? created.body, spec, dependencies);
   return created.id;
-}
-
-function existingRef(input: ApplyInput, address: string): ObjectRef {
-  const recorded = input.store.resource(address);
-  if (!recorded?.id) throw new Error(`${address} has no recorded id`);
-  return { id: recorded.id, ...(recorded.parent ? { parent: recorded.parent } : {}) };
 }
 
 async function update(input: StepContext, change: ResourceChange): Promise<string> {
   const resource = configResource(input, change.address);
   const kind = kindOf(input, change);
   const spec = resolvedSpec(input, resource);
-  const ref = existingRef(input, change.address);
-  const recorded = input.store.resource(change.address)!;
-  await input.store.setResource(change.address, { ...recorded, pending: { operation: "update", startedAt: new Date().toISOString() } });
+  const recorded = await input.records.begin(change.address, "update");
+  const ref: ObjectRef = { id: recorded.id!, ...(recorded.parent ? { parent: recorded.parent } : {}) };
   await kind.update(input.session.ctx, ref, spec, change.changes.map((c) => c.path));
   const ready = await waitFor(input, change, ref, "update", "update");
-  await record(input, change.address, resource, { ...ref, body: ready ?? recorded.attributes }, spec);
+  await input.records.settled(resource, ref, ready ?? recorded.attributes, spec, dependenciesOf(input, change.address));
   return ref.id;
 }
 
@@ -364,15 +319,7 @@ async function importObject(input: StepContext, change: ResourceChange): Promise
   const ref: ObjectRef = { id: change.id ?? change.importId!, ...(parent ? { parent } : {}) };
   const body = await kind.observe(input.session.ctx, ref);
   if (!body) throw new NetformError({ code: "import.missing", message: `${change.address}: the object ${ref.id} to import does not exist`, hint: "check the uuid in import:" });
-  // Until netform applies them, the secrets of an imported object are unknown: no hashes are recorded.
-  await input.store.setResource(change.address, {
-    kind: resource.kind,
-    id: ref.id,
-    ...(ref.parent ? { parent: ref.parent } : {}),
-    attributes: scrubbed(body, resource.secrets),
-    sensitiveHashes: {},
-    dependencies: dependenciesOf(input, change.address),
-  });
+  await input.records.imported(resource, ref, body, dependenciesOf(input, change.address));
   if (change.changes.length > 0) {
     // The import is recorded; the update is a new call, which an interrupt prevents (the next plan shows it).
     if (input.signal?.aborted) throw new InterruptedError();
@@ -383,32 +330,28 @@ async function importObject(input: StepContext, change: ResourceChange): Promise
 
 async function awaitEarlier(input: StepContext, change: ResourceChange): Promise<string> {
   const resource = configResource(input, change.address);
-  const ref = existingRef(input, change.address);
-  const operation = change.awaiting ?? "create";
-  const body = await waitFor(input, change, ref, operation, "wait");
-  const recorded = input.store.resource(change.address)!;
-  await input.store.setResource(change.address, {
-    ...recorded,
-    attributes: scrubbed(body ?? recorded.attributes, resource.secrets),
-    pending: undefined,
-  });
+  const recorded = input.records.recorded(change.address);
+  if (!recorded?.id) throw new Error(`${change.address} has no recorded id`);
+  const ref: ObjectRef = { id: recorded.id, ...(recorded.parent ? { parent: recorded.parent } : {}) };
+  const body = await waitFor(input, change, ref, change.awaiting ?? "create", "wait");
+  await input.records.caughtUp(change.address, body, resource.secrets);
   return ref.id;
 }
 
 async function remove(input: StepContext, change: ResourceChange): Promise<string | undefined> {
   const replacing = change.action === "replace" && change.createBeforeDestroy;
   const address = replacing ? deposedAddress(change.address) : change.address;
-  const recorded = input.store.resource(address);
+  const recorded = input.records.recorded(address);
   if (!recorded) return undefined;
   const kind = kindOf(input, change);
   if (!recorded.id) {
-    await input.store.removeResource(address);
+    await input.records.forget(address);
     return undefined;
   }
   const ref: ObjectRef = { id: recorded.id, ...(recorded.parent ? { parent: recorded.parent } : {}) };
-  await input.store.setResource(address, { ...recorded, pending: { operation: "delete", startedAt: new Date().toISOString() } });
+  await input.records.begin(address, "delete");
   await kind.delete(input.session.ctx, ref);
   await waitFor(input, change, ref, "delete", "delete");
-  await input.store.removeResource(address);
+  await input.records.forget(address);
   return ref.id;
 }

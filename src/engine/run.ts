@@ -15,8 +15,10 @@ import { applyPlan, type ApplyOutcome } from "./apply.js";
 import { readConfiguration } from "./configuration.js";
 import type { EventSink } from "./events.js";
 import { interruptedBy, throwIfInterrupted } from "./interrupt.js";
+import { checkPlanFile, type PlanFile } from "./plan-file.js";
+import { Recorder } from "./records.js";
 import { refresh } from "./refresh.js";
-import { redactor, scrubbed, secretHasher, secretValues, type SecretHasher } from "./secrets.js";
+import { redactor, secretHasher, secretValues, type SecretHasher } from "./secrets.js";
 import { openSession, type EndpointResolver, type Session } from "./session.js";
 
 export const GENERATOR = "netform";
@@ -178,12 +180,12 @@ export async function applyRun(run: Run, planned: Planned, emit: EventSink, oper
   throwIfInterrupted(run.signal);
   if (planned.plan.mode === "refresh-only") {
     // Only the state changes: record what the service returned (its secrets masked, as always).
+    const records = new Recorder(run.store, run.hash);
     for (const [address, found] of planned.refreshed) {
-      const recorded = run.store.resource(address);
+      const recorded = records.recorded(address);
       if (!recorded) continue;
-      const secrets = secretsAt(run.config, address, recorded.kind);
-      if (found.status === "present") await run.store.setResource(address, { ...recorded, attributes: scrubbed(found.body, secrets) });
-      else await run.store.removeResource(address);
+      if (found.status === "present") await records.observed(address, found, secretsAt(run.config, address, recorded.kind));
+      else await records.forget(address);
     }
     return { failed: 0, skipped: 0, interrupted: 0 };
   }
@@ -213,4 +215,14 @@ async function preflight(run: Run, plan: Plan): Promise<Diagnostic[]> {
   }
   const checks = [...creates].map(([kind, own]) => (isKind(kind) ? KIND_DEFINITIONS.get(kind)?.preflight?.(run.session.ctx, own, run.config) : undefined));
   return (await Promise.all(checks)).flatMap((found) => found ?? []);
+}
+
+/**
+ * A saved plan, ready to apply: refused as stale unless the state, the configuration, the inputs and the
+ * secrets are those it was made from; then the objects it changes are read again, for apply to start from.
+ */
+export async function plannedFromFile(run: Run, file: PlanFile, emit: EventSink): Promise<Planned> {
+  checkPlanFile(file, run);
+  const { refreshed } = await refresh(run.session, run.store.state, run.config, emit, run.signal);
+  return { plan: file.plan, diagnostics: [], refreshed };
 }
