@@ -52,7 +52,7 @@ type Step = { change: ResourceChange; kind: StepKind };
 const deposedAddress = (address: string) => `${address}~deposed`;
 
 /** The steps of the plan, and the order they must run in. */
-function stepGraph(plan: Plan, dependencies: Graph, state: Readonly<Record<string, ResourceState>>): { graph: Graph; steps: Map<string, Step> } {
+export function stepGraph(plan: Plan, dependencies: Graph, state: Readonly<Record<string, ResourceState>>): { graph: Graph; steps: Map<string, Step> } {
   const steps = new Map<string, Step>();
   const graph = new Graph();
   const add = (id: string, step: Step) => {
