@@ -41,13 +41,6 @@ export interface ParsedFile {
   diagnostics: Diagnostic[];
 }
 
-/** The span of an absolute path in a file. */
-export function fileSpan(index: FileIndex, path: FieldPath): { span: NodeSpan; exact: boolean } | undefined {
-  if (path.length <= 2) return spanAt(index.root, path);
-  const scope = index.scopes.get(formatPath(path.slice(0, 2)));
-  return scope ? spanAt(scope, path.slice(2)) : spanAt(index.root, path.slice(0, 2));
-}
-
 /**
  * Map keys must be unique: the yaml package's own test with its cheapest comparison first (keys of one
  * mapping usually differ in value), since it runs against every earlier key of the mapping.
