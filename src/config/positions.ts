@@ -42,13 +42,6 @@ export interface ParsedFile {
   diagnostics: Diagnostic[];
 }
 
-/** The span of an absolute path in a file. */
-export function fileSpan(index: FileIndex, path: FieldPath): { span: NodeSpan; exact: boolean } | undefined {
-  if (path.length <= 2) return spanAt(index.root, path);
-  const scope = index.scopes.get(formatPath(path.slice(0, 2)));
-  return scope ? spanAt(scope, path.slice(2)) : spanAt(index.root, path.slice(0, 2));
-}
-
 /**
  * The yaml package's Parser reads `process.env.LOG_TOKENS` for every token (its debugging switch), and
  * process.env is a native object whose every read asks the operating system's environment: a large share

@@ -55,7 +55,7 @@ export interface ApplyOutcome {
 type Step = { change: ResourceChange; kind: StepKind };
 
 /** The steps of the plan, and the order they must run in. */
-function stepGraph(plan: Plan, dependencies: Graph, state: Readonly<Record<string, ResourceState>>): { graph: Graph; steps: Map<string, Step> } {
+export function stepGraph(plan: Plan, dependencies: Graph, state: Readonly<Record<string, ResourceState>>): { graph: Graph; steps: Map<string, Step> } {
   const steps = new Map<string, Step>();
   const graph = new Graph();
   const add = (id: string, step: Step) => {

@@ -11,6 +11,7 @@ import { ApplyTextView, interruptNotice } from "../../../src/views/apply-text.js
 import { Output } from "../../../src/views/output.js";
 import { progressView } from "../../../src/views/progress.js";
 import { ANSI } from "./golden.js";
+import { USUAL_REASON } from "./plans.js";
 
 const ESC = String.fromCharCode(27);
 const CSI = new RegExp(`^${ESC}\\[(\\d*)([A-Za-z])`);
@@ -117,7 +118,7 @@ function harness(tty = true, columns = 80): Harness {
 
 const planned = (address: string, action: Action, fields: Partial<ResourceChange> = {}): EngineEvent => ({
   type: "planned_change",
-  change: { address, kind: address.split(".")[0] ?? "", action, changes: [], unknown: [], sensitive: [], dependencies: [], ...fields },
+  change: { address, kind: address.split(".")[0] ?? "", action, reasonCode: USUAL_REASON[action], changes: [], unknown: [], sensitive: [], dependencies: [], ...fields },
 });
 const start = (address: string, action: Action, step: StepKind): EngineEvent => ({ type: "apply_start", address, action, step });
 const progress = (address: string, action: Action, step: StepKind, elapsedMs: number, state?: string): EngineEvent => ({ type: "apply_progress", address, action, step, elapsedMs, ...(state ? { state } : {}) });

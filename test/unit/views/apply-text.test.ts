@@ -8,6 +8,7 @@ import { summarize, type Action, type ResourceChange } from "../../../src/plan/t
 import { ApplyTextView, formatDuration } from "../../../src/views/apply-text.js";
 import { Output } from "../../../src/views/output.js";
 import { ANSI, expectGolden } from "./golden.js";
+import { USUAL_REASON } from "./plans.js";
 
 interface Transcript {
   output: Output;
@@ -37,7 +38,7 @@ function run(events: EngineEvent[], options: { timestamps: boolean; now?: () => 
 }
 
 function planned(address: string, action: Action, fields: Partial<ResourceChange> = {}): EngineEvent {
-  return { type: "planned_change", change: { address, kind: address.split(".")[0] ?? "", action, changes: [], unknown: [], sensitive: [], dependencies: [], ...fields } };
+  return { type: "planned_change", change: { address, kind: address.split(".")[0] ?? "", action, reasonCode: USUAL_REASON[action], changes: [], unknown: [], sensitive: [], dependencies: [], ...fields } };
 }
 
 const start = (address: string, action: Action, step: StepKind): EngineEvent => ({ type: "apply_start", address, action, step });
