@@ -4,5 +4,6 @@
 
 export * from "./types.js";
 export type * from "./drift.js";
-export { compareFields } from "./diff.js";
-export { leaves, sameValue } from "./values.js";
+export { compareFields, type Refreshed } from "./diff.js";
+export { lookupFrom, resolveSpec } from "./resolve.js";
+export { leaves, sameValue, UNKNOWN_MARK } from "./values.js";

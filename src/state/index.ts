@@ -4,4 +4,4 @@
 export * from "./format.js";
 export * from "./store.js";
 export * from "./lock.js";
-export { writeFileAtomic } from "./atomic.js";
+export { writeFileAtomic, writeFileAtomicAsync } from "./atomic.js";

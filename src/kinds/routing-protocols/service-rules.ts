@@ -2,7 +2,7 @@
 // instance, and BGP only over a DIRECT one. Checked across the configuration before any API call, and, for
 // a connection netform does not manage (a literal uuid), against the service at plan time.
 
-import { identityOf, placeDiagnostic, positionOf, Reference, type ConfigResource } from "../../config/index.js";
+import { identityOf, placeDiagnostic, Reference, type ConfigResource } from "../../config/index.js";
 import type { Diagnostic } from "../../diag/index.js";
 import type { KindContext } from "../types.js";
 import { handler } from "./handler.js";
@@ -70,22 +70,18 @@ export async function preflight(ctx: KindContext, creates: readonly ConfigResour
       const state = direct?.body.state;
       if (state === "PROVISIONED") return;
       for (const bgp of bgps) {
-        const where = positionOf(bgp, ["connection"]);
-        diagnostics.push({
-          severity: "error",
-          code: "plan.bgp-needs-direct",
-          address: bgp.address,
-          path: "connection",
-          file: where.file,
-          line: where.line,
-          column: where.column,
-          message: direct
-            ? `the DIRECT routing protocol of connection ${connection} is ${String(state)}, and the service accepts ${bgp.address} (BGP) only over a PROVISIONED one`
-            : `connection ${connection} has no DIRECT routing protocol, and the service refuses ${bgp.address} (BGP) without one`,
-          hint: direct
-            ? "plan again once it is PROVISIONED"
-            : `declare a DIRECT instance on the same connection (type: DIRECT, connection: ${connection}, directIpv4.equinixIfaceIp in the BGP peer's subnet), or create it on the service first`,
-        });
+        diagnostics.push(
+          placeDiagnostic(locate(bgp), {
+            path: ["connection"],
+            code: "plan.bgp-needs-direct",
+            message: direct
+              ? `the DIRECT routing protocol of connection ${connection} is ${String(state)}, and the service accepts ${bgp.address} (BGP) only over a PROVISIONED one`
+              : `connection ${connection} has no DIRECT routing protocol, and the service refuses ${bgp.address} (BGP) without one`,
+            hint: direct
+              ? "plan again once it is PROVISIONED"
+              : `declare a DIRECT instance on the same connection (type: DIRECT, connection: ${connection}, directIpv4.equinixIfaceIp in the BGP peer's subnet), or create it on the service first`,
+          }),
+        );
       }
     }),
   );
