@@ -9,7 +9,7 @@ import type { Diagnostic } from "../diag/index.js";
 import { sortDiagnostics } from "../diag/index.js";
 import { address as makeAddress, formatPath, NAME_PATTERN, parsePath, type Address, type FieldPath } from "./address.js";
 import type { KindCatalog, KindSchema } from "./catalog.js";
-import { isPlainObject } from "./json.js";
+import { isPlainObject, readPath } from "./json.js";
 import { interpolate, newResult, type InterpolationResult, type InterpolationScope, type MissingValues } from "./interpolate.js";
 import { parseYaml, type FileIndex, type NodeSpan, type ParsedFile, type PositionIndex, type SourcePosition } from "./positions.js";
 import { dependencyEdges, findCycles, parentReferenceProblems } from "./references.js";
@@ -318,7 +318,7 @@ function buildProvider(
           const path = issue.path.filter((s): s is string | number => typeof s !== "symbol");
           if (issue.code === "unrecognized_keys") {
             for (const k of issue.keys) diagnostics.push(placeDiagnostic(loc, { path: [...path, k], code: "schema.unknown-field", message: `unknown field "${k}"`, hint: didYouMean(k, path.length === 0 ? Object.keys(schema.shape) : [...kinds.keys()]), atKey: true }));
-          } else if (!isUnknown(valueAtPath(value, path))) {
+          } else if (!isUnknown(readPath(value, path))) {
             diagnostics.push(placeDiagnostic(loc, { path, code: `schema.${issue.code.replaceAll("_", "-")}`, message: issue.message }));
           }
         }
@@ -344,15 +344,6 @@ function buildProvider(
     }
   }
   return config;
-}
-
-function valueAtPath(root: unknown, path: FieldPath): unknown {
-  let cur = root;
-  for (const seg of path) {
-    if (!cur || typeof cur !== "object") return undefined;
-    cur = (cur as Record<string | number, unknown>)[seg];
-  }
-  return cur;
 }
 
 function revealAll(v: unknown): unknown {
