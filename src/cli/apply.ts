@@ -7,9 +7,7 @@
 import type { Command } from "commander";
 import { hasErrors, NetformError } from "../diag/index.js";
 import { applyRun, hasChanges, plannedFromFile, readPlanFile, type Planned, type Run } from "../engine/index.js";
-import { parseFormat } from "../views/documents.js";
-import { renderPlanText } from "../views/plan-text.js";
-import type { Output } from "../views/output.js";
+import { type Output, parseFormat, renderPlanText } from "../views/index.js";
 import { run, type RunContext } from "./program.js";
 import { addRunOptions, runRequest, type RunFlags, type RunRequest } from "./run-options.js";
 import { confirm, jsonLinesReporter, planRequested, textReporter, withRun, type Reporter } from "./run-command.js";

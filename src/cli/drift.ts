@@ -3,7 +3,7 @@
 // pipeline that pages someone only on drift.
 
 import type { Command } from "commander";
-import { parseFormat, renderDrift } from "../views/documents.js";
+import { parseFormat, renderDrift } from "../views/index.js";
 import { run } from "./program.js";
 import { addRunOptions, runRequest, type RunFlags } from "./run-options.js";
 import { quietReporter, textReporter, withRun } from "./run-command.js";

@@ -4,7 +4,7 @@
 import type { Command } from "commander";
 import { hasErrors } from "../diag/index.js";
 import { hasChanges, savePlanFile } from "../engine/index.js";
-import { parseFormat, renderPlan } from "../views/documents.js";
+import { parseFormat, renderPlan } from "../views/index.js";
 import { run } from "./program.js";
 import { addRunOptions, runRequest, type RunFlags } from "./run-options.js";
 import { planRequested, quietReporter, textReporter, withRun } from "./run-command.js";

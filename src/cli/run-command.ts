@@ -4,11 +4,7 @@
 
 import { createInterface } from "node:readline/promises";
 import { NetformError, type Diagnostic } from "../diag/index.js";
-import { interruptNotice, STOPPED_AT_ONCE_NOTICE } from "../views/apply-text.js";
-import { formatDiagnostic } from "../views/diagnostics.js";
-import { eventLine } from "../views/events-json.js";
-import { progressView } from "../views/progress.js";
-import type { Output } from "../views/output.js";
+import { eventLine, formatDiagnostic, interruptNotice, type Output, progressView, STOPPED_AT_ONCE_NOTICE } from "../views/index.js";
 import { resolveEndpoint } from "./endpoint.js";
 import { Interrupts } from "./interrupts.js";
 import type { RunContext } from "./program.js";
