@@ -9,3 +9,4 @@ export { metrosArea } from "./metros.js";
 export { pricesArea } from "./prices.js";
 export { portsArea } from "./ports.js";
 export { cloudEventsArea } from "./cloud-events.js";
+export { cloudRoutersArea, networksArea, serviceTokensArea } from "./fabric-endpoints.js";
