@@ -165,7 +165,7 @@ export function seedServiceToken(t: TestSim, options: TokenFixture = {}): string
   const uuid = t.sim.world.uuid();
   const projectId = options.projectId ?? PROJECTS.production.projectId;
   const port = options.port ?? DC_SECONDARY_PORT;
-  const bandwidth = options.supportedBandwidths ? { supportedBandwidths: options.supportedBandwidths } : { bandwidthLimit: options.bandwidthLimit ?? 1000 };
+  const bandwidth: Record<string, number | number[]> = options.supportedBandwidths ? { supportedBandwidths: options.supportedBandwidths } : { bandwidthLimit: options.bandwidthLimit ?? 1000 };
   t.sim.world.create(
     "serviceTokens",
     {
