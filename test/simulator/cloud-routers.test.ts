@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { PROJECTS } from "../../src/simulator/index.js";
+import { SEEDED_ENDPOINTS } from "../../src/simulator/core/seed.js";
+import { seedRouter } from "../support/fixtures.js";
 import { useSimulator } from "../support/sim.js";
 import { coloSide, connectionBody, problem, seededPort } from "./connections-fixtures.js";
 
@@ -99,6 +101,14 @@ describe("POST /fabric/v4/routers", () => {
   });
 });
 
+describe("the seeded router", () => {
+  it("is a provisioned STANDARD router in DC", async () => {
+    const res = await t.call("GET", `${ROUTERS}/${SEEDED_ENDPOINTS.router.uuid}`);
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ name: "fcr-dc", state: "PROVISIONED", package: { code: "STANDARD" }, location: { metroCode: "DC" }, connectionsCount: 0 });
+  });
+});
+
 describe("GET and PATCH /fabric/v4/routers/{id}", () => {
   it("answers 404 for an unknown router and for another project's", async () => {
     expect((await t.call("GET", `${ROUTERS}/00000000-0000-4000-8000-000000000000`)).status).toBe(404);
@@ -132,9 +142,8 @@ describe("GET and PATCH /fabric/v4/routers/{id}", () => {
     expect(res.body).toMatchObject({ state: "REPROVISIONING", package: { code: "LAB", href: "/fabric/v4/routerPackages/LAB" }, order: { termLength: 12 }, change: { status: "REQUESTED" } });
     const done = await t.waitFor(`${ROUTERS}/${router}`, "/state", "PROVISIONED");
     expect(done.change.status).toBe("COMPLETED");
-    const busy = await t.call("PATCH", `${ROUTERS}/${router}`, { body: [{ op: "replace", path: "/package/code", value: "STANDARD" }] });
-    expect(busy.body.state).toBe("REPROVISIONING");
-    expect(await expectProblem(await t.call("PATCH", `${ROUTERS}/${router}`, { body: [{ op: "replace", path: "/name", value: "later" }] }), "EQ-2010010", "routerId")).toContain("REPROVISIONING");
+    const busy = seedRouter(t, { state: "REPROVISIONING" });
+    expect(await expectProblem(await t.call("PATCH", `${ROUTERS}/${busy}`, { body: [{ op: "replace", path: "/name", value: "later" }] }), "EQ-2010010", "routerId")).toContain("REPROVISIONING");
   });
 
   it("refuses other operations and paths (EQ-3044011) and bad values", async () => {
@@ -189,8 +198,8 @@ describe("package limits (section 8)", () => {
 
 describe("connections to a cloud router", () => {
   it("start at a provisioned router, as IP_VC", async () => {
-    const pending = await t.call("POST", ROUTERS, { body: routerBody() });
-    await expectProblem(await t.call("POST", "/fabric/v4/connections", { body: fromRouter(pending.body.uuid, 3200) }), "EQ-2010010", "/aSide/accessPoint/router/uuid");
+    const pending = seedRouter(t, { state: "PROVISIONING" });
+    await expectProblem(await t.call("POST", "/fabric/v4/connections", { body: fromRouter(pending, 3200) }), "EQ-2010010", "/aSide/accessPoint/router/uuid");
     const router = await provisionedRouter({ name: "fcr-two" });
     await expectProblem(await t.call("POST", "/fabric/v4/connections", { body: { ...fromRouter(router, 3201), type: "EVPL_VC" } }), "EQ-2010010", "/type");
     const zSide = connectionBody({ type: "IP_VC", aSide: coloSide(seededPort("DC", "PRIMARY"), 3202), zSide: { accessPoint: { type: "CLOUD_ROUTER", router: { uuid: router } } } });
@@ -211,8 +220,6 @@ describe("DELETE /fabric/v4/routers/{id}", () => {
     const deleted = await t.call("DELETE", `${ROUTERS}/${router}`);
     expect(deleted.status).toBe(204);
     expect(deleted.text).toBe("");
-    const transient = await t.call("DELETE", `${ROUTERS}/${router}`);
-    await expectProblem(transient, "EQ-3040030", "routerId");
     const gone = await t.waitFor(`${ROUTERS}/${router}`, "/state", "DEPROVISIONED");
     expect(gone.changeLog).toMatchObject({ deletedBy: "demo-user" });
     await expectProblem(await t.call("DELETE", `${ROUTERS}/${router}`), "EQ-2010010", "routerId");
@@ -221,8 +228,7 @@ describe("DELETE /fabric/v4/routers/{id}", () => {
   });
 
   it("refuses to delete a router still provisioning (EQ-3040030)", async () => {
-    const res = await t.call("POST", ROUTERS, { body: routerBody() });
-    await expectProblem(await t.call("DELETE", `${ROUTERS}/${res.body.uuid}`), "EQ-3040030", "routerId");
+    await expectProblem(await t.call("DELETE", `${ROUTERS}/${seedRouter(t, { state: "PROVISIONING" })}`), "EQ-3040030", "routerId");
   });
 });
 

@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { PROJECTS } from "../../src/simulator/index.js";
+import { SEEDED_ENDPOINTS } from "../../src/simulator/core/seed.js";
+import { seedNetwork } from "../support/fixtures.js";
 import { useSimulator } from "../support/sim.js";
 import { coloSide, connectionBody, problem, seededPort } from "./connections-fixtures.js";
 
@@ -85,6 +87,14 @@ describe("POST /fabric/v4/networks", () => {
   });
 });
 
+describe("the seeded network", () => {
+  it("is an active GLOBAL EVPLAN network", async () => {
+    const res = await t.call("GET", `${NETWORKS}/${SEEDED_ENDPOINTS.network.uuid}`);
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ name: "global-lan", type: "EVPLAN", scope: "GLOBAL", state: "ACTIVE", operation: { equinixStatus: "PROVISIONED" } });
+  });
+});
+
 describe("PATCH /fabric/v4/networks/{id}", () => {
   it("renames and changes notifications at once, recording NETWORK_UPDATE changes", async () => {
     const network = await provisionedNetwork();
@@ -103,8 +113,8 @@ describe("PATCH /fabric/v4/networks/{id}", () => {
     const network = await provisionedNetwork();
     expectProblem(await t.call("PATCH", `${NETWORKS}/${network}`, { body: [{ op: "replace", path: "/scope", value: "LOCAL" }] }), "EQ-2012025", "/0/path");
     expectProblem(await t.call("PATCH", `${NETWORKS}/${network}`, { body: [{ op: "remove", path: "/name", value: "x" }] }), "EQ-2012025", "/0/op");
-    const fresh = await t.call("POST", NETWORKS, { body: networkBody() });
-    expect(expectProblem(await t.call("PATCH", `${NETWORKS}/${fresh.body.uuid}`, { body: [{ op: "replace", path: "/name", value: "x" }] }), "EQ-2010010", "networkId")).toContain("PROVISIONING");
+    const fresh = seedNetwork(t, { equinixStatus: "PROVISIONING" });
+    expect(expectProblem(await t.call("PATCH", `${NETWORKS}/${fresh}`, { body: [{ op: "replace", path: "/name", value: "x" }] }), "EQ-2010010", "networkId")).toContain("PROVISIONING");
   });
 });
 
@@ -122,8 +132,8 @@ describe("connections joining a network", () => {
   });
 
   it("wait for the network to be provisioned", async () => {
-    const fresh = await t.call("POST", NETWORKS, { body: networkBody() });
-    expect(expectProblem(await connect(joining(fresh.body.uuid, "DC", 2200)), "EQ-2010010", "/zSide/accessPoint/network/uuid")).toContain("PROVISIONING");
+    const fresh = seedNetwork(t, { equinixStatus: "PROVISIONING" });
+    expect(expectProblem(await connect(joining(fresh, "DC", 2200)), "EQ-2010010", "/zSide/accessPoint/network/uuid")).toContain("PROVISIONING");
   });
 
   it("come from the network's region, or its one metro for a LOCAL network", async () => {

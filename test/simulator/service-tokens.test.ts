@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { PROJECTS } from "../../src/simulator/index.js";
+import { SEEDED_ENDPOINTS } from "../../src/simulator/core/seed.js";
 import { seedDevice, seedNetwork } from "../support/fixtures.js";
 import { useSimulator } from "../support/sim.js";
 import { coloSide, connectionBody, problem, profileSide, DIRECT_PROFILE, seededPort } from "./connections-fixtures.js";
@@ -110,6 +111,14 @@ describe("POST /fabric/v4/serviceTokens", () => {
     expect(dry.body.uuid).toBeUndefined();
     const search = await t.call("POST", `${TOKENS}/search`, { body: { filter: { and: [{ property: "/name", operator: "=", values: ["dry-token"] }] } } });
     expect(search.body.data).toEqual([]);
+  });
+});
+
+describe("the seeded token", () => {
+  it("is an unused z-side token on the DC secondary port", async () => {
+    const res = await t.call("GET", `${TOKENS}/${SEEDED_ENDPOINTS.serviceToken.uuid}`);
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ state: "INACTIVE", connection: { zSide: { accessPointSelectors: [{ port: { uuid: DC_SECONDARY }, linkProtocol: { vlanTag: 4001 } }] } } });
   });
 });
 

@@ -44,15 +44,15 @@ export const accessPointSpec = z.strictObject({
   interface: z.strictObject({ type: z.enum(["CLOUD", "NETWORK"]).optional(), id: z.int().min(0).optional() }).optional().describe("VD: the device interface"),
   profile: z.strictObject({ type: z.enum(SERVICE_PROFILE_TYPES).optional(), uuid: uuid() }).optional().describe("SP: the service profile"),
   location: z.strictObject({ metroCode: metroCode() }).optional().describe("SP: where to meet the provider"),
-  network: z.strictObject({ uuid: uuid() }).optional().describe("NETWORK: the network"),
-  router: z.strictObject({ uuid: uuid() }).optional().describe("CLOUD_ROUTER: the cloud router"),
+  network: z.strictObject({ uuid: uuid() }).optional().describe("NETWORK: the network, normally ${networks.NAME.uuid}"),
+  router: z.strictObject({ uuid: uuid() }).optional().describe("CLOUD_ROUTER (a-side): the cloud router, normally ${cloudRouters.NAME.uuid}"),
   sellerRegion: z.string().optional(),
   authenticationKey: z.string().optional().describe("the provider's authorisation key (sensitive)"),
   peeringType: z.enum(PEERING_TYPES).optional(),
 });
 
 export const connectionSideSpec = z.strictObject({
-  serviceToken: z.strictObject({ type: z.enum(["VC_TOKEN"]).optional(), uuid: uuid() }).optional(),
+  serviceToken: z.strictObject({ type: z.enum(["VC_TOKEN", "EPL_TOKEN"]).optional(), uuid: uuid() }).optional().describe("a token's endpoint, normally ${serviceTokens.NAME.uuid}"),
   accessPoint: accessPointSpec.optional(),
 });
 

@@ -10,7 +10,7 @@ import { canSee, findVisible, projectFor, type Area, type Principal, type SimApp
 import { fail } from "../core/errors.js";
 import { bodyPage, changeLogUpdate, newChangeLog, paginate, pageLink, queryPage, readArray, readObject, rejectUnknownQuery, sortBy, type SearchRules } from "../core/http.js";
 import { METRO_BY_CODE } from "../core/metros-data.js";
-import type { Json, JsonObject, SimObject, World } from "../core/world.js";
+import { getPointer, type Json, type JsonObject, type SimObject, type World } from "../core/world.js";
 import { ROUTER_PACKAGE_CODES, ROUTER_PACKAGES, isRouterPackageCode, type RouterPackageCode } from "./cloud-router-packages.js";
 import { accountOf, asEnum, asInteger, asObject, asString, liveConnectionsNaming, locationOf, readNotifications } from "./connection-rules.js";
 import { compileSearch, mentions } from "./search.js";
@@ -100,7 +100,10 @@ function readOrder(value: Json | undefined): JsonObject | undefined {
 
 /** Routers of a package that count against the organisation's allowance (all but deleted ones). */
 function routersWithPackage(world: World, code: RouterPackageCode, exceptUuid?: string): SimObject[] {
-  return world.list(KIND).filter((r) => r.uuid !== exceptUuid && stateOf(world, r) !== GONE && world.view(r).package !== undefined && (world.view(r).package as JsonObject).code === code);
+  return world.list(KIND).filter((r) => {
+    const view = world.view(r);
+    return r.uuid !== exceptUuid && view.state !== GONE && getPointer(view, "/package/code") === code;
+  });
 }
 
 function checkRouterAllowance(world: World, code: RouterPackageCode, path: string, exceptUuid?: string): void {

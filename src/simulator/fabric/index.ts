@@ -1,5 +1,5 @@
 // The Fabric API (/fabric/v4): connections, routing protocols, route filters and their attachments,
-// ports, metros, prices and cloud events. Each file is one area of routes; the *-rules files hold the
+// cloud routers, networks, service tokens, ports, metros, prices and cloud events. Each file is one area of routes; the *-rules files hold the
 // checks a request must pass, apart from the routes that serve it.
 
 export { routeFiltersArea } from "./route-filters.js";
