@@ -193,13 +193,6 @@ export class ApiClient {
     await this.sleep(delayMs);
   }
 
-  /** Sends a request without credentials (the simulator's control API); throws ApiError for a 4xx/5xx. */
-  async unauthenticated<T = unknown>(method: string, path: string, opts: RequestOptions = {}): Promise<T> {
-    const res = await this.exchange(method, path, opts, { idempotent: opts.readOnly || isIdempotent(method), authenticated: false });
-    if (res.status >= 400) throw new ApiError({ status: res.status, method, path, body: res.body });
-    return res.body as T;
-  }
-
   /** Sends an authenticated request; returns the parsed body, or throws ApiError for a 4xx/5xx. */
   async call<T = unknown>(method: string, path: string, opts: RequestOptions = {}): Promise<T> {
     const res = await this.exchange(method, path, opts, { idempotent: opts.readOnly || isIdempotent(method), authenticated: true });

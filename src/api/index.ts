@@ -5,4 +5,3 @@
 export * from "./client.js";
 export * from "./errors.js";
 export * from "./pages.js";
-export { DEFAULT_RETRY, type RetryPolicy } from "./retry.js";

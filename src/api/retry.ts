@@ -15,8 +15,6 @@ export const RETRYABLE_STATUSES = new Set([429, 502, 503, 504]);
 
 /** Connection errors after which the request certainly never reached the service. */
 const NOT_SENT_CODES = new Set(["ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN", "UND_ERR_CONNECT_TIMEOUT"]);
-/** Connection errors after which the service may or may not have acted. */
-const UNKNOWN_OUTCOME_CODES = new Set(["ECONNRESET", "EPIPE", "UND_ERR_SOCKET", "UND_ERR_HEADERS_TIMEOUT", "UND_ERR_BODY_TIMEOUT", "UND_ERR_CLOSED", "ETIMEDOUT"]);
 
 export const isIdempotent = (method: string) => method !== "POST";
 
@@ -31,10 +29,6 @@ export function errorCode(error: unknown): string | undefined {
 }
 
 export const neverSent = (error: unknown) => NOT_SENT_CODES.has(errorCode(error) ?? "");
-export const isTransportError = (error: unknown) => {
-  const code = errorCode(error) ?? "";
-  return NOT_SENT_CODES.has(code) || UNKNOWN_OUTCOME_CODES.has(code);
-};
 
 /** Milliseconds to wait before attempt `attempt` (1 = the first retry). */
 export function backoffDelay(policy: RetryPolicy, attempt: number, random: () => number = Math.random): number {

@@ -1,60 +1,53 @@
 // `netform apply` and `netform destroy`: plan, show the plan, ask for "yes" on a terminal (or take
 // --auto-approve; refuse without a terminal rather than hang), then apply with progress. Exit 1 when
-// anything failed. A first Ctrl-C stops starting new work and stops waiting; the state is already
+// anything failed or the prompt was declined (Ctrl-C and Ctrl-D at it included). An interrupt while
+// applying stops starting new work and stops waiting (run-command.ts, interrupts.ts); the state is
 // saved, and the next run picks up where this one stopped.
 
 import type { Command } from "commander";
 import { hasErrors, NetformError } from "../diag/index.js";
-import { checkPlanFile, hasChanges, readPlanFile } from "../engine/index.js";
-import { refresh } from "../engine/refresh.js";
-import { applyRun, type Planned, type Run } from "../engine/run.js";
-import { parseFormat } from "../views/documents.js";
-import { renderPlanText } from "../views/plan-text.js";
+import { applyRun, hasChanges, plannedFromFile, readPlanFile, type Planned, type Run } from "../engine/index.js";
+import { type Output, parseFormat, renderPlanText } from "../views/index.js";
 import { run, type RunContext } from "./program.js";
-import { addRunOptions, type RunFlags } from "./run-options.js";
-import { confirm, jsonLinesReporter, planWithFlags, textReporter, withRun, type Reporter } from "./run-command.js";
+import { addRunOptions, runRequest, type RunFlags, type RunRequest } from "./run-options.js";
+import { confirm, jsonLinesReporter, planRequested, textReporter, withRun, type Reporter } from "./run-command.js";
 
-/** Runs the plan's changes, stopping new work on a first Ctrl-C. Exit 1 when anything failed or was skipped. */
-async function execute(ctx: RunContext, r: Run, planned: Planned, reporter: Reporter, operation: "apply" | "destroy"): Promise<number> {
-  const { output } = ctx;
-  const interrupt = new AbortController();
-  const onSigint = () => {
-    if (interrupt.signal.aborted) process.exit(130);
-    output.err(output.c.yellow("Interrupt received: no new changes start, waits stop. The state is saved; run again to continue. (Ctrl-C again to exit at once.)"));
-    interrupt.abort();
-  };
-  process.on("SIGINT", onSigint);
-  try {
-    const outcome = await applyRun(r, planned, reporter.emit, operation, interrupt.signal);
-    return outcome.failed > 0 || outcome.skipped > 0 || interrupt.signal.aborted ? 1 : 0;
-  } finally {
-    process.off("SIGINT", onSigint);
-  }
+/** Runs the plan's changes. Exit 1 when anything failed, was skipped or was not finished. */
+async function execute(r: Run, planned: Planned, reporter: Reporter, operation: "apply" | "destroy"): Promise<number> {
+  const outcome = await applyRun(r, planned, reporter.emit, operation);
+  return outcome.failed > 0 || outcome.skipped > 0 || outcome.interrupted > 0 ? 1 : 0;
+}
+
+/**
+ * Whether approval can be asked: on a terminal. NETFORM_ASK_ON_STDIN=1 asks on standard input whatever it
+ * is, for a wrapper that answers the prompt through a pipe (and for the tests of the prompt, as Node
+ * cannot open a pseudo-terminal).
+ */
+function canAsk(output: Output): boolean {
+  return (Boolean(process.stdin.isTTY) && output.interactive) || process.env.NETFORM_ASK_ON_STDIN === "1";
 }
 
 /** `apply FILE`: exactly the saved plan, against the state and configuration it was made from, or nothing. */
 async function applySaved(ctx: RunContext, path: string, flags: RunFlags): Promise<number> {
   const file = readPlanFile(path);
   const reporter = parseFormat(flags.format, ["text", "json"] as const) === "json" ? jsonLinesReporter(ctx.output) : textReporter(ctx.output);
-  const savedFlags: RunFlags = {
-    config: file.configPath,
-    state: flags.state ?? file.statePath,
-    var: Object.entries(file.inputs.vars).map(([k, v]) => `${k}=${v}`),
-    varFile: file.inputs.varFiles,
-    target: [],
-    format: flags.format,
-    ...(flags.parallelism ? { parallelism: flags.parallelism } : {}),
+  // The run the plan was made for: its configuration, state and inputs; only --state and --parallelism may differ.
+  const { parallelism } = runRequest({ ...flags, target: [] });
+  const request: RunRequest = {
+    configPath: file.configPath,
+    statePath: flags.state ?? file.statePath,
+    inputs: { vars: file.inputs.vars, varFiles: [...file.inputs.varFiles] },
+    ...(parallelism !== undefined ? { parallelism } : {}),
+    targets: [],
+    replace: [],
+    mode: file.plan.mode,
   };
   return withRun(
     ctx,
-    savedFlags,
+    request,
     "apply",
     reporter,
-    async (r) => {
-      checkPlanFile(file, r);
-      const { refreshed } = await refresh(r.session, r.store.state, r.config, reporter.emit);
-      return execute(ctx, r, { plan: file.plan, diagnostics: [], refreshed }, reporter, file.plan.mode === "destroy" ? "destroy" : "apply");
-    },
+    async (r) => execute(r, await plannedFromFile(r, file, reporter.emit), reporter, file.plan.mode === "destroy" ? "destroy" : "apply"),
     file.stateExisted ? undefined : file.lineage,
   );
 }
@@ -66,7 +59,7 @@ async function applyCommand(ctx: RunContext, flags: RunFlags, operation: "apply"
   if (json && !flags.autoApprove) {
     throw new NetformError({ code: "usage", message: `${operation} --format json cannot ask for approval`, hint: `add --auto-approve, or apply a saved plan: netform ${operation === "apply" ? "apply FILE" : "plan --destroy --out FILE, then netform apply FILE"}` });
   }
-  if (!flags.autoApprove && !(process.stdin.isTTY && output.interactive)) {
+  if (!flags.autoApprove && !canAsk(output)) {
     throw new NetformError({
       code: "apply.no-terminal",
       message: `${operation} needs approval, and there is no terminal to ask on`,
@@ -74,19 +67,21 @@ async function applyCommand(ctx: RunContext, flags: RunFlags, operation: "apply"
     });
   }
   const reporter = json ? jsonLinesReporter(output) : textReporter(output);
-  return withRun(ctx, flags, operation, reporter, async (r) => {
-    const planned = await planWithFlags(ctx, r, flags, reporter, operation === "destroy" ? "destroy" : undefined);
+  const request = runRequest(flags);
+  if (operation === "destroy") request.mode = "destroy";
+  return withRun(ctx, request, operation, reporter, async (r, interrupts) => {
+    const planned = await planRequested(ctx, r, request, reporter);
     if (hasErrors(planned.diagnostics)) return 1;
     if (!json) output.out(renderPlanText(planned.plan, output.c));
     if (!hasChanges(planned.plan) && planned.plan.mode !== "refresh-only") return 0;
     if (!flags.autoApprove) {
       const question = operation === "destroy" ? "Do you really want to destroy all these resources?" : "Do you want to perform these actions?";
-      if (!(await confirm(output, question))) {
+      if (!(await confirm(output, question, process.stdin, interrupts))) {
         output.err(`${operation === "destroy" ? "Destroy" : "Apply"} cancelled.`);
         return 1;
       }
     }
-    return execute(ctx, r, planned, reporter, operation);
+    return execute(r, planned, reporter, operation);
   });
 }
 

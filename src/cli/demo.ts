@@ -9,7 +9,7 @@ import { basename, delimiter, dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Command } from "commander";
 import { NetformError } from "../diag/index.js";
-import type { Output } from "../views/output.js";
+import type { Output } from "../views/index.js";
 import { run } from "./program.js";
 
 const here = dirname(fileURLToPath(import.meta.url));

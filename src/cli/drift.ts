@@ -3,11 +3,11 @@
 // pipeline that pages someone only on drift.
 
 import type { Command } from "commander";
-import { IgnoreRules, detectDrift } from "../engine/drift.js";
-import { parseFormat, renderDrift } from "../views/documents.js";
+import { parseFormat, renderDrift } from "../views/index.js";
 import { run } from "./program.js";
-import { addRunOptions, type RunFlags } from "./run-options.js";
+import { addRunOptions, runRequest, type RunFlags } from "./run-options.js";
 import { quietReporter, textReporter, withRun } from "./run-command.js";
+import { detectDrift, IgnoreRules } from "../engine/index.js";
 
 export function registerDrift(program: Command): void {
   addRunOptions(program.command("drift").description("report what changed outside netform: exit 0 none, 2 drift, 1 error"), { planFlags: false })
@@ -16,7 +16,7 @@ export function registerDrift(program: Command): void {
       run(async (ctx, flags: RunFlags) => {
         const format = parseFormat(flags.format, ["text", "markdown", "json"] as const);
         const reporter = format === "text" ? textReporter(ctx.output) : quietReporter(ctx.output);
-        return withRun(ctx, flags, "drift", reporter, async (r) => {
+        return withRun(ctx, runRequest(flags), "drift", reporter, async (r) => {
           const report = await detectDrift(r, reporter.emit, IgnoreRules.read(r.config.directory), flags.target.length ? new Set(flags.target) : undefined);
           ctx.output.out(renderDrift(report, format, ctx.output.c));
           return report.entries.length > 0 ? 2 : 0;

@@ -7,7 +7,7 @@
 import type { Command } from "commander";
 import { hasErrors, NetformError, type Diagnostic } from "../diag/index.js";
 import { dependencyGraph, readConfiguration } from "../engine/index.js";
-import { printGraph, type GraphFormat } from "../views/graph.js";
+import { type GraphFormat, printGraph } from "../views/index.js";
 import { run } from "./program.js";
 import { printDiagnostic } from "./run-command.js";
 import { varFlags } from "./validate.js";

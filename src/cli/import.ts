@@ -1,10 +1,10 @@
 // `netform import ADDR UUID`: adopt an existing object under a declared address.
 
 import type { Command } from "commander";
-import { importObject } from "../engine/import.js";
 import { run } from "./program.js";
 import { textReporter, withRun } from "./run-command.js";
-import type { RunFlags } from "./run-options.js";
+import { runRequest, type RunFlags } from "./run-options.js";
+import { importObject } from "../engine/index.js";
 
 export function registerImport(program: Command): void {
   program
@@ -16,7 +16,7 @@ export function registerImport(program: Command): void {
     .option("--var-file <file>", "read variables from a YAML file (repeatable)", (v: string, p: string[]) => [...p, v], [])
     .action(
       run(async (ctx, address: string, uuid: string, flags: RunFlags) => {
-        return withRun(ctx, { ...flags, target: [] }, "import", textReporter(ctx.output), async (r) => {
+        return withRun(ctx, runRequest({ ...flags, target: [] }), "import", textReporter(ctx.output), async (r) => {
           const ref = await importObject(r, address, uuid);
           ctx.output.out(`${ctx.output.c.green("Imported")} ${address} (${ref.id}). It is managed by netform from now on.`);
           ctx.output.out("Run 'netform plan' to see what an apply would change to match the configuration.");

@@ -4,10 +4,10 @@
 import type { Command } from "commander";
 import { hasErrors } from "../diag/index.js";
 import { hasChanges, savePlanFile } from "../engine/index.js";
-import { parseFormat, renderPlan } from "../views/documents.js";
+import { parseFormat, renderPlan } from "../views/index.js";
 import { run } from "./program.js";
-import { addRunOptions, runInputs, type RunFlags } from "./run-options.js";
-import { planWithFlags, quietReporter, textReporter, withRun } from "./run-command.js";
+import { addRunOptions, runRequest, type RunFlags } from "./run-options.js";
+import { planRequested, quietReporter, textReporter, withRun } from "./run-command.js";
 
 export function registerPlan(program: Command): void {
   addRunOptions(program.command("plan").description("show what apply would change, without changing anything"), { planFlags: true })
@@ -19,13 +19,13 @@ export function registerPlan(program: Command): void {
         const format = parseFormat(flags.format, ["text", "markdown", "json"] as const);
         // With a document on standard output, progress would corrupt it: only diagnostics, on stderr.
         const reporter = format === "text" ? textReporter(ctx.output) : quietReporter(ctx.output);
-        return withRun(ctx, flags, "plan", reporter, async (r) => {
-          const { plan, diagnostics } = await planWithFlags(ctx, r, flags, reporter);
+        const request = runRequest(flags);
+        return withRun(ctx, request, "plan", reporter, async (r) => {
+          const { plan, diagnostics } = await planRequested(ctx, r, request, reporter);
           if (hasErrors(diagnostics)) return 1;
           ctx.output.out(renderPlan(plan, format, ctx.output.c));
           if (flags.out) {
-            const { inputs } = runInputs(flags);
-            savePlanFile(flags.out, r, plan, flags.config, { vars: inputs.vars, varFiles: [...inputs.varFiles] });
+            savePlanFile(flags.out, r, plan, request.configPath, { vars: request.inputs.vars, varFiles: [...request.inputs.varFiles] });
             ctx.output.err(`Saved the plan to ${flags.out}. Apply exactly this plan with: netform apply ${flags.out}`);
           }
           return flags.detailedExitcode && hasChanges(plan) ? 2 : 0;

@@ -1,17 +1,15 @@
 // The flow plan, apply and destroy share: open a run (configuration, lock, state, session), refresh
-// and plan with progress shown, and always release the lock and close the session.
+// and plan with progress shown, and always release the lock and close the session — also when SIGINT or
+// SIGTERM interrupts it (interrupts.ts), which then decides the exit code.
 
 import { createInterface } from "node:readline/promises";
 import { NetformError, type Diagnostic } from "../diag/index.js";
-import type { EventSink } from "../engine/events.js";
-import { openRun, planRun, type Planned, type Run, type RunOptions } from "../engine/run.js";
-import { formatDiagnostic } from "../views/diagnostics.js";
-import { eventLine } from "../views/events-json.js";
-import { progressView } from "../views/progress.js";
-import type { Output } from "../views/output.js";
+import { eventLine, formatDiagnostic, interruptNotice, type Output, progressView, STOPPED_AT_ONCE_NOTICE } from "../views/index.js";
 import { resolveEndpoint } from "./endpoint.js";
+import { Interrupts } from "./interrupts.js";
 import type { RunContext } from "./program.js";
-import { runInputs, type RunFlags } from "./run-options.js";
+import type { RunRequest } from "./run-options.js";
+import { type EngineEvent, type EventSink, InterruptedError, openRun, type Planned, planRun, type Run, type RunOptions } from "../engine/index.js";
 
 /** Where a command's engine events, diagnostics and --debug traces go. */
 export interface Reporter {
@@ -34,20 +32,24 @@ export function textReporter(output: Output): Reporter {
   };
 }
 
-/** For pipelines: every engine event as one JSON object per line on stdout; traces on stderr. */
+/** For pipelines: every engine event as one JSON object per line on stdout; traces, and an interrupt's notice, on stderr. */
 export function jsonLinesReporter(output: Output): Reporter {
   return {
-    emit: (event) => output.out(eventLine(event, new Date())),
+    emit: (event) => {
+      output.out(eventLine(event, new Date()));
+      printInterruptNotice(output, event);
+    },
     trace: (text) => output.err(text),
     close: () => {},
   };
 }
 
-/** For commands whose standard output is a document (plan --format json|markdown): only diagnostics, on stderr. */
+/** For commands whose standard output is a document (plan --format json|markdown): only diagnostics and an interrupt's notice, on stderr. */
 export function quietReporter(output: Output): Reporter {
   return {
     emit: (event) => {
       if (event.type === "diagnostic") printDiagnostic(output, event.diagnostic);
+      printInterruptNotice(output, event);
     },
     trace: (text) => output.err(text),
     close: () => {},
@@ -58,40 +60,58 @@ export function printDiagnostic(output: Output, d: Diagnostic): void {
   output.err(formatDiagnostic(d, output.c).join("\n"));
 }
 
-/** Opens the run, gives it to `body`, and always closes it and the reporter. Exit 1 when the configuration is invalid. */
+/** People watching a pipeline's log read standard error: an interrupt is told there too. */
+function printInterruptNotice(output: Output, event: EngineEvent): void {
+  if (event.type === "interrupted") output.err(output.c.yellow(interruptNotice(event.signal).join("\n")));
+}
+
+/**
+ * Opens the run, gives it to `body`, and always closes it and the reporter. Exit 1 when the configuration
+ * is invalid; 130 or 143 when SIGINT or SIGTERM interrupted the run, whatever `body` returned.
+ */
 export async function withRun(
   ctx: RunContext,
-  flags: RunFlags,
+  request: RunRequest,
   operation: RunOptions["operation"],
   reporter: Reporter,
-  body: (run: Run) => Promise<number>,
+  body: (run: Run, interrupts: Interrupts) => Promise<number>,
   lineage?: string,
 ): Promise<number> {
-  const inputs = runInputs(flags);
+  const interrupts = Interrupts.install(() => {
+    reporter.close();
+    ctx.output.err(ctx.output.c.yellow(STOPPED_AT_ONCE_NOTICE));
+  });
   try {
     const opened = await openRun({
       ...(lineage ? { lineage } : {}),
-      configPath: inputs.configPath,
-      ...(inputs.statePath ? { statePath: inputs.statePath } : {}),
-      inputs: inputs.inputs,
+      configPath: request.configPath,
+      ...(request.statePath ? { statePath: request.statePath } : {}),
+      inputs: request.inputs,
       env: process.env,
-      ...(inputs.parallelism !== undefined ? { parallelism: inputs.parallelism } : {}),
+      ...(request.parallelism !== undefined ? { parallelism: request.parallelism } : {}),
       emit: reporter.emit,
       operation,
       resolveEndpoint,
       ...(ctx.debug ? { onExchange: (e) => reporter.trace(`[debug] ${e.method} ${e.path} -> ${e.status} (${Math.round(e.ms)} ms)`) } : {}),
       ...(ctx.debug ? { onRetry: (e) => reporter.trace(`[debug] retrying ${e.method} ${e.path} in ${e.delayMs} ms (${e.reason}, attempt ${e.attempt})`) } : {}),
+      signal: interrupts.signal,
     });
-    if (!opened.ok) return 1;
+    if (!opened.ok) return interrupts.exitCode ?? 1;
+    let code: number;
     try {
-      return await body(opened.run);
+      code = await body(opened.run, interrupts);
     } catch (error) {
       throw redacted(error, opened.run.redact);
     } finally {
       await opened.run.close();
     }
+    return interrupts.exitCode ?? code;
+  } catch (error) {
+    if (error instanceof InterruptedError && interrupts.exitCode !== undefined) return interrupts.exitCode;
+    throw error;
   } finally {
     reporter.close();
+    interrupts.uninstall();
   }
 }
 
@@ -102,20 +122,32 @@ function redacted(error: unknown, redact: (text: string) => string): unknown {
   return new NetformError({ ...init, message: redact(error.message) });
 }
 
-export async function planWithFlags(ctx: RunContext, run: Run, flags: RunFlags, reporter: Reporter, modeOverride?: "destroy"): Promise<Planned> {
-  const inputs = runInputs(flags);
-  const planned = await planRun(run, { mode: modeOverride ?? inputs.mode, targets: inputs.targets, replace: inputs.replace }, reporter.emit);
+export async function planRequested(ctx: RunContext, run: Run, request: RunRequest, reporter: Reporter): Promise<Planned> {
+  const planned = await planRun(run, { mode: request.mode, targets: request.targets, replace: request.replace }, reporter.emit);
   if (ctx.debug) reporter.trace(`[debug] refresh made ${planned.plan.requestCount} API requests`);
   return planned;
 }
 
-/** Asks for "yes" on a terminal. */
-export async function confirm(output: Output, question: string): Promise<boolean> {
+/**
+ * Asks for "yes" on `input` (a terminal, normally). False for any other answer, for Ctrl-C (typed at the
+ * terminal, or SIGINT) and for the end of input (Ctrl-D): all mean "no". SIGTERM interrupts the run:
+ * InterruptedError.
+ */
+export async function confirm(output: Output, question: string, input: NodeJS.ReadableStream, interrupts: Interrupts): Promise<boolean> {
   output.out(`\n${output.c.bold(question)}\n  Only 'yes' will be accepted to approve.\n`);
-  const rl = createInterface({ input: process.stdin, output: process.stdout });
+  const rl = createInterface({ input, output: output.stdout });
+  const declined = new AbortController();
+  const decline = () => declined.abort();
+  // On a terminal readline reads keys raw: Ctrl-C reaches it as a key (its 'SIGINT' event), not as a signal.
+  rl.on("SIGINT", decline);
+  rl.on("close", decline);
   try {
-    const answer = await rl.question("  Enter a value: ");
+    const answer = await interrupts.whilePrompting(decline, () => rl.question("  Enter a value: ", { signal: AbortSignal.any([declined.signal, interrupts.signal]) }));
     return answer.trim() === "yes";
+  } catch (error) {
+    if (interrupts.signal.aborted) throw new InterruptedError();
+    if (!declined.signal.aborted) throw error;
+    return false;
   } finally {
     rl.close();
   }

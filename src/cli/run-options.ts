@@ -1,4 +1,5 @@
-// The flags plan, apply and destroy share (CLI.md), and turning them into the engine's run options.
+// The flags plan, apply, destroy, drift and import share (CLI.md), parsed once into one run request that
+// the command then hands on whole.
 
 import type { Command } from "commander";
 import { parseResourceAddress } from "../engine/index.js";
@@ -47,7 +48,18 @@ function checkAddresses(flag: string, addresses: readonly string[]): string[] {
   return [...addresses];
 }
 
-export function runInputs(flags: RunFlags) {
+/** What a command asks of one run, parsed and checked once from its flags. */
+export interface RunRequest {
+  configPath: string;
+  statePath?: string;
+  inputs: { vars: Record<string, string>; varFiles: string[] };
+  parallelism?: number;
+  targets: string[];
+  replace: string[];
+  mode: "normal" | "destroy" | "refresh-only";
+}
+
+export function runRequest(flags: RunFlags): RunRequest {
   let parallelism: number | undefined;
   if (flags.parallelism !== undefined) {
     parallelism = Number(flags.parallelism);

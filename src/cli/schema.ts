@@ -3,7 +3,7 @@
 
 import type { Command } from "commander";
 import { configurationSchemaText } from "../engine/index.js";
-import { renderSchema } from "../views/diagnostics.js";
+import { renderSchema } from "../views/index.js";
 import { run } from "./program.js";
 
 export function registerSchema(program: Command): void {

@@ -3,8 +3,7 @@
 
 import type { Command } from "commander";
 import { readPlanFile, readState } from "../engine/index.js";
-import { parseFormat, renderPlan } from "../views/documents.js";
-import { renderStateDocument, renderStateText } from "../views/state.js";
+import { parseFormat, renderPlan, renderStateDocument, renderStateText } from "../views/index.js";
 import { run } from "./program.js";
 
 export function registerShow(program: Command): void {

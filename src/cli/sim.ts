@@ -59,7 +59,7 @@ export function registerSim(program: Command): void {
           if (code === "EADDRINUSE") throw new NetformError({ code: "sim.port", message: `port ${flags.port} on ${flags.host} is already in use`, hint: "choose another with --port, or --port 0 for a free one" });
           throw e;
         }
-        const clients = Object.entries(CLIENTS).map(([id, client]) => ({ id, secret: client.secret }));
+        const clients = Object.entries(CLIENTS).map(([id, client]) => ({ id, secret: client.secret, user: client.principal.userName, password: client.userPassword }));
         renderSimulatorBanner(output, { url: sim.url, speed: options.speed ?? 1, dataFile: flags.data, clients });
         await new Promise<void>((resolve) => {
           const stop = () => resolve();

@@ -3,7 +3,7 @@
 
 import type { Command } from "commander";
 import { forgetResource, readState, recordedAt, unlockState } from "../engine/index.js";
-import { renderStateList, renderStateResource } from "../views/state.js";
+import { renderStateList, renderStateResource } from "../views/index.js";
 import { run } from "./program.js";
 
 const STATE_OPTION = ["--state <file>", "the state file", "netform.state.json"] as const;

@@ -5,7 +5,7 @@
 import type { Command } from "commander";
 import { parseVarFlag, readConfiguration } from "../engine/index.js";
 import { hasErrors, NetformError } from "../diag/index.js";
-import { renderDiagnosticsJson, renderDiagnosticsText } from "../views/diagnostics.js";
+import { renderDiagnosticsJson, renderDiagnosticsText } from "../views/index.js";
 import { run } from "./program.js";
 
 type Format = "text" | "json";

@@ -13,7 +13,7 @@
 //   timeouts per kind in ms (defaults: each kind's timeoutMs).
 // - config.resources: Map<address, ConfigResource> with kind, name, spec (API field names; the kind's
 //   display name defaulted to the resource name and its other defaults applied), positions (every written
-//   value, relative to the resource; use positionOf), references (Reference {address, attribute, path}: path is where in the spec
+//   value, relative to the resource; validateSpec and placeDiagnostic read them), references (Reference {address, attribute, path}: path is where in the spec
 //   the reference sits), dependsOn, dependencies (references + dependsOn), lifecycle {preventDestroy,
 //   ignoreChanges, createBeforeDestroy}, import, secrets (SecretPaths).
 // - config.edges: every dependency edge (from depends on to), via reference, dependsOn or a kind's ordering
@@ -26,22 +26,18 @@
 //   the values that were unknown at load time; it returns the same diagnostics.
 // - A kind's parent fields (KindSchema.parents) hold a Reference to the parent's uuid, or a literal uuid.
 
-export { NAME_PATTERN, address, formatPath, parseAddress, parsePath, type Address, type FieldPath } from "./address.js";
-export type { Defaults, KindCatalog, KindSchema, OrderingEdge } from "./catalog.js";
+export { parseAddress, type Address, type FieldPath } from "./address.js";
+export type { KindCatalog, KindSchema, OrderingEdge } from "./catalog.js";
 export { configGraph, resourceAt, secretsAt } from "./dependencies.js";
-export { DEFAULT_PARALLELISM, buildConfiguration, defaultTimeouts, loadConfiguration, parseDuration, type LoadOptions, type LoadResult, type Source } from "./load.js";
-export { METROS_BY_REGION, METRO_CODES, type Region } from "./metros.js";
-export { cidrFamily, ipFamily } from "./network.js";
-export { parseYaml, spanAt, type NodeSpan, type PositionIndex, type SourcePosition } from "./positions.js";
-export { ruleContext, type RuleContext, type RuleReport } from "./rules-context.js";
+export { buildConfiguration, loadConfiguration, type LoadOptions, type LoadResult } from "./load.js";
+export type { RuleContext } from "./rules-context.js";
 export * from "./schema-common.js";
-export { configurationJsonSchema, configurationJsonSchemaText, configurationSchema } from "./schema-json.js";
+export { configurationJsonSchemaText } from "./schema-json.js";
 export { SecretPaths } from "./secret-paths.js";
 export { SENSITIVE_TEXT, Sensitive, isSensitive, reveal } from "./sensitive.js";
-export type { ConfigResource, Configuration, DependencyEdge, EdgeVia, Lifecycle, ProviderConfig } from "./types.js";
-export { placeDiagnostic, resourceSchema, validateSpec, type ValidateOptions } from "./validate.js";
-export { Invalid, Reference, Template, Unresolved, isUnknown } from "./values.js";
+export type { ConfigResource, Configuration, ProviderConfig } from "./types.js";
+export { placeDiagnostic, validateSpec } from "./validate.js";
+export { Invalid, Reference, Template, Unresolved } from "./values.js";
 export { parseVarFlag, type VariableInputs } from "./variables.js";
 export { isPlainObject, readPath } from "./json.js";
-export { positionOf } from "./position-of.js";
 export { identityOf } from "./references.js";

@@ -8,12 +8,16 @@ export function isPlainObject(v: unknown): v is Record<string, unknown> {
   return proto === Object.prototype || proto === null;
 }
 
-/** The value at a dotted path of plain mappings; undefined where the path leaves them. */
-export function readPath(body: unknown, path: string): unknown {
+/**
+ * The value at a path: dotted ("bgpIpv4.enabled"), or as segments where a number indexes a list
+ * (["notifications", 0, "emails"]). Undefined where the path leaves plain mappings and lists.
+ */
+export function readPath(body: unknown, path: string | readonly (string | number)[]): unknown {
   let cur = body;
-  for (const key of path.split(".")) {
-    if (!isPlainObject(cur)) return undefined;
-    cur = cur[key];
+  for (const seg of typeof path === "string" ? path.split(".") : path) {
+    if (typeof seg === "number" && Array.isArray(cur)) cur = cur[seg];
+    else if (isPlainObject(cur)) cur = cur[seg];
+    else return undefined;
   }
   return cur;
 }

@@ -1,5 +1,5 @@
 // Loading a configuration: read one file or a directory's *.yaml / *.yml, merge them (the same address, the
-// provider block or a variable defined twice is an error naming both places), resolve variables and
+// provider block or a variable declared twice is an error naming both places), resolve variables and
 // expressions, apply defaults, validate every resource and the references between them, and return the
 // configuration with every problem found.
 
@@ -9,7 +9,7 @@ import type { Diagnostic } from "../diag/index.js";
 import { sortDiagnostics } from "../diag/index.js";
 import { address as makeAddress, formatPath, NAME_PATTERN, parsePath, type Address, type FieldPath } from "./address.js";
 import type { KindCatalog, KindSchema } from "./catalog.js";
-import { isPlainObject } from "./json.js";
+import { isPlainObject, readPath } from "./json.js";
 import { interpolate, newResult, type InterpolationResult, type InterpolationScope, type MissingValues } from "./interpolate.js";
 import { parseYaml, type FileIndex, type NodeSpan, type ParsedFile, type PositionIndex, type SourcePosition } from "./positions.js";
 import { dependencyEdges, findCycles, parentReferenceProblems } from "./references.js";
@@ -132,7 +132,7 @@ export function buildConfiguration(sources: readonly Source[], options: LoadOpti
   const env = options.env ?? process.env;
   const missing = options.missing ?? "error";
   const diagnostics: Diagnostic[] = [];
-  const parsed: ParsedFile[] = sources.map((s) => parseYaml(display(s.file), s.text));
+  const parsed: ParsedFile[] = sources.map((s) => parseYaml(display(s.file), s.text, kinds));
   for (const p of parsed) diagnostics.push(...p.diagnostics);
   const empty: Configuration = {
     kinds,
@@ -164,7 +164,7 @@ export function buildConfiguration(sources: readonly Source[], options: LoadOpti
         versionSeen = true;
         if (value !== 1) diagnostics.push({ severity: "error", code: "config.version", ...where(span.value), path: "netform", message: `unsupported format version ${JSON.stringify(value)}; this netform reads version 1` });
       } else if (key === "provider") {
-        if (provider) diagnostics.push({ severity: "error", code: "config.duplicate", ...where(span.key), path: "provider", message: `provider is defined twice: here and at ${at(provider.span.key ?? provider.span.value)}` });
+        if (provider) diagnostics.push({ severity: "error", code: "config.duplicate", ...where(span.key), path: "provider", message: `provider is declared twice: ${at(provider.span.key ?? provider.span.value)} and ${at(span.key ?? span.value)}`, hint: "keep one provider block, in one of the files" });
         else provider = { value, file, span };
       } else if (key === "variables") {
         collectVariables(file, value, declarations, diagnostics);
@@ -182,7 +182,7 @@ export function buildConfiguration(sources: readonly Source[], options: LoadOpti
           }
           const first = raws.get(addr);
           if (first) {
-            diagnostics.push({ severity: "error", code: "config.duplicate", address: addr, ...where(rspan.key), message: `${addr} is defined twice: here and at ${at(first.span.key ?? first.span.value)}` });
+            diagnostics.push({ severity: "error", code: "config.duplicate", address: addr, ...where(rspan.key), message: `${addr} is declared twice: ${at(first.span.key ?? first.span.value)} and ${at(rspan.key ?? rspan.value)}`, hint: "rename one of them, or remove the one not meant" });
             continue;
           }
           raws.set(addr, { kind: kinds.get(key)!, name, body, file: file.file, span: rspan, positions: file.index.scopes.get(`${key}.${name}`) ?? new Map([["", rspan]]) });
@@ -256,7 +256,7 @@ function collectVariables(file: ParsedFile, value: unknown, declarations: Map<st
     }
     const first = declarations.get(name);
     if (first) {
-      diagnostics.push({ severity: "error", code: "config.duplicate", ...where(keyPos), path: `variables.${name}`, message: `variable "${name}" is declared twice: here and at ${at(first.position)}` });
+      diagnostics.push({ severity: "error", code: "config.duplicate", ...where(keyPos), path: `variables.${name}`, message: `variables.${name} is declared twice: ${at(first.position)} and ${at(keyPos)}`, hint: "keep one declaration, in one of the files" });
       continue;
     }
     const body = decl ?? {};
@@ -318,7 +318,7 @@ function buildProvider(
           const path = issue.path.filter((s): s is string | number => typeof s !== "symbol");
           if (issue.code === "unrecognized_keys") {
             for (const k of issue.keys) diagnostics.push(placeDiagnostic(loc, { path: [...path, k], code: "schema.unknown-field", message: `unknown field "${k}"`, hint: didYouMean(k, path.length === 0 ? Object.keys(schema.shape) : [...kinds.keys()]), atKey: true }));
-          } else if (!isUnknown(valueAtPath(value, path))) {
+          } else if (!isUnknown(readPath(value, path))) {
             diagnostics.push(placeDiagnostic(loc, { path, code: `schema.${issue.code.replaceAll("_", "-")}`, message: issue.message }));
           }
         }
@@ -344,15 +344,6 @@ function buildProvider(
     }
   }
   return config;
-}
-
-function valueAtPath(root: unknown, path: FieldPath): unknown {
-  let cur = root;
-  for (const seg of path) {
-    if (!cur || typeof cur !== "object") return undefined;
-    cur = (cur as Record<string | number, unknown>)[seg];
-  }
-  return cur;
 }
 
 function revealAll(v: unknown): unknown {

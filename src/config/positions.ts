@@ -2,9 +2,10 @@
 // value, where its key and its value start (the yaml package's node ranges through a LineCounter), indexed
 // by the value's path in the document.
 
-import { LineCounter, isAlias, isMap, isPair, isScalar, isSeq, parseDocument, type Document, type Node } from "yaml";
+import { LineCounter, isAlias, isMap, isPair, isScalar, isSeq, parseDocument, type Document, type ErrorCode, type Node, type YAMLError } from "yaml";
 import type { Diagnostic } from "../diag/index.js";
 import { formatPath, type FieldPath } from "./address.js";
+import { findYamlMistake } from "./yaml-mistakes.js";
 
 export interface SourcePosition {
   file: string;
@@ -41,19 +42,6 @@ export interface ParsedFile {
   diagnostics: Diagnostic[];
 }
 
-/** The span of an absolute path in a file. */
-export function fileSpan(index: FileIndex, path: FieldPath): { span: NodeSpan; exact: boolean } | undefined {
-  if (path.length <= 2) return spanAt(index.root, path);
-  const scope = index.scopes.get(formatPath(path.slice(0, 2)));
-  return scope ? spanAt(scope, path.slice(2)) : spanAt(index.root, path.slice(0, 2));
-}
-
-/**
- * Map keys must be unique: the yaml package's own test with its cheapest comparison first (keys of one
- * mapping usually differ in value), since it runs against every earlier key of the mapping.
- */
-const sameKey = (a: Node | null, b: Node | null): boolean => a === b || (a !== null && b !== null && (a as { value?: unknown }).value === (b as { value?: unknown }).value && isScalar(a) && isScalar(b));
-
 /**
  * The yaml package's Parser reads `process.env.LOG_TOKENS` for every token (its debugging switch), and
  * process.env is a native object whose every read asks the operating system's environment: a large share
@@ -74,14 +62,22 @@ function withPlainEnv<T>(run: () => T): T {
   }
 }
 
-const PARSE_OPTIONS = { merge: true, prettyErrors: false, uniqueKeys: sameKey } as const;
+/** Keys written twice are found by the walk, which names both places (the parser names only the second). */
+const PARSE_OPTIONS = { merge: true, prettyErrors: false, uniqueKeys: false } as const;
 
-/** Parses one YAML text; syntax errors become diagnostics and the value is whatever could be read. */
-export function parseYaml(file: string, text: string): ParsedFile {
-  return withPlainEnv(() => parseYamlText(file, text));
+/** Which top-level keys are sections of resources (the kinds): only for naming a key written twice. */
+export interface Sections {
+  has(name: string): boolean;
 }
 
-function parseYamlText(file: string, text: string): ParsedFile {
+const NO_SECTIONS: Sections = { has: () => false };
+
+/** Parses one YAML text; syntax errors become diagnostics and the value is whatever could be read. */
+export function parseYaml(file: string, text: string, sections: Sections = NO_SECTIONS): ParsedFile {
+  return withPlainEnv(() => parseYamlText(file, text, sections));
+}
+
+function parseYamlText(file: string, text: string, sections: Sections): ParsedFile {
   const lineCounter = new LineCounter();
   const doc = parseDocument(text, { ...PARSE_OPTIONS, lineCounter });
   const lineStarts = lineCounter.lineStarts;
@@ -99,37 +95,58 @@ function parseYamlText(file: string, text: string): ParsedFile {
     return { file, line: line + 1, column: offset - (lineStarts[line] as number) + 1 };
   };
   const diagnostics: Diagnostic[] = [];
-  let lines: string[] | undefined;
-  for (const e of doc.errors) {
-    const p = pos(e.pos[0]);
-    lines ??= text.split("\n");
-    // The usual cause: an unquoted ${...} inside { } or [ ], where the brace opens a mapping.
-    const expressionInFlow = /[{[][^\n]*\$\{/.test(lines[p.line - 1] ?? "");
-    diagnostics.push({
-      severity: "error",
-      code: `yaml.${e.code.toLowerCase().replaceAll("_", "-")}`,
-      file,
-      line: p.line,
-      column: p.column,
-      message: yamlMessage(e.message),
-      ...(expressionInFlow ? { hint: 'inside { } or [ ], quote expressions: "${...}"' } : {}),
-    });
-  }
+  if (doc.errors.length > 0) diagnostics.push(syntaxError(file, text, doc.errors, lineCounter));
   for (const w of doc.warnings) {
     const p = pos(w.pos[0]);
     diagnostics.push({ severity: "warning", code: `yaml.${w.code.toLowerCase().replaceAll("_", "-")}`, file, line: p.line, column: p.column, message: yamlMessage(w.message) });
   }
   const index: FileIndex = { root: new Map(), scopes: new Map() };
-  const ctx: Walk = { doc, pos, diagnostics, file, index };
+  const ctx: Walk = { doc, pos, diagnostics, file, index, sections, checkKeys: doc.errors.length === 0 };
   const value = doc.contents ? toValue(ctx, doc.contents, 0, { positions: index.root, base: 0, prefix: 0 }, undefined, "") : null;
   return { file, value, index, diagnostics };
 }
 
 /** The yaml package's messages end with a code excerpt and position; ours carry the position already. */
 function yamlMessage(message: string): string {
-  if (message.startsWith("Map keys must be unique")) return "this key is already defined in the same mapping";
   const first = message.split("\n")[0] ?? message;
   return first.replace(/ at line \d+, column \d+:?$/, "");
+}
+
+/** What to do about the parser's errors that findYamlMistake does not explain. */
+function syntaxHint(code: ErrorCode): string {
+  switch (code) {
+    case "BAD_DQ_ESCAPE":
+      return 'inside "...", write \\\\ for a backslash, or use single quotes';
+    case "BAD_ALIAS":
+    case "BAD_PROP_ORDER":
+    case "MULTIPLE_ANCHORS":
+    case "ALIAS_PROPS":
+      return "an alias (*name) refers to an anchor (&name) written before it, and takes no anchor or tag of its own";
+    case "MULTIPLE_DOCS":
+      return "put each part after --- in a file of its own, in the same directory";
+    default:
+      return "check this line's indentation, colons and quotes; a value with special characters ({ } [ ] : # @ `) can be quoted";
+  }
+}
+
+/**
+ * One diagnostic for a text the parser could not read. Its later errors follow from how it recovered from
+ * the first, so only the first counts, and the mistake behind it when findYamlMistake can tell: that is
+ * at or before the parser's first error, or on the line below (a key indented too deep shows as an error
+ * in the line above).
+ */
+function syntaxError(file: string, text: string, errors: readonly YAMLError[], lineCounter: LineCounter): Diagnostic {
+  const first = errors.reduce((a, b) => (b.pos[0] < a.pos[0] ? b : a));
+  const at = lineCounter.linePos(first.pos[0]);
+  const mistake = findYamlMistake(text);
+  if (mistake && mistake.line <= at.line + 1) {
+    return { severity: "error", code: mistake.code, file, line: mistake.line, column: mistake.column, message: mistake.message, ...(mistake.hint ? { hint: mistake.hint } : {}) };
+  }
+  // The parser points at the start of the line for some errors: the line's first character is meant.
+  const lineText = text.slice(lineCounter.lineStarts[at.line - 1] ?? 0).split(/\r?\n/, 1)[0] ?? "";
+  const firstChar = (/^\s*/.exec(lineText)?.[0].length ?? 0) + 1;
+  const column = at.col < firstChar && firstChar <= lineText.length ? firstChar : at.col;
+  return { severity: "error", code: `yaml.${first.code.toLowerCase().replaceAll("_", "-")}`, file, line: at.line, column, message: first.code === "MULTIPLE_DOCS" ? "this file holds several YAML documents (separated by ---), and a configuration file holds one" : yamlMessage(first.message), hint: syntaxHint(first.code) };
 }
 
 interface Walk {
@@ -138,6 +155,9 @@ interface Walk {
   diagnostics: Diagnostic[];
   file: string;
   index: FileIndex;
+  sections: Sections;
+  /** Whether to report keys written twice or not plain: not in a text the parser could not read, where its recovery guessed. */
+  checkKeys: boolean;
 }
 
 interface Scope {
@@ -188,7 +208,7 @@ function toValue(ctx: Walk, node: Node, level: number, outer: Scope, key: Source
       else if (isScalar(k)) name = String(k.value);
       else {
         const p = pos(keyOffset);
-        ctx.diagnostics.push({ severity: "error", code: "yaml.complex-key", file: ctx.file, line: p.line, column: p.column, message: "keys must be plain strings" });
+        if (ctx.checkKeys) ctx.diagnostics.push({ severity: "error", code: "yaml.complex-key", file: ctx.file, line: p.line, column: p.column, message: "keys must be plain strings" });
         continue;
       }
       const v = pair.value as Node | null;
@@ -196,6 +216,10 @@ function toValue(ctx: Walk, node: Node, level: number, outer: Scope, key: Source
         const target = v && isAlias(v) ? v.resolve(doc) : v;
         const targets = target && isSeq(target) ? target.items.map((t) => (isAlias(t) ? t.resolve(doc) : t)) : [target];
         for (const t of targets) if (t) (merges ??= []).push(toValue(ctx, t as Node, level, DISCARD, undefined, pathKey, depth + 1));
+        continue;
+      }
+      if (Object.hasOwn(out, name)) {
+        if (ctx.checkKeys && scope !== DISCARD) ctx.diagnostics.push(keyWrittenTwice(ctx, node.items, name, pathKey, pos(keyOffset)));
         continue;
       }
       const ck = childKey(pathKey, name);
@@ -230,6 +254,31 @@ function toValue(ctx: Walk, node: Node, level: number, outer: Scope, key: Source
   }
   return null;
 }
+
+/** A key written twice in one mapping, named by what it declares, with both places; the first one counts. */
+function keyWrittenTwice(ctx: Walk, items: readonly unknown[], name: string, parentKey: string, second: SourcePosition): Diagnostic {
+  const firstPair = items.find((p) => isPair(p) && isScalar(p.key) && String(p.key.value) === name) as { key: Node } | undefined;
+  const first = ctx.pos(firstPair?.key.range?.[0] ?? 0);
+  const places = `${at(first)} and ${at(second)}`;
+  const where = { file: second.file, line: second.line, column: second.column };
+  if (parentKey === "") {
+    const hint = ctx.sections.has(name) ? `a file has one ${name}: section: put every one of its ${name} under the first` : "keep one of them";
+    return { severity: "error", code: "config.duplicate", ...where, path: name, message: `${name} is declared twice: ${places}`, hint };
+  }
+  const [head = "", resource = ""] = parentKey.split(".");
+  if (ctx.sections.has(head) && parentKey === head) {
+    const address = `${head}.${name}`;
+    return { severity: "error", code: "config.duplicate", address, ...where, message: `${address} is declared twice: ${places}`, hint: "rename one of them, or remove the one not meant" };
+  }
+  const path = childKey(parentKey, name);
+  if (ctx.sections.has(head)) {
+    const field = path.slice(head.length + resource.length + 2);
+    return { severity: "error", code: "config.duplicate", address: `${head}.${resource}`, ...where, path: field, message: `${field} is set twice: ${places}`, hint: "keep one of them" };
+  }
+  return { severity: "error", code: "config.duplicate", ...where, path, message: `${path} is ${head === "variables" && parentKey === head ? "declared" : "set"} twice: ${places}`, hint: "keep one of them" };
+}
+
+const at = (p: SourcePosition): string => `${p.file}:${p.line}:${p.column}`;
 
 /** The span of a path, or of its nearest ancestor that is written down (a missing field points at its parent's key). */
 export function spanAt(positions: PositionIndex, path: FieldPath): { span: NodeSpan; exact: boolean } | undefined {

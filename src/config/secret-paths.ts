@@ -3,14 +3,11 @@
 // and the state walk leaves as dotted paths without indexes ("sshUsers"): one value type reads all three
 // forms, so every layer answers "is this secret?" the same way.
 
+import { isPlainObject } from "./json.js";
 import { SENSITIVE_TEXT } from "./sensitive.js";
 
 /** A path's segments with list indexes left out: a secret in one item of a list is a secret in all of them. */
 const segmentsOf = (path: string): string[] => path.replace(/\[\d*\]/g, "").split(".").filter((s) => s !== "");
-
-function isPlainObject(v: unknown): v is Record<string, unknown> {
-  return v !== null && typeof v === "object" && !Array.isArray(v);
-}
 
 export class SecretPaths {
   static readonly NONE = new SecretPaths([]);

@@ -2,7 +2,8 @@
 // the steps it depends on are done, waits for every transition, and records the state after every step
 // — with a `pending` record written before each mutating call, so an interrupted run is picked up by the
 // next one without creating anything twice. A failed step skips what depends on it; independent work
-// finishes.
+// finishes. On interrupt (the signal aborts) no step starts; a step that began sends the call its pending
+// record announces, records the answer, and stops at its wait (the next run waits instead).
 
 import { OutcomeUnknownError } from "../api/index.js";
 import { configGraph, resourceAt, secretsAt, validateSpec, type ConfigResource, type Configuration } from "../config/index.js";
@@ -15,7 +16,9 @@ import { isUnknownValue } from "../plan/values.js";
 import type { Body, ObjectRef, Observed, Operation, KindHandler } from "../kinds/index.js";
 import type { ResourceState, StateStore } from "../state/index.js";
 import type { EventSink, StepKind } from "./events.js";
-import { scrubbed, type SecretHasher } from "./secrets.js";
+import { InterruptedError } from "./interrupt.js";
+import { deposedAddress, Recorder } from "./records.js";
+import type { SecretHasher } from "./secrets.js";
 import type { Session } from "./session.js";
 import { Poller } from "./wait.js";
 
@@ -30,13 +33,14 @@ export interface ApplyInput {
   /** Masks secret values in messages that came from the service. */
   redact: (text: string) => string;
   operation: "apply" | "destroy";
-  /** Aborted on interrupt: no new step starts, and waits stop (the next run resumes them). */
+  /** Aborted on interrupt: no new step or call starts, and waits stop (the next run resumes them). */
   signal?: AbortSignal;
 }
 
 /** What every step of one apply shares. */
 interface StepContext extends ApplyInput {
   poller: Poller;
+  records: Recorder;
   /** The configuration's dependency graph, built once per apply. */
   dependencies: Graph;
 }
@@ -44,15 +48,14 @@ interface StepContext extends ApplyInput {
 export interface ApplyOutcome {
   failed: number;
   skipped: number;
+  /** Steps the interrupt stopped or kept from starting. */
+  interrupted: number;
 }
 
 type Step = { change: ResourceChange; kind: StepKind };
 
-/** While a replacement is created before the old object is deleted, the old one is kept under this address. */
-const deposedAddress = (address: string) => `${address}~deposed`;
-
 /** The steps of the plan, and the order they must run in. */
-function stepGraph(plan: Plan, dependencies: Graph, state: Readonly<Record<string, ResourceState>>): { graph: Graph; steps: Map<string, Step> } {
+export function stepGraph(plan: Plan, dependencies: Graph, state: Readonly<Record<string, ResourceState>>): { graph: Graph; steps: Map<string, Step> } {
   const steps = new Map<string, Step>();
   const graph = new Graph();
   const add = (id: string, step: Step) => {
@@ -110,15 +113,25 @@ function stepGraph(plan: Plan, dependencies: Graph, state: Readonly<Record<strin
 }
 
 export async function applyPlan(applyInput: ApplyInput): Promise<ApplyOutcome> {
-  const input: StepContext = { ...applyInput, poller: new Poller(applyInput.session.ctx, applyInput.session.poll), dependencies: configGraph(applyInput.config) };
+  const input: StepContext = {
+    ...applyInput,
+    poller: new Poller(applyInput.session.ctx, applyInput.session.poll),
+    records: new Recorder(applyInput.store, applyInput.hash),
+    dependencies: configGraph(applyInput.config),
+  };
   const { plan, store, emit } = input;
   await adoptFoundObjects(input);
   const { graph, steps } = stepGraph(plan, input.dependencies, store.state.resources);
   for (const change of plan.changes) if (change.action !== "no-op" || change.awaiting) emit({ type: "planned_change", change });
 
+  // Steps the interrupt stopped, or kept from starting: what they block is not "skipped because it failed".
+  const stoppedByInterrupt = new Set<string>();
   const outcomes = await walk(graph, {
     concurrency: Number.MAX_SAFE_INTEGER, // API calls are limited by the client (provider.parallelism), waits are not
-    shouldStart: () => !input.signal?.aborted,
+    shouldStart: (id) => {
+      if (input.signal?.aborted) stoppedByInterrupt.add(id);
+      return !input.signal?.aborted;
+    },
     visit: async (id) => {
       const step = steps.get(id)!;
       const started = Date.now();
@@ -128,38 +141,51 @@ export async function applyPlan(applyInput: ApplyInput): Promise<ApplyOutcome> {
         const objectId = await runStep(input, step);
         emit({ type: "apply_complete", address, action, step: step.kind, elapsedMs: Date.now() - started, ...(objectId ? { id: objectId } : {}) });
       } catch (error) {
+        if (error instanceof InterruptedError) {
+          stoppedByInterrupt.add(id);
+          const objectId = recordedId(input, step);
+          emit({ type: "apply_interrupted", address, action, step: step.kind, elapsedMs: Date.now() - started, ...(objectId ? { id: objectId } : {}) });
+          throw error;
+        }
         const message = input.redact(error instanceof Error ? error.message : String(error));
         emit({ type: "apply_errored", address, action, step: step.kind, elapsedMs: Date.now() - started, message, ...(error instanceof NetformError ? { code: error.code } : {}) });
         throw error;
       }
     },
     onSkip: (id, blockedBy) => {
+      if (stoppedByInterrupt.has(blockedBy)) return;
       const step = steps.get(id)!;
       emit({ type: "apply_skipped", address: step.change.address, action: step.change.action, blockedBy: steps.get(blockedBy)?.change.address ?? blockedBy });
     },
   });
   let failed = 0;
   let skipped = 0;
-  for (const o of outcomes.values()) {
-    if (o.status === "failed") failed++;
-    if (o.status === "skipped") skipped++;
+  let interrupted = 0;
+  for (const [id, o] of outcomes) {
+    if (stoppedByInterrupt.has(id) || (o.status === "skipped" && stoppedByInterrupt.has(o.blockedBy))) interrupted++;
+    else if (o.status === "failed") failed++;
+    else if (o.status === "skipped") skipped++;
   }
   // What was done, not what was planned: a change counts once all of its steps finished.
   const finished = plan.changes.filter((c) => [...steps].every(([id, step]) => step.change !== c || outcomes.get(id)?.status === "done"));
-  emit({ type: "change_summary", operation: input.operation, summary: summarize(finished.filter((c) => c.action !== "no-op")), failed, skipped });
-  return { failed, skipped };
+  emit({ type: "change_summary", operation: input.operation, summary: summarize(finished.filter((c) => c.action !== "no-op")), failed, skipped, interrupted });
+  return { failed, skipped, interrupted };
+}
+
+/** The id the state records for a step's object, if it has one yet (a create stopped at its wait has). */
+function recordedId(input: ApplyInput, step: Step): string | undefined {
+  const { change } = step;
+  const deposed = step.kind === "delete" && change.action === "replace" && change.createBeforeDestroy;
+  return input.store.resource(deposed ? deposedAddress(change.address) : change.address)?.id;
 }
 
 /** Objects the refresh found for creates an earlier run left unfinished: recorded before anything else. */
-async function adoptFoundObjects(input: ApplyInput): Promise<void> {
+async function adoptFoundObjects(input: StepContext): Promise<void> {
   for (const [address, found] of input.refreshed) {
-    const recorded = input.store.resource(address);
+    const recorded = input.records.recorded(address);
     if (!recorded || recorded.id) continue;
-    if (found.status === "present") {
-      await input.store.setResource(address, { ...recorded, id: found.id, ...(found.parent ? { parent: found.parent } : {}), attributes: scrubbed(found.body, secretsAt(input.config, address, recorded.kind)) });
-    } else if (found.status === "absent") {
-      await input.store.removeResource(address);
-    }
+    if (found.status === "present") await input.records.observed(address, found, secretsAt(input.config, address, recorded.kind));
+    else if (found.status === "absent") await input.records.forget(address);
   }
 }
 
@@ -216,18 +242,6 @@ function configResource(input: ApplyInput, address: string): ConfigResource {
   return resource;
 }
 
-function record(input: StepContext, address: string, resource: ConfigResource, observed: Observed, spec: Body, pending?: Operation): Promise<void> {
-  return input.store.setResource(address, {
-    kind: resource.kind,
-    id: observed.id,
-    ...(observed.parent ? { parent: observed.parent } : {}),
-    attributes: scrubbed(observed.body, resource.secrets),
-    sensitiveHashes: resource.secrets.hashes(spec, input.hash),
-    dependencies: dependenciesOf(input, address),
-    ...(pending ? { pending: { operation: pending, startedAt: new Date().toISOString() } } : {}),
-  });
-}
-
 function dependenciesOf(input: StepContext, address: string): string[] {
   return input.dependencies.has(address) ? input.dependencies.dependenciesOf(address).sort() : [];
 }
@@ -258,6 +272,9 @@ async function createOnce(input: ApplyInput, kind: KindHandler, spec: Body): Pro
       if (!(error instanceof OutcomeUnknownError) || attempt >= UNKNOWN_OUTCOME_TRIES) throw error;
       const found = await kind.lookup(input.session.ctx, spec);
       if (found) return found;
+      // Sending it again would be a new call: after an interrupt the outcome stays unknown, and the pending
+      // record (kept, as for any unknown outcome) leaves the lookup to the next run.
+      if (input.signal?.aborted) throw error;
     }
   }
 }
@@ -266,65 +283,31 @@ async function create(input: StepContext, change: ResourceChange): Promise<strin
   const resource = configResource(input, change.address);
   const kind = kindOf(input, change);
   const spec = resolvedSpec(input, resource);
-  if (change.action === "replace" && change.createBeforeDestroy) {
-    const old = input.store.resource(change.address);
-    if (old) {
-      await input.store.update((s) => {
-        s.resources[deposedAddress(change.address)] = old;
-        delete s.resources[change.address];
-      });
-    }
-  }
-  const before = input.store.resource(change.address);
-  // Written before the call: if netform dies before recording the answer, the next run looks the object up.
-  await input.store.setResource(change.address, {
-    kind: resource.kind,
-    attributes: {},
-    sensitiveHashes: {},
-    dependencies: dependenciesOf(input, change.address),
-    pending: { operation: "create", startedAt: new Date().toISOString(), lookup: scrubbed(spec, resource.secrets) },
-  });
+  const dependencies = dependenciesOf(input, change.address);
+  const begun = await input.records.beginCreate(resource, spec, dependencies, change.action === "replace" && change.createBeforeDestroy === true);
   let created: Observed;
   try {
     created = await createOnce(input, kind, spec);
   } catch (error) {
-    // The service refused: nothing was made, so the state goes back to what it was (for a
-    // create-before-destroy replacement, the old object is current again).
-    if (!(error instanceof OutcomeUnknownError)) {
-      const deposed = input.store.resource(deposedAddress(change.address));
-      await input.store.update((s) => {
-        delete s.resources[change.address];
-        if (before) s.resources[change.address] = before;
-        else if (deposed) {
-          s.resources[change.address] = deposed;
-          delete s.resources[deposedAddress(change.address)];
-        }
-      });
-    }
+    // An unknown outcome keeps the pending record: the next run looks the object up.
+    if (!(error instanceof OutcomeUnknownError)) await input.records.refused(change.address, begun);
     throw error;
   }
-  await record(input, change.address, resource, created, spec, "create");
+  await input.records.accepted(resource, created, created.body, spec, dependencies, "create");
   const ready = await waitFor(input, change, created, "create", "create");
-  await record(input, change.address, resource, { ...created, body: ready ?? created.body }, spec);
+  await input.records.settled(resource, created, ready ?? created.body, spec, dependencies);
   return created.id;
-}
-
-function existingRef(input: ApplyInput, address: string): ObjectRef {
-  const recorded = input.store.resource(address);
-  if (!recorded?.id) throw new Error(`${address} has no recorded id`);
-  return { id: recorded.id, ...(recorded.parent ? { parent: recorded.parent } : {}) };
 }
 
 async function update(input: StepContext, change: ResourceChange): Promise<string> {
   const resource = configResource(input, change.address);
   const kind = kindOf(input, change);
   const spec = resolvedSpec(input, resource);
-  const ref = existingRef(input, change.address);
-  const recorded = input.store.resource(change.address)!;
-  await input.store.setResource(change.address, { ...recorded, pending: { operation: "update", startedAt: new Date().toISOString() } });
+  const recorded = await input.records.begin(change.address, "update");
+  const ref: ObjectRef = { id: recorded.id!, ...(recorded.parent ? { parent: recorded.parent } : {}) };
   await kind.update(input.session.ctx, ref, spec, change.changes.map((c) => c.path));
   const ready = await waitFor(input, change, ref, "update", "update");
-  await record(input, change.address, resource, { ...ref, body: ready ?? recorded.attributes }, spec);
+  await input.records.settled(resource, ref, ready ?? recorded.attributes, spec, dependenciesOf(input, change.address));
   return ref.id;
 }
 
@@ -336,47 +319,39 @@ async function importObject(input: StepContext, change: ResourceChange): Promise
   const ref: ObjectRef = { id: change.id ?? change.importId!, ...(parent ? { parent } : {}) };
   const body = await kind.observe(input.session.ctx, ref);
   if (!body) throw new NetformError({ code: "import.missing", message: `${change.address}: the object ${ref.id} to import does not exist`, hint: "check the uuid in import:" });
-  // Until netform applies them, the secrets of an imported object are unknown: no hashes are recorded.
-  await input.store.setResource(change.address, {
-    kind: resource.kind,
-    id: ref.id,
-    ...(ref.parent ? { parent: ref.parent } : {}),
-    attributes: scrubbed(body, resource.secrets),
-    sensitiveHashes: {},
-    dependencies: dependenciesOf(input, change.address),
-  });
-  if (change.changes.length > 0) await update(input, change);
+  await input.records.imported(resource, ref, body, dependenciesOf(input, change.address));
+  if (change.changes.length > 0) {
+    // The import is recorded; the update is a new call, which an interrupt prevents (the next plan shows it).
+    if (input.signal?.aborted) throw new InterruptedError();
+    await update(input, change);
+  }
   return ref.id;
 }
 
 async function awaitEarlier(input: StepContext, change: ResourceChange): Promise<string> {
   const resource = configResource(input, change.address);
-  const ref = existingRef(input, change.address);
-  const operation = change.awaiting ?? "create";
-  const body = await waitFor(input, change, ref, operation, "wait");
-  const recorded = input.store.resource(change.address)!;
-  await input.store.setResource(change.address, {
-    ...recorded,
-    attributes: scrubbed(body ?? recorded.attributes, resource.secrets),
-    pending: undefined,
-  });
+  const recorded = input.records.recorded(change.address);
+  if (!recorded?.id) throw new Error(`${change.address} has no recorded id`);
+  const ref: ObjectRef = { id: recorded.id, ...(recorded.parent ? { parent: recorded.parent } : {}) };
+  const body = await waitFor(input, change, ref, change.awaiting ?? "create", "wait");
+  await input.records.caughtUp(change.address, body, resource.secrets);
   return ref.id;
 }
 
 async function remove(input: StepContext, change: ResourceChange): Promise<string | undefined> {
   const replacing = change.action === "replace" && change.createBeforeDestroy;
   const address = replacing ? deposedAddress(change.address) : change.address;
-  const recorded = input.store.resource(address);
+  const recorded = input.records.recorded(address);
   if (!recorded) return undefined;
   const kind = kindOf(input, change);
   if (!recorded.id) {
-    await input.store.removeResource(address);
+    await input.records.forget(address);
     return undefined;
   }
   const ref: ObjectRef = { id: recorded.id, ...(recorded.parent ? { parent: recorded.parent } : {}) };
-  await input.store.setResource(address, { ...recorded, pending: { operation: "delete", startedAt: new Date().toISOString() } });
+  await input.records.begin(address, "delete");
   await kind.delete(input.session.ctx, ref);
   await waitFor(input, change, ref, "delete", "delete");
-  await input.store.removeResource(address);
+  await input.records.forget(address);
   return ref.id;
 }

@@ -14,6 +14,7 @@ import { leaves, sameValue } from "../plan/values.js";
 import type { Body, ObjectRef } from "../kinds/index.js";
 import type { ResourceState } from "../state/index.js";
 import type { EventSink } from "./events.js";
+import { unlessInterrupted } from "./interrupt.js";
 import { refresh } from "./refresh.js";
 import type { Run } from "./run.js";
 
@@ -117,33 +118,36 @@ function differsFromConfiguration(run: Run, address: string, recorded: ResourceS
 /** `only`: the addresses to check (--target); all when absent. */
 export async function detectDrift(run: Run, emit: EventSink, ignore: IgnoreRules, only?: ReadonlySet<string>): Promise<DriftReport> {
   const state = run.store.state;
-  const { refreshed, requests } = await refresh(run.session, state, run.config, emit);
+  const { refreshed, requests } = await refresh(run.session, state, run.config, emit, run.signal);
   const before = run.session.api.requestCount;
   const entries: DriftEntry[] = [];
-  await Promise.all(
-    Object.entries(state.resources).map(async ([address, recorded]) => {
-      if (ignore.ignoresObject(address) || !recorded.id || (only && !only.has(address))) return;
-      const ref: ObjectRef = { id: recorded.id, ...(recorded.parent ? { parent: recorded.parent } : {}) };
-      const fresh = refreshed.get(address);
-      if (fresh?.status !== "present") {
-        const changer = await changerFromEvents(run, recorded.kind, ref);
-        entries.push({ address, kind: recorded.kind, id: recorded.id, status: "deleted", fields: [], ...(changer?.by ? { changedBy: changer.by } : {}), ...(changer?.at ? { changedAt: changer.at } : {}), differsFromConfiguration: resourceAt(run.config, address) !== undefined });
-        return;
-      }
-      const fields = changedFields(run, address, recorded, fresh.body, ignore);
-      if (fields.length === 0) return;
-      const changer = changerFromBody(fresh.body) ?? (await changerFromEvents(run, recorded.kind, ref));
-      entries.push({
-        address,
-        kind: recorded.kind,
-        id: recorded.id,
-        status: "changed",
-        fields,
-        ...(changer?.by ? { changedBy: changer.by } : {}),
-        ...(changer?.at ? { changedAt: changer.at } : {}),
-        differsFromConfiguration: differsFromConfiguration(run, address, recorded, fresh.body),
-      });
-    }),
+  await unlessInterrupted(
+    Promise.all(
+      Object.entries(state.resources).map(async ([address, recorded]) => {
+        if (ignore.ignoresObject(address) || !recorded.id || (only && !only.has(address))) return;
+        const ref: ObjectRef = { id: recorded.id, ...(recorded.parent ? { parent: recorded.parent } : {}) };
+        const fresh = refreshed.get(address);
+        if (fresh?.status !== "present") {
+          const changer = await changerFromEvents(run, recorded.kind, ref);
+          entries.push({ address, kind: recorded.kind, id: recorded.id, status: "deleted", fields: [], ...(changer?.by ? { changedBy: changer.by } : {}), ...(changer?.at ? { changedAt: changer.at } : {}), differsFromConfiguration: resourceAt(run.config, address) !== undefined });
+          return;
+        }
+        const fields = changedFields(run, address, recorded, fresh.body, ignore);
+        if (fields.length === 0) return;
+        const changer = changerFromBody(fresh.body) ?? (await changerFromEvents(run, recorded.kind, ref));
+        entries.push({
+          address,
+          kind: recorded.kind,
+          id: recorded.id,
+          status: "changed",
+          fields,
+          ...(changer?.by ? { changedBy: changer.by } : {}),
+          ...(changer?.at ? { changedAt: changer.at } : {}),
+          differsFromConfiguration: differsFromConfiguration(run, address, recorded, fresh.body),
+        });
+      }),
+    ),
+    run.signal,
   );
   for (const resource of run.config.resources.values()) {
     if (state.resources[resource.address] || ignore.ignoresObject(resource.address) || (only && !only.has(resource.address))) continue;

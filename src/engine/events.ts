@@ -3,6 +3,7 @@
 
 import type { Diagnostic } from "../diag/index.js";
 import type { Action, PlanSummary, ResourceChange } from "../plan/types.js";
+import type { InterruptSignal } from "./interrupt.js";
 
 export type EngineEvent =
   | { type: "refresh_start"; resources: number }
@@ -13,7 +14,12 @@ export type EngineEvent =
   | { type: "apply_complete"; address: string; action: Action; step: StepKind; elapsedMs: number; id?: string }
   | { type: "apply_errored"; address: string; action: Action; step: StepKind; elapsedMs: number; message: string; code?: string }
   | { type: "apply_skipped"; address: string; action: Action; blockedBy: string }
-  | { type: "change_summary"; operation: "apply" | "destroy"; summary: PlanSummary; failed: number; skipped: number }
+  /** A step the interrupt stopped: its call was answered and recorded, its wait was cut short. */
+  | { type: "apply_interrupted"; address: string; action: Action; step: StepKind; elapsedMs: number; id?: string }
+  /** `interrupted`: steps the interrupt stopped or kept from starting. */
+  | { type: "change_summary"; operation: "apply" | "destroy"; summary: PlanSummary; failed: number; skipped: number; interrupted: number }
+  /** The run was asked to stop (once, as soon as the signal arrives): it is winding down safely. */
+  | { type: "interrupted"; signal: InterruptSignal }
   | { type: "diagnostic"; diagnostic: Diagnostic };
 
 /** The calls one planned action turns into (a replace is a delete and a create). */

@@ -8,7 +8,7 @@ import { lookupFrom, resolveSpec } from "../plan/resolve.js";
 import { isUnknownValue } from "../plan/values.js";
 import type { ObjectRef } from "../kinds/index.js";
 import type { Run } from "./run.js";
-import { scrubbed } from "./secrets.js";
+import { Recorder } from "./records.js";
 
 export async function importObject(run: Run, address: string, id: string): Promise<ObjectRef> {
   const resource = resourceAt(run.config, address);
@@ -36,13 +36,6 @@ export async function importObject(run: Run, address: string, id: string): Promi
   const ref: ObjectRef = { id, ...(parent ? { parent } : {}) };
   const body = await kind.observe(run.session.ctx, ref);
   if (!body) throw new NetformError({ code: "import.missing", message: `there is no ${kind.noun} ${id}${parent ? ` under ${parent}` : ""} on the service`, hint: "check the uuid (and, for nested kinds, the parent the configuration names)" });
-  const graph = configGraph(run.config);
-  await run.store.setResource(address, {
-    kind: resource.kind,
-    ...ref,
-    attributes: scrubbed(body, resource.secrets),
-    sensitiveHashes: {},
-    dependencies: graph.dependenciesOf(address).sort(),
-  });
+  await new Recorder(run.store, run.hash).imported(resource, ref, body, configGraph(run.config).dependenciesOf(address).sort());
   return ref;
 }

@@ -1,11 +1,14 @@
 // The engine: one run against a configuration and its state — refresh, plan, apply, destroy, drift,
-// import and saved plans. It owns waiting (one poller per apply), ordering (a graph of steps) and the
-// state file (a pending record before every mutating call). It never prints: it emits EngineEvents that
-// the views render.
+// import, the state commands and saved plans. It reads configurations with the registry of kinds, owns
+// waiting (one poller per apply), ordering (a graph of steps) and the state file, which it writes through
+// one recorder (records.ts: a pending record before every mutating call). It never prints: it emits
+// EngineEvents that the views render. Where the service is comes from the caller (an EndpointResolver), so
+// it never starts the simulator itself.
 
 export * from "./events.js";
 export { configurationSchemaText, dependencyGraph, parseResourceAddress, parseVarFlag, readConfiguration } from "./configuration.js";
-export { applyRun, openRun, planRun, configurationHash, defaultStatePath, GENERATOR, type Run, type RunOptions, type Planned, type PlanRequest } from "./run.js";
+export { InterruptedError, interruptedBy, type InterruptSignal } from "./interrupt.js";
+export { applyRun, openRun, plannedFromFile, planRun, configurationHash, defaultStatePath, GENERATOR, type Run, type RunOptions, type Planned, type PlanRequest } from "./run.js";
 export { detectDrift, IgnoreRules, IGNORE_FILE } from "./drift.js";
 export { importObject } from "./import.js";
 export { forgetResource, readState, recordedAt, unlockState } from "./state-commands.js";

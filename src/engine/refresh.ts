@@ -1,6 +1,7 @@
 // Refresh: reads from the service everything the state records (through list and search endpoints
 // where a kind has them), resolves creates an earlier run left with an unknown outcome, and reads the
-// objects that `import:` keys name. Read-only: what it learns is written by apply.
+// objects that `import:` keys name. Read-only: what it learns is written by apply, so an interrupt
+// abandons it at once.
 
 import type { Configuration } from "../config/index.js";
 import type { Refreshed } from "../plan/diff.js";
@@ -10,6 +11,7 @@ import { refKey } from "../kinds/common.js";
 import type { ObjectRef } from "../kinds/index.js";
 import type { StateFile } from "../state/index.js";
 import type { EventSink } from "./events.js";
+import { throwIfInterrupted, unlessInterrupted } from "./interrupt.js";
 import type { Session } from "./session.js";
 
 export interface RefreshResult {
@@ -18,11 +20,19 @@ export interface RefreshResult {
   requests: number;
 }
 
-export async function refresh(session: Session, state: StateFile, config: Configuration, emit: EventSink): Promise<RefreshResult> {
+export async function refresh(session: Session, state: StateFile, config: Configuration, emit: EventSink, signal?: AbortSignal): Promise<RefreshResult> {
   const startCount = session.api.requestCount;
-  const refreshed = new Map<string, Refreshed>();
   const entries = Object.entries(state.resources);
   emit({ type: "refresh_start", resources: entries.length });
+  const { refreshed, imports } = await unlessInterrupted(readAll(session, state, config, signal), signal);
+  const requests = session.api.requestCount - startCount;
+  emit({ type: "refresh_complete", resources: entries.length, requests });
+  return { refreshed, imports, requests };
+}
+
+async function readAll(session: Session, state: StateFile, config: Configuration, signal: AbortSignal | undefined): Promise<Omit<RefreshResult, "requests">> {
+  const refreshed = new Map<string, Refreshed>();
+  const entries = Object.entries(state.resources);
 
   const byKind = new Map<string, Array<{ address: string; ref: ObjectRef }>>();
   for (const [address, recorded] of entries) {
@@ -52,6 +62,9 @@ export async function refresh(session: Session, state: StateFile, config: Config
     }),
   );
 
+  // Once abandoned, the reads stop at the next phase rather than run on for no one.
+  throwIfInterrupted(signal);
+
   // Creates whose outcome is unknown (a crash, a timeout): find the object, or learn that there is none.
   await Promise.all(
     entries
@@ -65,6 +78,7 @@ export async function refresh(session: Session, state: StateFile, config: Config
       }),
   );
 
+  throwIfInterrupted(signal);
   const imports = new Map<string, Refreshed>();
   await Promise.all(
     [...config.resources.values()]
@@ -78,7 +92,5 @@ export async function refresh(session: Session, state: StateFile, config: Config
       }),
   );
 
-  const requests = session.api.requestCount - startCount;
-  emit({ type: "refresh_complete", resources: entries.length, requests });
-  return { refreshed, imports, requests };
+  return { refreshed, imports };
 }

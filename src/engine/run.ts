@@ -5,7 +5,8 @@
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { secretsAt, Sensitive, type Configuration, type VariableInputs } from "../config/index.js";
+import { resourceAt, secretsAt, Sensitive, type ConfigResource, type Configuration, type VariableInputs } from "../config/index.js";
+import { isKind, KIND_DEFINITIONS } from "../kinds/index.js";
 import { hasErrors, type Diagnostic } from "../diag/index.js";
 import { makePlan, type Refreshed } from "../plan/diff.js";
 import type { Plan, PlanMode } from "../plan/types.js";
@@ -13,8 +14,11 @@ import { StateLock, StateStore } from "../state/index.js";
 import { applyPlan, type ApplyOutcome } from "./apply.js";
 import { readConfiguration } from "./configuration.js";
 import type { EventSink } from "./events.js";
+import { interruptedBy, throwIfInterrupted } from "./interrupt.js";
+import { checkPlanFile, type PlanFile } from "./plan-file.js";
+import { Recorder } from "./records.js";
 import { refresh } from "./refresh.js";
-import { redactor, scrubbed, secretHasher, secretValues, type SecretHasher } from "./secrets.js";
+import { redactor, secretHasher, secretValues, type SecretHasher } from "./secrets.js";
 import { openSession, type EndpointResolver, type Session } from "./session.js";
 
 export const GENERATOR = "netform";
@@ -34,6 +38,8 @@ export interface RunOptions {
   resolveEndpoint: EndpointResolver;
   onExchange?: (e: { method: string; path: string; status: number; ms: number }) => void;
   onRetry?: (e: { method: string; path: string; attempt: number; delayMs: number; reason: string }) => void;
+  /** Aborted to interrupt the run (its reason the signal's name): every phase honours it. */
+  signal?: AbortSignal;
 }
 
 export interface Run {
@@ -45,6 +51,8 @@ export interface Run {
   session: Session;
   hash: SecretHasher;
   configHash: string;
+  /** RunOptions.signal, for the phases to honour. */
+  signal?: AbortSignal;
   close(): Promise<void>;
 }
 
@@ -74,14 +82,19 @@ export function configurationHash(config: Configuration, hash: SecretHasher): st
 
 /** Loads the configuration, takes the lock, opens the state and a session. Diagnostics when the configuration is invalid. */
 export async function openRun(options: RunOptions): Promise<Opened> {
+  const { signal } = options;
   const { config, diagnostics } = readConfiguration(options.configPath, { ...options.inputs, env: options.env });
   for (const d of diagnostics) options.emit({ type: "diagnostic", diagnostic: d });
   if (hasErrors(diagnostics)) return { ok: false, diagnostics };
   if (options.parallelism !== undefined) config.provider.parallelism = options.parallelism;
+  throwIfInterrupted(signal);
   const statePath = options.statePath ? resolve(options.statePath) : defaultStatePath(config);
   const lock = StateLock.acquire(statePath, options.operation);
   const renewal = setInterval(() => lock.renew(), 5 * 60_000);
   renewal.unref();
+  // Said once, the moment it happens, whatever phase the run is in: the phases only stop.
+  const announce = () => options.emit({ type: "interrupted", signal: interruptedBy(signal!) });
+  signal?.addEventListener("abort", announce, { once: true });
   let session: Session | undefined;
   try {
     const store = StateStore.open(statePath, GENERATOR);
@@ -93,6 +106,7 @@ export async function openRun(options: RunOptions): Promise<Opened> {
       ...(options.onRetry ? { onRetry: options.onRetry } : {}),
     });
     if (options.lineage && !store.exists) store.adoptLineage(options.lineage);
+    throwIfInterrupted(signal);
     const opened = session;
     const hash = secretHasher(store.state.lineage, options.env);
     const run: Run = {
@@ -103,8 +117,10 @@ export async function openRun(options: RunOptions): Promise<Opened> {
       session: opened,
       hash,
       configHash: configurationHash(config, hash),
+      ...(signal ? { signal } : {}),
       async close() {
         clearInterval(renewal);
+        signal?.removeEventListener("abort", announce);
         try {
           await opened.close();
         } finally {
@@ -115,8 +131,12 @@ export async function openRun(options: RunOptions): Promise<Opened> {
     return { ok: true, run, warnings: diagnostics };
   } catch (error) {
     clearInterval(renewal);
-    await session?.close();
-    lock.release();
+    signal?.removeEventListener("abort", announce);
+    try {
+      await session?.close();
+    } finally {
+      lock.release();
+    }
     throw error;
   }
 }
@@ -135,7 +155,7 @@ export interface Planned {
 
 export async function planRun(run: Run, request: PlanRequest, emit: EventSink): Promise<Planned> {
   const state = run.store.state;
-  const { refreshed, imports, requests } = await refresh(run.session, state, run.config, emit);
+  const { refreshed, imports, requests } = await refresh(run.session, state, run.config, emit, run.signal);
   const { plan, diagnostics } = makePlan({
     mode: request.mode,
     config: run.config,
@@ -149,21 +169,25 @@ export async function planRun(run: Run, request: PlanRequest, emit: EventSink): 
     configHash: run.configHash,
     requestCount: requests,
   });
+  const before = run.session.api.requestCount;
+  diagnostics.push(...(await preflight(run, plan)));
+  plan.requestCount += run.session.api.requestCount - before;
   for (const d of diagnostics) emit({ type: "diagnostic", diagnostic: d });
   return { plan, diagnostics, refreshed };
 }
 
-export async function applyRun(run: Run, planned: Planned, emit: EventSink, operation: "apply" | "destroy", signal?: AbortSignal): Promise<ApplyOutcome> {
+export async function applyRun(run: Run, planned: Planned, emit: EventSink, operation: "apply" | "destroy"): Promise<ApplyOutcome> {
+  throwIfInterrupted(run.signal);
   if (planned.plan.mode === "refresh-only") {
     // Only the state changes: record what the service returned (its secrets masked, as always).
+    const records = new Recorder(run.store, run.hash);
     for (const [address, found] of planned.refreshed) {
-      const recorded = run.store.resource(address);
+      const recorded = records.recorded(address);
       if (!recorded) continue;
-      const secrets = secretsAt(run.config, address, recorded.kind);
-      if (found.status === "present") await run.store.setResource(address, { ...recorded, attributes: scrubbed(found.body, secrets) });
-      else await run.store.removeResource(address);
+      if (found.status === "present") await records.observed(address, found, secretsAt(run.config, address, recorded.kind));
+      else await records.forget(address);
     }
-    return { failed: 0, skipped: 0 };
+    return { failed: 0, skipped: 0, interrupted: 0 };
   }
   return applyPlan({
     redact: run.redact,
@@ -175,6 +199,30 @@ export async function applyRun(run: Run, planned: Planned, emit: EventSink, oper
     hash: run.hash,
     emit,
     operation,
-    ...(signal ? { signal } : {}),
+    ...(run.signal ? { signal: run.signal } : {}),
   });
+}
+
+/** Each kind's plan-time checks against the service, for the objects of that kind the plan creates. */
+async function preflight(run: Run, plan: Plan): Promise<Diagnostic[]> {
+  const creates = new Map<string, ConfigResource[]>();
+  for (const change of plan.changes) {
+    const resource = change.action === "create" ? resourceAt(run.config, change.address) : undefined;
+    if (!resource) continue;
+    const own = creates.get(resource.kind);
+    if (own) own.push(resource);
+    else creates.set(resource.kind, [resource]);
+  }
+  const checks = [...creates].map(([kind, own]) => (isKind(kind) ? KIND_DEFINITIONS.get(kind)?.preflight?.(run.session.ctx, own, run.config) : undefined));
+  return (await Promise.all(checks)).flatMap((found) => found ?? []);
+}
+
+/**
+ * A saved plan, ready to apply: refused as stale unless the state, the configuration, the inputs and the
+ * secrets are those it was made from; then the objects it changes are read again, for apply to start from.
+ */
+export async function plannedFromFile(run: Run, file: PlanFile, emit: EventSink): Promise<Planned> {
+  checkPlanFile(file, run);
+  const { refreshed } = await refresh(run.session, run.store.state, run.config, emit, run.signal);
+  return { plan: file.plan, diagnostics: [], refreshed };
 }

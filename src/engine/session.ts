@@ -2,6 +2,7 @@
 // the embedded simulator it starts), the credentials, the API client with its concurrency limit, and how
 // fast to poll.
 
+import { setTimeout as delay } from "node:timers/promises";
 import { ApiClient, type Credentials } from "../api/index.js";
 import type { Configuration } from "../config/index.js";
 import { NetformError } from "../diag/index.js";
@@ -68,10 +69,14 @@ export async function openSession(config: Configuration, options: SessionOptions
     await resolved.close();
     throw error;
   }
+  // Closing the session ends the pauses between retries: a read an interrupt abandoned must not keep the
+  // process alive retrying against a closed client.
+  const closing = new AbortController();
   const api = new ApiClient({
     baseUrl: resolved.baseUrl,
     credentials,
     concurrency: config.provider.parallelism,
+    sleep: (ms) => delay(ms, undefined, { signal: closing.signal }),
     ...(options.onExchange ? { onExchange: options.onExchange } : {}),
     ...(options.onRetry ? { onRetry: options.onRetry } : {}),
   });
@@ -82,6 +87,7 @@ export async function openSession(config: Configuration, options: SessionOptions
     kinds: KIND_HANDLERS,
     poll,
     async close() {
+      closing.abort();
       await api.close();
       await resolved.close();
     },

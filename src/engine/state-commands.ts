@@ -4,6 +4,7 @@
 import { resolve } from "node:path";
 import { NetformError } from "../diag/index.js";
 import { forceUnlock, StateLock, StateStore, type LockInfo, type ResourceState, type StateFile } from "../state/index.js";
+import { Recorder } from "./records.js";
 import { GENERATOR } from "./run.js";
 
 function openState(path: string, hint: string): StateStore {
@@ -28,7 +29,7 @@ export async function forgetResource(path: string, address: string): Promise<voi
   try {
     const store = openState(path, "run apply first, or point --state at the state file");
     recordedAt(store.state, address);
-    await store.removeResource(address);
+    await new Recorder(store).forget(address);
   } finally {
     lock.release();
   }

@@ -7,6 +7,7 @@
 import { NetformError } from "../diag/index.js";
 import { refKey } from "../kinds/common.js";
 import type { Body, KindContext, ObjectRef, Operation, KindHandler } from "../kinds/index.js";
+import { InterruptedError } from "./interrupt.js";
 
 export interface PollSettings {
   /** The first interval, and the smallest. */
@@ -34,6 +35,8 @@ interface Waiter {
   due: number;
   resolve(body: Body | undefined): void;
   reject(error: unknown): void;
+  /** Removes the abort listener: a long apply waits for many objects on one signal. */
+  unsubscribe(): void;
 }
 
 export class Poller {
@@ -47,19 +50,23 @@ export class Poller {
     private readonly now: () => number = Date.now,
   ) {}
 
-  /** Resolves with the object as last observed (undefined once a deleted object is gone). */
+  /** Resolves with the object as last observed (undefined once a deleted object is gone); rejects at once when interrupted. */
   wait(kind: KindHandler, ref: ObjectRef, options: WaitOptions): Promise<Body | undefined> {
     return new Promise((resolve, reject) => {
+      // A step whose call was answered after the interrupt reaches its wait with the signal already aborted.
+      if (options.signal?.aborted) return reject(interrupted(kind, ref, options));
       const started = this.now();
-      const waiter: Waiter = { kind, ref, options, started, due: started, resolve, reject };
+      const onAbort = () => this.settle(waiter, () => reject(interrupted(kind, ref, options)));
+      const waiter: Waiter = { kind, ref, options, started, due: started, resolve, reject, unsubscribe: () => options.signal?.removeEventListener("abort", onAbort) };
       this.waiters.add(waiter);
-      options.signal?.addEventListener("abort", () => this.settle(waiter, () => reject(interrupted(kind, ref, options))), { once: true });
+      options.signal?.addEventListener("abort", onAbort, { once: true });
       this.schedule();
     });
   }
 
   private settle(waiter: Waiter, finish: () => void): void {
     if (!this.waiters.delete(waiter)) return;
+    waiter.unsubscribe();
     finish();
     this.schedule();
   }
@@ -138,6 +145,6 @@ export class Poller {
   }
 }
 
-function interrupted(kind: KindHandler, ref: ObjectRef, options: WaitOptions): NetformError {
-  return new NetformError({ code: "apply.interrupted", message: `${options.address} (${kind.noun} ${ref.id}): stopped waiting (interrupted)`, hint: "the next plan or apply picks up where this one stopped" });
+function interrupted(kind: KindHandler, ref: ObjectRef, options: WaitOptions): InterruptedError {
+  return new InterruptedError(`${options.address} (${kind.noun} ${ref.id}): stopped waiting (interrupted)`);
 }

@@ -40,25 +40,6 @@ export class Graph {
     return g;
   }
 
-  /** The subgraph of `keep`, with edges through dropped nodes preserved (a -> x -> b becomes a -> b). */
-  restrictedTo(keep: ReadonlySet<string>): Graph {
-    const g = new Graph();
-    for (const node of this.nodes) {
-      if (!keep.has(node)) continue;
-      g.addNode(node);
-      const seen = new Set<string>();
-      const stack = [...this.deps.get(node)!];
-      while (stack.length) {
-        const d = stack.pop()!;
-        if (seen.has(d)) continue;
-        seen.add(d);
-        if (keep.has(d)) g.addEdge(node, d);
-        else stack.push(...(this.deps.get(d) ?? []));
-      }
-    }
-    return g;
-  }
-
   /** Every node reachable from `start` by following dependencies (not including `start`). */
   transitiveDependencies(start: string): Set<string> {
     return this.reach(start, (n) => this.deps.get(n) ?? new Set());

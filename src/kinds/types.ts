@@ -5,7 +5,8 @@
 // the state file.
 
 import type { ApiClient } from "../api/index.js";
-import type { KindSchema, ProviderConfig } from "../config/index.js";
+import type { ConfigResource, Configuration, KindSchema, ProviderConfig } from "../config/index.js";
+import type { Diagnostic } from "../diag/index.js";
 
 /** A JSON object as the API sends or receives it. */
 export type Body = Record<string, unknown>;
@@ -93,4 +94,10 @@ export interface KindHandler {
 export interface KindDefinition<Name extends string = string> extends KindSchema {
   name: Name;
   handler: KindHandler;
+  /**
+   * The service's rules that only the service can check, for the objects of this kind a plan creates (a BGP
+   * instance on a connection netform does not manage needs that connection's DIRECT instance): a few reads
+   * at plan time, reported as located diagnostics before anything is applied.
+   */
+  preflight?(ctx: KindContext, creates: readonly ConfigResource[], config: Configuration): Promise<Diagnostic[]>;
 }

@@ -8,7 +8,7 @@ import { Graph } from "../graph/index.js";
 import type { Body, KindHandler } from "../kinds/index.js";
 import type { ResourceState, StateFile } from "../state/index.js";
 import { lookupFrom, resolveSpec, type AttributeLookup } from "./resolve.js";
-import { summarize, type Action, type FieldChange, type Plan, type PlanMode, type ResourceChange } from "./types.js";
+import { summarize, type FieldChange, type Plan, type PlanMode, type ReasonCode, type ResourceChange } from "./types.js";
 import { isUnknownValue, leaves, masked, sameValue } from "./values.js";
 
 /** What the refresh found for an address of the state (or an import target). */
@@ -142,6 +142,7 @@ export function makePlan(input: PlanInput): PlanResult {
           .find((c) => c?.action === "replace" && !c.createBeforeDestroy);
         if (replaced) {
           change.action = "replace";
+          change.reasonCode = "cascade-replace";
           change.reason = `${replaced.address} is replaced, and ${address} depends on it`;
           change.createBeforeDestroy = resource.lifecycle.createBeforeDestroy;
           delete change.awaiting;
@@ -161,7 +162,7 @@ export function makePlan(input: PlanInput): PlanResult {
       address,
       kind: recorded.kind,
       action: "delete",
-      reason: input.mode === "destroy" ? "destroy requested" : gone ? "already gone from the service: only the state entry is removed" : "no longer in the configuration",
+      ...deleteReason(input.mode, gone),
       ...(recorded.id ? { id: recorded.id } : {}),
       before: recorded.attributes,
       changes: [],
@@ -174,6 +175,7 @@ export function makePlan(input: PlanInput): PlanResult {
   if (input.mode === "refresh-only") {
     for (const change of planned.values()) {
       change.action = "no-op";
+      change.reasonCode = "refresh-only";
       change.changes = [];
     }
   }
@@ -250,9 +252,9 @@ function planResource(resource: ConfigResource, input: PlanInput, attribute: Att
   };
   const fresh = input.refreshed.get(resource.address);
 
-  const created = (reason?: string): ResourceChange => {
+  const created = (reasonCode: ReasonCode, reason?: string): ResourceChange => {
     const desired = kind.desired(spec);
-    return { ...base, action: "create", ...(reason ? { reason } : {}), after: afterView(resource, desired, spec), changes: [], unknown: unknownPaths(desired) };
+    return { ...base, action: "create", reasonCode, ...(reason ? { reason } : {}), after: afterView(resource, desired, spec), changes: [], unknown: unknownPaths(desired) };
   };
 
   // A create an earlier run left unfinished, whose object the refresh found: planned like any existing object.
@@ -261,11 +263,12 @@ function planResource(resource: ConfigResource, input: PlanInput, attribute: Att
   if (!prior || !id || fresh?.status === "absent") {
     if (!prior && resource.import) {
       const target = input.imports.get(resource.address);
-      if (target?.status !== "present") return { ...created(), reason: `import ${resource.import}: no such object` };
+      if (target?.status !== "present") return created("import-missing", `import ${resource.import}: no such object`);
       const { changes, desired } = compareFields(resource, kind, spec, target.body, undefined, input.hash);
       return {
         ...base,
         action: "import",
+        reasonCode: "import",
         importId: resource.import,
         id: target.id,
         reason: changes.length ? `adopt ${resource.import}, then change ${changes.map((c) => c.path).join(", ")}` : `adopt ${resource.import}`,
@@ -275,10 +278,10 @@ function planResource(resource: ConfigResource, input: PlanInput, attribute: Att
         unknown: unknownPaths(desired),
       };
     }
-    if (prior?.pending?.operation === "create" && fresh?.status === "absent") return created("the previous run's create did not reach the service");
-    return created();
+    if (prior?.pending?.operation === "create" && fresh?.status === "absent") return created("create-not-reached", "the previous run's create did not reach the service");
+    return created("create");
   }
-  if (fresh?.status === "gone") return created("deleted outside netform");
+  if (fresh?.status === "gone") return created("deleted-outside", "deleted outside netform");
   const observedBody = adopted ? adopted.body : prior.attributes;
   const { changes, desired } = compareFields(resource, kind, spec, observedBody, prior, input.hash);
   const common = {
@@ -290,20 +293,23 @@ function planResource(resource: ConfigResource, input: PlanInput, attribute: Att
     unknown: unknownPaths(desired),
   };
   const failed = kind.readiness(observedBody, "create");
-  if (typeof failed === "object") return { ...common, action: "replace", reason: `the service reports ${failed.failed}`, createBeforeDestroy: resource.lifecycle.createBeforeDestroy };
-  if (forcedReplace.has(resource.address)) return { ...common, action: "replace", reason: "replacement requested (--replace)", createBeforeDestroy: resource.lifecycle.createBeforeDestroy };
+  if (typeof failed === "object") return { ...common, action: "replace", reasonCode: "failed-state", reason: `the service reports ${failed.failed}`, createBeforeDestroy: resource.lifecycle.createBeforeDestroy };
+  if (forcedReplace.has(resource.address)) return { ...common, action: "replace", reasonCode: "replace-requested", reason: "replacement requested (--replace)", createBeforeDestroy: resource.lifecycle.createBeforeDestroy };
   const forcing = changes.filter((c) => c.forcesReplacement);
-  const action: Action = changes.length === 0 ? "no-op" : forcing.length ? "replace" : "update";
-  const reason = forcing.length ? `${forcing.map((c) => c.path).join(", ")} cannot change in place` : undefined;
+  if (forcing.length) {
+    return { ...common, action: "replace", reasonCode: "force-new-field", reason: `${forcing.map((c) => c.path).join(", ")} cannot change in place`, createBeforeDestroy: resource.lifecycle.createBeforeDestroy };
+  }
+  if (changes.length) return { ...common, action: "update", reasonCode: "update" };
   // An earlier run started a create or update and stopped before it finished: apply waits for it.
   const awaiting = prior.pending?.operation === "create" || prior.pending?.operation === "update" ? prior.pending.operation : undefined;
-  return {
-    ...common,
-    action,
-    ...(reason ? { reason } : {}),
-    ...(action === "replace" ? { createBeforeDestroy: resource.lifecycle.createBeforeDestroy } : {}),
-    ...(action === "no-op" && awaiting ? { awaiting, reason: `waiting for the ${awaiting} an earlier run started` } : {}),
-  };
+  if (awaiting) return { ...common, action: "no-op", reasonCode: "awaiting-earlier", awaiting, reason: `waiting for the ${awaiting} an earlier run started` };
+  return { ...common, action: "no-op", reasonCode: "unchanged" };
+}
+
+function deleteReason(mode: PlanMode, gone: boolean): Pick<ResourceChange, "reasonCode" | "reason"> {
+  if (mode === "destroy") return { reasonCode: "destroy-requested", reason: "destroy requested" };
+  if (gone) return { reasonCode: "gone-from-service", reason: "already gone from the service: only the state entry is removed" };
+  return { reasonCode: "no-longer-configured", reason: "no longer in the configuration" };
 }
 
 /** Dependency order for creates and updates, then deletes in reverse dependency order. */

@@ -4,6 +4,6 @@
 
 export * from "./types.js";
 export type * from "./drift.js";
-export { compareFields, makePlan, updatableBy, type PlanInput, type PlanResult, type Refreshed } from "./diff.js";
-export { lookupFrom, resolveSpec, type AttributeLookup } from "./resolve.js";
-export { UNKNOWN_MARK, isUnknownValue, leaves, masked, sameValue } from "./values.js";
+export { compareFields, type Refreshed } from "./diff.js";
+export { lookupFrom, resolveSpec } from "./resolve.js";
+export { leaves, sameValue, UNKNOWN_MARK } from "./values.js";

@@ -19,10 +19,52 @@ export interface FieldChange {
   forcesReplacement?: boolean;
 }
 
+/**
+ * Why a change is what it is, from a closed set that pipelines and policy checks can match on; `reason`
+ * says the same in words, with the details (which fields, which object).
+ */
+export const REASON_CODES = [
+  /** Declared and not in the state. */
+  "create",
+  /** A create an earlier run started never reached the service: it is sent again. */
+  "create-not-reached",
+  /** In the state, but deleted on the service by someone else: made again. */
+  "deleted-outside",
+  /** `import:` adopts an existing object (and changes it, when there are changes). */
+  "import",
+  /** `import:` names an object that does not exist: a new one is created. */
+  "import-missing",
+  /** The service reports the object failed: it is made again. */
+  "failed-state",
+  /** --replace named it. */
+  "replace-requested",
+  /** A changed field cannot change in place. */
+  "force-new-field",
+  /** It depends on an object replaced by deleting it first, so it goes and comes back with it. */
+  "cascade-replace",
+  /** Fields change in place. */
+  "update",
+  /** Nothing to do. */
+  "unchanged",
+  /** An earlier run started a create or update that is still running: apply waits for it. */
+  "awaiting-earlier",
+  /** In the state, no longer in the configuration. */
+  "no-longer-configured",
+  /** No longer in the configuration, and already gone from the service: only the state entry goes. */
+  "gone-from-service",
+  /** A destroy plan deletes it. */
+  "destroy-requested",
+  /** A refresh-only plan touches nothing on the service. */
+  "refresh-only",
+] as const;
+
+export type ReasonCode = (typeof REASON_CODES)[number];
+
 export interface ResourceChange {
   address: string;
   kind: string;
   action: Action;
+  reasonCode: ReasonCode;
   /** Why, in words: "aSide.accessPoint.port.uuid cannot change in place", "declared but missing". */
   reason?: string;
   /** The object's id, for actions on an existing object. */

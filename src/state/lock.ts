@@ -1,6 +1,8 @@
 // The state lock: a file beside the state (`STATE.lock`) created exclusively, holding who has it, for
 // what, and until when. A second writer fails fast with the holder's details; an expired lock (its
-// holder died) is taken over; `force-unlock ID` removes a lock whose holder is known to be gone.
+// holder died) is taken over; `force-unlock ID` removes a lock whose holder is known to be gone. A
+// process that exits without releasing it — a second Ctrl-C exits at once — still gives it back, from
+// its 'exit' listener (which even process.exit() runs).
 
 import { randomUUID } from "node:crypto";
 import { closeSync, openSync, readFileSync, rmSync, writeSync } from "node:fs";
@@ -46,10 +48,14 @@ function readLock(path: string): LockInfo | undefined {
 }
 
 export class StateLock {
+  private readonly releaseAtExit = () => this.release();
+
   private constructor(
     readonly path: string,
     readonly info: LockInfo,
-  ) {}
+  ) {
+    process.on("exit", this.releaseAtExit);
+  }
 
   static acquire(statePath: string, operation: string, now = Date.now()): StateLock {
     const path = lockPathFor(statePath);
@@ -94,6 +100,7 @@ export class StateLock {
   }
 
   release(): void {
+    process.off("exit", this.releaseAtExit);
     const holder = readLock(this.path);
     if (holder?.id === this.info.id) rmSync(this.path, { force: true });
   }

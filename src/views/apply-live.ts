@@ -1,5 +1,5 @@
 // The live rendering of an apply or destroy on an interactive terminal. The lines that matter afterwards
-// (refresh, completions, failures, skips, the summary) scroll permanently, worded exactly as the line view
+// (refresh, completions, failures, skips, an interrupt, the summary) scroll permanently, worded exactly as the line view
 // words them, because they are produced by an ApplyTextView writing into this view. Below them a region
 // lists the steps running now, with a spinner, the elapsed time ticking and the service state last seen:
 //
@@ -129,6 +129,7 @@ export class ApplyLiveView {
       }
       case "apply_complete":
       case "apply_errored":
+      case "apply_interrupted":
         this.running.delete(key(event.address, event.step));
         this.finished.add(key(event.address, event.step));
         this.lines.handle(event);
@@ -136,6 +137,11 @@ export class ApplyLiveView {
       case "change_summary":
         this.lines.handle(event);
         this.close();
+        break;
+      case "interrupted":
+        // Shown now, above the region, rather than at the next tick: the user is waiting for a reaction.
+        this.lines.handle(event);
+        this.frame();
         break;
       default: {
         const unreachable: never = event;

@@ -1,9 +1,11 @@
 // The text rendering of an apply or destroy as it runs: one line per meaningful engine event
 // (`connections.dc: Creating...`), progress throttled so a long wait does not flood a CI log, errors in
 // red on standard error, and a closing summary. With `timestamps` (logs, not terminals) every line starts
-// with the UTC time, so a slow step can be found afterwards.
+// with the UTC time, so a slow step can be found afterwards. An interrupt is announced on standard error
+// the moment it arrives, and the steps it stopped are told apart from failures.
 
 import type { EngineEvent, StepKind } from "../engine/events.js";
+import type { InterruptSignal } from "../engine/interrupt.js";
 import type { PlanSummary, ResourceChange } from "../plan/types.js";
 import type { Output } from "./output.js";
 
@@ -65,9 +67,18 @@ export class ApplyTextView {
       case "apply_skipped":
         this.line(event.address, this.output.c.yellow(`Skipped because ${event.blockedBy} failed`));
         break;
-      case "change_summary":
-        this.summary(event.operation, event.summary, event.failed, event.skipped);
+      case "apply_interrupted":
+        this.progress.delete(trackKey(event.address, event.step));
+        this.line(event.address, this.output.c.yellow(`Interrupted after ${formatDuration(event.elapsedMs)}${idSuffix(event.id)}; the next run picks it up`));
         break;
+      case "change_summary":
+        this.summary(event);
+        break;
+      case "interrupted": {
+        const prefix = this.stampPrefix();
+        this.output.err(interruptNotice(event.signal).map((l) => `${prefix}${this.output.c.yellow(l)}`).join("\n"));
+        break;
+      }
       case "diagnostic":
         // Diagnostics have their own view; printing them here too would show each one twice.
         break;
@@ -113,12 +124,15 @@ export class ApplyTextView {
     this.progress.set(key, track);
   }
 
-  private summary(operation: "apply" | "destroy", s: PlanSummary, failed: number, skipped: number): void {
+  private summary({ operation, summary: s, failed, skipped, interrupted }: Extract<EngineEvent, { type: "change_summary" }>): void {
     const { c } = this.output;
     const resources = operation === "destroy" ? `${s.destroy} destroyed` : applyCounts(s);
     const verb = operation === "destroy" ? "Destroy" : "Apply";
     if (!this.options.timestamps) this.output.out("");
-    if (failed === 0 && skipped === 0) {
+    if (interrupted > 0) {
+      const failures = failed > 0 || skipped > 0 ? `${plural(failed, "error")}, ${skipped} skipped, ` : "";
+      this.out(`${c.yellow(c.bold(`${verb} interrupted:`))} ${failures}${plural(interrupted, "step")} not finished. Resources: ${resources}. Run ${operation} again to finish.`);
+    } else if (failed === 0 && skipped === 0) {
       this.out(`${c.green(c.bold(`${verb} complete!`))} Resources: ${resources}.`);
     } else {
       this.out(`${c.red(c.bold(`${verb} failed:`))} ${plural(failed, "error")}, ${skipped} skipped. Resources: ${resources}.`);
@@ -151,6 +165,17 @@ export class ApplyTextView {
 }
 
 const trackKey = (address: string, step: StepKind): string => `${address}\u0000${step}`;
+
+/** What an interrupt is told, whatever the run is doing: that it stops safely, and how to stop at once. */
+export function interruptNotice(signal: InterruptSignal): string[] {
+  return [
+    `${signal === "SIGTERM" ? "Termination requested" : "Interrupt received"}: stopping safely. No new change starts; calls already sent are answered and recorded; waits stop.`,
+    "Interrupt again to stop at once (the state stays consistent).",
+  ];
+}
+
+/** What a second interrupt is told as the process exits without waiting. */
+export const STOPPED_AT_ONCE_NOTICE = "Stopped at once. The state records every call that was sent; the next plan or apply finishes the work.";
 
 const idSuffix = (id: string | undefined): string => (id ? ` [id=${id}]` : "");
 

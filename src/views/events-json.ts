@@ -5,6 +5,7 @@
 // resourceChange, masked the same way, so no event carries a secret the plan would not show.
 
 import type { EngineEvent, StepKind } from "../engine/events.js";
+import type { InterruptSignal } from "../engine/interrupt.js";
 import type { Action, PlanSummary } from "../plan/types.js";
 import { diagnosticsDocument, type DiagnosticsDocument } from "./diagnostics.js";
 import { resourceChangeDocument, type ResourceChangeDocument } from "./plan-json.js";
@@ -28,7 +29,9 @@ export type EventRecord =
   | ({ type: "apply_complete"; elapsedMs: number; id: string | null } & Step)
   | ({ type: "apply_errored"; elapsedMs: number; message: string; code: string | null } & Step)
   | ({ type: "apply_skipped"; address: string; action: Action; blockedBy: string } & Stamp)
-  | ({ type: "change_summary"; operation: "apply" | "destroy"; summary: PlanSummary; failed: number; skipped: number } & Stamp)
+  | ({ type: "apply_interrupted"; elapsedMs: number; id: string | null } & Step)
+  | ({ type: "change_summary"; operation: "apply" | "destroy"; summary: PlanSummary; failed: number; skipped: number; interrupted: number } & Stamp)
+  | ({ type: "interrupted"; signal: InterruptSignal } & Stamp)
   | ({ type: "diagnostic"; address?: string; diagnostic: DiagnosticsDocument["diagnostics"][number] } & Stamp);
 
 export function eventRecord(event: EngineEvent, now: Date): EventRecord {
@@ -50,8 +53,12 @@ export function eventRecord(event: EngineEvent, now: Date): EventRecord {
       return { type: event.type, timestamp, address: event.address, action: event.action, step: event.step, elapsedMs: event.elapsedMs, message: event.message, code: event.code ?? null };
     case "apply_skipped":
       return { type: event.type, timestamp, address: event.address, action: event.action, blockedBy: event.blockedBy };
+    case "apply_interrupted":
+      return { type: event.type, timestamp, address: event.address, action: event.action, step: event.step, elapsedMs: event.elapsedMs, id: event.id ?? null };
     case "change_summary":
-      return { type: event.type, timestamp, operation: event.operation, summary: { ...event.summary }, failed: event.failed, skipped: event.skipped };
+      return { type: event.type, timestamp, operation: event.operation, summary: { ...event.summary }, failed: event.failed, skipped: event.skipped, interrupted: event.interrupted };
+    case "interrupted":
+      return { type: event.type, timestamp, signal: event.signal };
     case "diagnostic": {
       // The same shape as in `validate --format json`; one diagnostic in gives exactly one out.
       const diagnostic = diagnosticsDocument([event.diagnostic]).diagnostics[0]!;

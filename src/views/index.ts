@@ -1,8 +1,15 @@
-// The only code that writes to the terminal. Plans, drift reports, diagnostics, progress and the state are
-// rendered here as text (coloured when the terminal wants it), markdown for pull requests, or JSON for
-// pipelines, all from the same data the engine produced.
+// The only code that writes to the terminal. Plans, drift reports, diagnostics, progress, the state and
+// the simulator's banner are rendered here as text (coloured when the terminal wants it), markdown for
+// pull requests, or JSON for pipelines, all from the same data the engine produced. The CLI reaches the
+// views through this index.
 
-export { Output, colorWanted, type Colors } from "./output.js";
+export { interruptNotice, STOPPED_AT_ONCE_NOTICE } from "./apply-text.js";
+export { formatDiagnostic, renderDiagnosticsJson, renderDiagnosticsText, renderSchema } from "./diagnostics.js";
+export { parseFormat, renderDrift, renderPlan } from "./documents.js";
 export { renderError } from "./errors.js";
-export { parseFormat, renderDrift, renderPlan, type DocumentFormat } from "./documents.js";
-export { progressView, type ProgressView } from "./progress.js";
+export { eventLine } from "./events-json.js";
+export { printGraph, type GraphFormat } from "./graph.js";
+export { Output } from "./output.js";
+export { renderPlanText } from "./plan-text.js";
+export { progressView } from "./progress.js";
+export { renderStateDocument, renderStateList, renderStateResource, renderStateText } from "./state.js";

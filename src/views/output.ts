@@ -1,5 +1,12 @@
 // The one place that writes to the terminal. Everything netform shows goes through an Output, which
 // knows whether colour is wanted (terminal, --no-color, NO_COLOR, FORCE_COLOR) and where each stream goes.
+//
+// A reader that closes the pipe early (`netform plan | head -1`) is not an error: the rest of the output
+// is dropped and the command carries on, instead of crashing on an unhandled EPIPE. That includes an
+// apply: it keeps applying, silently. Stopping it like an interrupt would leave the approved plan half
+// done (dependents missing until another run) for no reason — Ctrl-C on a pipeline reaches netform as its
+// own SIGINT, so a closed pipe alone only means the reader stopped reading. The exit code still reports
+// how the work went.
 
 import pc from "picocolors";
 
@@ -19,6 +26,21 @@ export function colorWanted(stream: { isTTY?: boolean }, flag: boolean | undefin
   return Boolean(stream.isTTY);
 }
 
+/** The process's standard streams whose reader has gone. */
+const readerGone = new WeakSet<object>();
+let watchingReaders = false;
+
+function dropOutputWhenReaderGoes(): void {
+  if (watchingReaders) return;
+  watchingReaders = true;
+  for (const stream of [process.stdout, process.stderr]) {
+    stream.on("error", (error: NodeJS.ErrnoException) => {
+      if (error.code !== "EPIPE") throw error;
+      readerGone.add(stream);
+    });
+  }
+}
+
 export class Output {
   readonly stdout: NodeJS.WritableStream & { isTTY?: boolean };
   readonly stderr: NodeJS.WritableStream & { isTTY?: boolean };
@@ -28,18 +50,19 @@ export class Output {
   constructor(options: OutputOptions = {}) {
     this.stdout = options.stdout ?? process.stdout;
     this.stderr = options.stderr ?? process.stderr;
+    dropOutputWhenReaderGoes();
     this.color = colorWanted(this.stdout, options.color);
     this.c = pc.createColors(this.color);
   }
 
   /** Writes lines to standard output. */
   out(text: string): void {
-    this.stdout.write(text.endsWith("\n") ? text : `${text}\n`);
+    if (!readerGone.has(this.stdout)) this.stdout.write(text.endsWith("\n") ? text : `${text}\n`);
   }
 
   /** Writes lines to standard error. */
   err(text: string): void {
-    this.stderr.write(text.endsWith("\n") ? text : `${text}\n`);
+    if (!readerGone.has(this.stderr)) this.stderr.write(text.endsWith("\n") ? text : `${text}\n`);
   }
 
   get interactive(): boolean {

@@ -7,7 +7,7 @@
 // masks them (values.ts): a secret is "(sensitive)" even when the plan wrongly carries it in clear.
 
 import { z } from "zod";
-import type { Action, Plan, ResourceChange } from "../plan/types.js";
+import { REASON_CODES, type Action, type Plan, type ResourceChange } from "../plan/types.js";
 import { afterIsUnknown, Masks, segments, sensitivePathsOf, SENSITIVE_TEXT, toJson, UNKNOWN_TEXT, type JsonValue } from "./values.js";
 
 // Declared rather than z.json(), which is built lazily and comes out of z.toJSONSchema wrapped twice.
@@ -40,6 +40,7 @@ export const resourceChangeDocumentSchema = z
     kind: z.string(),
     actions: actionsSchema,
     reason: z.string().nullable().describe("why, in words; null when there is nothing to explain"),
+    reasonCode: z.enum(REASON_CODES).describe("why, as one of a fixed set of codes to match on; reason says it in words"),
     before: jsonObject.nullable().describe(`the object as it is, masked; null when it does not exist yet`),
     after: jsonObject.nullable().describe(`the object as it will be, masked, "${UNKNOWN_TEXT}" where unknown; null when it will be deleted`),
     afterUnknown: z.array(z.string()).describe("dotted paths whose values are unknown until apply"),
@@ -97,6 +98,7 @@ export function resourceChangeDocument(rc: ResourceChange): ResourceChangeDocume
     kind: rc.kind,
     actions: planActions(rc),
     reason: rc.reason ?? null,
+    reasonCode: rc.reasonCode,
     before: rc.before === undefined ? null : maskedObject(masks.mask(rc.before, [], false)),
     after: rc.after === undefined ? null : maskedObject(masks.mask(rc.after, [], true)),
     afterUnknown: [...rc.unknown],

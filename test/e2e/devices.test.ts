@@ -1,8 +1,6 @@
-// Virtual devices end to end through the command line against the simulator: a single device created,
-// read back, re-planned without changes, renamed and given other notification addresses in place (the
-// device update call, same uuid), replaced by a new package and size (fields the order fixes), and
-// deleted; and a redundant pair ordered through `secondary`, read back as one resource, and deleted
-// together.
+// Virtual devices end to end through the command line against the simulator, beyond the lifecycle that
+// lifecycle.test.ts runs for every kind: a redundant pair ordered through `secondary`, read back as one
+// resource, and deleted together; and a device replaced under the connection and the VPN that use it.
 
 import { describe, expect, it } from "vitest";
 import { useSimulator } from "../support/sim.js";
@@ -14,9 +12,6 @@ const t = useSimulator({ speed: 2000 });
 
 interface DeviceOptions {
   name?: string;
-  packageCode?: string;
-  core?: number;
-  notifications?: string[];
   secondary?: boolean;
 }
 
@@ -28,13 +23,13 @@ devices:${
   edge-1:
 ${device.name ? `    virtualDeviceName: ${device.name}\n` : ""}    deviceTypeCode: C8000V
     metroCode: DC
-    packageCode: ${device.packageCode ?? "network-essentials"}
+    packageCode: network-essentials
     version: 17.11.01a
     licenseMode: SUB
     deviceManagementType: PROVIDER-CONFIGURED
-    core: ${device.core ?? 2}
+    core: 2
     termlength: 12
-    notifications: [${(device.notifications ?? ["netops@example.com"]).join(", ")}]${
+    notifications: [netops@example.com]${
       device.secondary
         ? `
     secondary:
@@ -57,80 +52,6 @@ async function isGone(uuid: string): Promise<boolean> {
 const live = async () => (await objects(t, "devices")).filter((d) => d.status !== "DEPROVISIONED" && d.status !== "DEPROVISIONING");
 
 describe("devices end to end", () => {
-  it("creates a device, plans clean, updates it in place, replaces it for a new package and size, and deletes it", { timeout: 180_000 }, async () => {
-    const ws = workspace(config({}));
-    const run = runner(t, ws);
-
-    const created = await run("apply", "--auto-approve");
-    expect(created.code, out(created)).toBe(0);
-    expect(created.stderr).toBe("");
-    expect(created.stdout).toContain(`+ ${ADDRESS}`);
-    expect(created.stdout).toContain("Apply complete! Resources: 1 added, 0 changed, 0 replaced, 0 destroyed.");
-    const id = idOf(ws, ADDRESS);
-    const device = (await t.call("GET", `/ne/v1/devices/${id}`)).body;
-    expect(device).toMatchObject({
-      uuid: id,
-      name: "edge-1",
-      status: "PROVISIONED",
-      deviceTypeCode: "C8000V",
-      metroCode: "DC",
-      packageCode: "network-essentials",
-      version: "17.11.01a",
-      deviceManagementType: "PROVIDER-CONFIGURED",
-      core: { core: 2 },
-      notifications: ["netops@example.com"],
-    });
-    expect(String(device.accountNumber)).toBe(String(ACCOUNT));
-    expect(Number(device.termLength)).toBe(12);
-    expect(ws.state().resources[ADDRESS]!.attributes).toMatchObject({ uuid: id, status: "PROVISIONED" });
-
-    const clean = await run("plan", "--detailed-exitcode");
-    expect(clean.code, out(clean)).toBe(0);
-    expect(clean.stdout).toContain("No changes.");
-
-    ws.write(config({ name: "edge-1-renamed", notifications: ["netops@example.com", "oncall@example.com"] }));
-    const updatePlan = await run("plan", "--detailed-exitcode");
-    expect(updatePlan.code, out(updatePlan)).toBe(2);
-    expect(updatePlan.stdout).toContain(`~ ${ADDRESS}`);
-    expect(updatePlan.stdout).toMatch(/~ virtualDeviceName\s+= "edge-1" -> "edge-1-renamed"/);
-    expect(updatePlan.stdout).toContain("notifications");
-    expect(updatePlan.stdout).toContain("0 to add, 1 to change, 0 to replace, 0 to destroy");
-    const updated = await run("apply", "--auto-approve");
-    expect(updated.code, out(updated)).toBe(0);
-    expect(updated.stdout).toContain("0 added, 1 changed, 0 replaced, 0 destroyed");
-    expect(idOf(ws, ADDRESS)).toBe(id);
-    const renamed = (await t.call("GET", `/ne/v1/devices/${id}`)).body;
-    expect(renamed).toMatchObject({ name: "edge-1-renamed", status: "PROVISIONED" });
-    expect([...(renamed.notifications as string[])].sort()).toEqual(["netops@example.com", "oncall@example.com"]);
-    const afterUpdate = await run("plan", "--detailed-exitcode");
-    expect(afterUpdate.code, out(afterUpdate)).toBe(0);
-
-    // The package and the size are fixed by the order: a new device.
-    ws.write(config({ name: "edge-1-renamed", notifications: ["netops@example.com", "oncall@example.com"], packageCode: "network-advantage", core: 4 }));
-    const replacePlan = await run("plan", "--detailed-exitcode");
-    expect(replacePlan.code, out(replacePlan)).toBe(2);
-    expect(replacePlan.stdout).toContain(`-/+ ${ADDRESS}`);
-    expect(replacePlan.stdout).toMatch(/packageCode, core cannot change in place|core, packageCode cannot change in place/);
-    expect(replacePlan.stdout).toContain("0 to add, 0 to change, 1 to replace, 0 to destroy");
-    const replaced = await run("apply", "--auto-approve");
-    expect(replaced.code, out(replaced)).toBe(0);
-    expect(replaced.stdout).toContain("0 added, 0 changed, 1 replaced, 0 destroyed");
-    const newId = idOf(ws, ADDRESS);
-    expect(newId).not.toBe(id);
-    expect(await isGone(id)).toBe(true);
-    expect((await t.call("GET", `/ne/v1/devices/${newId}`)).body).toMatchObject({ status: "PROVISIONED", name: "edge-1-renamed", packageCode: "network-advantage", core: { core: 4 } });
-    const afterReplace = await run("plan", "--detailed-exitcode");
-    expect(afterReplace.code, out(afterReplace)).toBe(0);
-
-    ws.write(config());
-    const deleted = await run("apply", "--auto-approve");
-    expect(deleted.code, out(deleted)).toBe(0);
-    expect(deleted.stdout).toContain("0 added, 0 changed, 0 replaced, 1 destroyed");
-    expect(ws.state().resources).toEqual({});
-    expect(await isGone(newId)).toBe(true);
-    expect(await live()).toEqual([]);
-  });
-
   it("orders a redundant pair through secondary, reads it as one resource, and deletes both devices", { timeout: 120_000 }, async () => {
     const ws = workspace(config({ name: "edge-1-primary", secondary: true }));
     const run = runner(t, ws);

@@ -1,5 +1,6 @@
-// Route filters end to end through the command line against the simulator: create, read back, no-op,
-// in-place update, replace, delete.
+// Route filters end to end through the command line against the simulator, beyond the lifecycle that
+// lifecycle.test.ts runs for every kind: a run refused while another holds the state lock, and an apply
+// refused without a terminal to approve it.
 
 import { describe, expect, it } from "vitest";
 import { useSimulator } from "../support/sim.js";
@@ -19,51 +20,6 @@ async function objects(kind: string): Promise<Array<Record<string, unknown>>> {
 }
 
 describe("route filters end to end", () => {
-  it("creates, plans clean, updates in place, replaces, and deletes", async () => {
-    const ws = workspace(config(`  customer-in:\n    type: BGP_IPv4_PREFIX_FILTER\n    description: first\n`));
-    const env = simEnv(t.url);
-    const run = (...args: string[]) => netform(args, { cwd: ws.dir, env });
-
-    const created = await run("apply", "--auto-approve");
-    expect(created.stderr).toBe("");
-    expect(created.code).toBe(0);
-    expect(created.stdout).toContain("+ routeFilters.customer-in");
-    expect(created.stdout).toContain("Apply complete! Resources: 1 added, 0 changed, 0 replaced, 0 destroyed.");
-    const id = ws.state().resources["routeFilters.customer-in"]!.id!;
-    const onService = (await t.call("GET", `/fabric/v4/routeFilters/${id}`)).body;
-    expect(onService).toMatchObject({ name: "customer-in", description: "first", state: "PROVISIONED", type: "BGP_IPv4_PREFIX_FILTER" });
-
-    const clean = await run("plan", "--detailed-exitcode");
-    expect(clean.code).toBe(0);
-    expect(clean.stdout).toContain("No changes.");
-
-    ws.write(config(`  customer-in:\n    type: BGP_IPv4_PREFIX_FILTER\n    description: second\n`));
-    const planned = await run("plan", "--detailed-exitcode");
-    expect(planned.code).toBe(2);
-    expect(planned.stdout).toContain('~ description = "first" -> "second"');
-    const updated = await run("apply", "--auto-approve");
-    expect(updated.stdout).toContain("0 added, 1 changed, 0 replaced, 0 destroyed");
-    expect(ws.state().resources["routeFilters.customer-in"]!.id).toBe(id);
-    expect((await t.call("GET", `/fabric/v4/routeFilters/${id}`)).body.description).toBe("second");
-
-    ws.write(config(`  customer-in:\n    type: BGP_IPv6_PREFIX_FILTER\n    description: second\n`));
-    const replaced = await run("apply", "--auto-approve");
-    expect(replaced.stdout).toMatch(/must be replaced/);
-    expect(replaced.stdout).toContain("type cannot change in place");
-    expect(replaced.stdout).toContain("0 added, 0 changed, 1 replaced, 0 destroyed");
-    const newId = ws.state().resources["routeFilters.customer-in"]!.id!;
-    expect(newId).not.toBe(id);
-    expect((await t.call("GET", `/fabric/v4/routeFilters/${id}`)).body.state).toBe("DEPROVISIONED");
-
-    ws.write(config(" {}\n").replace("routeFilters:\n {}", "routeFilters: {}"));
-    const deleted = await run("apply", "--auto-approve");
-    expect(deleted.code).toBe(0);
-    expect(deleted.stdout).toContain("0 added, 0 changed, 0 replaced, 1 destroyed");
-    expect(ws.state().resources).toEqual({});
-    const live = (await objects("routeFilters")).filter((f) => f.state !== "DEPROVISIONED");
-    expect(live).toEqual([]);
-  });
-
   it("refuses to run while another run holds the lock, naming the holder", async () => {
     const ws = workspace(config(`  a:\n    type: BGP_IPv4_PREFIX_FILTER\n`));
     const env = simEnv(t.url);

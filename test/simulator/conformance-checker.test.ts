@@ -9,8 +9,11 @@ const exchange = (method: string, path: string, status: number, body: unknown, c
   path,
   status,
   contentType,
-  body: JSON.stringify(body),
+  body: body === undefined ? "" : JSON.stringify(body),
 });
+
+const FABRIC_ERROR = [{ errorCode: "EQ-3000039", errorMessage: "User not found in request or invalid.", correlationId: "c" }];
+const DEVICE_ERROR = { errorCode: "EQ-3000039", errorMessage: "User not found in request or invalid.", moreInfo: "c", property: "Authorization", status: "401" };
 
 describe("conformance checker", () => {
   it("accepts a token response of the documented shape", () => {
@@ -38,9 +41,32 @@ describe("conformance checker", () => {
     expect(metal?.errors.join()).toMatch(/api_keys must be array/);
   });
 
-  it("flags undocumented success statuses and non-JSON bodies, and skips paths it has no description for", () => {
+  it("flags undocumented statuses, success or error, and non-JSON bodies, and skips paths it has no description for", () => {
     expect(checkExchange(exchange("GET", "/fabric/v4/routeFilters/x", 299, {}))?.errors.join()).toMatch(/not documented/);
+    const conflict = checkExchange(exchange("GET", "/fabric/v4/routeFilters/x", 409, FABRIC_ERROR));
+    expect(conflict?.errors.join()).toMatch(/status 409 is not documented \(documented: 200, 400, 401, 403, 404, 415, 500\), and no exception/);
+    expect(checkExchange(exchange("GET", "/fabric/v4/metros/XX", 404, FABRIC_ERROR))?.errors.join()).toMatch(/status 404 is not documented/);
     expect(checkExchange(exchange("GET", "/fabric/v4/routeFilters/x", 200, {}, "text/plain"))?.errors.join()).toMatch(/served as text\/plain/);
     expect(checkExchange(exchange("GET", "/internetAccess/v1/signaturePolicies", 200, { anything: true }))).toBeUndefined();
+  });
+
+  it("lets a named exception allow an undocumented status, and still checks the body it carries", () => {
+    // 401: every device-service operation needs a bearer token, though GET /ne/v1/devices documents only 200 and 500.
+    expect(checkExchange(exchange("GET", "/ne/v1/devices", 401, DEVICE_ERROR))).toBeUndefined();
+    expect(checkExchange(exchange("GET", "/ne/v1/devices", 401, FABRIC_ERROR))?.errors.join()).toMatch(/must be object/);
+    expect(checkExchange(exchange("POST", "/oauth2/v1/token", 401, DEVICE_ERROR))?.errors.join()).toMatch(/status 401 is not documented/);
+    // 404 for an unknown port, in the shape DELETE /fabric/v4/ports/{portId} documents.
+    expect(checkExchange(exchange("GET", "/fabric/v4/ports/x", 404, FABRIC_ERROR))).toBeUndefined();
+    expect(checkExchange(exchange("GET", "/fabric/v4/ports/x", 404, { error: "gone" }))?.errors.join()).toMatch(/must be array/);
+    // 202 with no body for VPN update and delete (specification 4.7).
+    expect(checkExchange(exchange("PUT", "/ne/v1/vpn/x", 202, undefined, ""))).toBeUndefined();
+    expect(checkExchange(exchange("PUT", "/ne/v1/vpn/x", 202, { status: "accepted" }))?.errors.join()).toMatch(/no body expected/);
+  });
+
+  it("allows 429 and 5xx an operation does not document only when fault injection produced them", () => {
+    const unavailable = { ...exchange("GET", "/fabric/v4/connections/x", 503, FABRIC_ERROR) };
+    expect(checkExchange(unavailable)?.errors.join()).toMatch(/status 503 is not documented/);
+    expect(checkExchange({ ...unavailable, injectedFault: true })).toBeUndefined();
+    expect(checkExchange({ ...exchange("GET", "/fabric/v4/connections/x", 429, { retry: "later" }), injectedFault: true })?.errors.join()).toMatch(/must be array/);
   });
 });

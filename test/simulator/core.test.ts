@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { createSimulator, type Exchange } from "../../src/simulator/index.js";
 import { useSimulator } from "../support/sim.js";
 
 const t = useSimulator();
@@ -28,9 +29,9 @@ describe("OAuth token endpoint", () => {
     const wrong = await t.call("POST", "/oauth2/v1/token", { client: "none", body: { grant_type: "client_credentials", client_id: "demo-client", client_secret: "nope" } });
     expect(wrong.status).toBe(400);
     expect(wrong.body).toMatchObject({ error_code: "IC-AUTH-400" });
-    const grant = await t.call("POST", "/oauth2/v1/token", { client: "none", body: { grant_type: "password", client_id: "demo-client", client_secret: "demo-secret" } });
+    const grant = await t.call("POST", "/oauth2/v1/token", { client: "none", body: { grant_type: "authorization_code", client_id: "demo-client", client_secret: "demo-secret" } });
     expect(grant.status).toBe(400);
-    expect(grant.body.developer_message).toMatch(/client_credentials/);
+    expect(grant.body.developer_message).toMatch(/use client_credentials or password/);
   });
 });
 
@@ -105,6 +106,17 @@ describe("control API", () => {
     expect(limited.headers.get("retry-after")).toBe("3");
     await t.call("POST", "/__sim/faults", { body: {} });
     expect((await t.call("POST", "/oauth2/v1/token", { client: "none", body: { grant_type: "client_credentials", client_id: "demo-client", client_secret: "demo-secret" } })).status).toBe(200);
+  });
+
+  it("tells whoever observes the exchanges which responses fault injection produced", async () => {
+    const seen: Exchange[] = [];
+    const sim = createSimulator({ faults: { rateLimit: { every: 2, retryAfterS: 1 } }, onExchange: (e) => void seen.push(e) });
+    await sim.app.request("/fabric/v4/metros");
+    await sim.app.request("/fabric/v4/metros");
+    expect(seen.map((e) => [e.status, e.injectedFault])).toEqual([
+      [401, false],
+      [429, true],
+    ]);
   });
 
   it("injects server errors at the configured rate and refuses unknown settings", async () => {

@@ -123,9 +123,9 @@ describe("GET /fabric/v4/metros/{metroCode}", () => {
     expect(res.body).toMatchObject({ code: "SG", name: "Singapore", region: "APAC", type: "XF_METRO", href: "/fabric/v4/metros/SG" });
   });
 
-  it("answers 404 for a well-formed code outside the catalogue", async () => {
+  it("answers 400 Metro Not Found for a well-formed code outside the catalogue, as the description documents", async () => {
     const res = await t.call("GET", "/fabric/v4/metros/XX");
-    expect(res.status).toBe(404);
+    expect(res.status).toBe(400);
     expect(res.body[0]).toMatchObject({ errorCode: "EQ-3036100", errorMessage: "Metro Not Found", additionalInfo: [expect.objectContaining({ property: "metroCode" })] });
   });
 

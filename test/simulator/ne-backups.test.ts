@@ -112,7 +112,9 @@ describe("GET /ne/v1/deviceBackups", () => {
     const device = seedDevice(t);
     expect((await t.call("GET", `/ne/v1/deviceBackups?virtualDeviceUuid=${device}&status=DONE`)).body).toMatchObject({ errorCode: "EQ-2012025", property: "status" });
     expect((await t.call("GET", `/ne/v1/deviceBackups?virtualDeviceUuid=${device}&bogus=1`)).body).toMatchObject({ errorCode: "EQ-2014010", property: "bogus" });
-    expect((await t.call("GET", `/ne/v1/deviceBackups?virtualDeviceUuid=${device}`, { client: "limited" })).status).toBe(404);
+    const unseen = await t.call("GET", `/ne/v1/deviceBackups?virtualDeviceUuid=${device}`, { client: "limited" });
+    expect(unseen.status).toBe(400);
+    expect(unseen.body).toMatchObject({ errorCode: "EQ-2012010", property: "virtualDeviceUuid" });
   });
 
   it("answers 404 for an unknown backup or one of another project", async () => {

@@ -35,10 +35,10 @@ describe("POST /ne/v1/devices/{deviceType}/repositories/{version}/download", () 
     expect(again.body.downloadLink).not.toBe(res.body.downloadLink);
   });
 
-  it("answers 404 for an unknown version and 400 for another device type", async () => {
+  it("answers 400 for an unknown version and for another device type", async () => {
     const unknown = await t.call("POST", "/ne/v1/devices/C8000V/repositories/99.1/download");
-    expect(unknown.status).toBe(404);
-    expect(unknown.body).toMatchObject({ property: "version", status: "404" });
+    expect(unknown.status).toBe(400);
+    expect(unknown.body).toMatchObject({ errorCode: "EQ-2012025", property: "version", status: "400" });
     const other = await t.call("POST", "/ne/v1/devices/CSR1000V/repositories/17.11.01a/download");
     expect(other.status).toBe(400);
     expect(other.body.property).toBe("deviceType");

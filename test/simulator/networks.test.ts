@@ -166,11 +166,14 @@ describe("DELETE /fabric/v4/networks/{id}", () => {
     expect((await byUuid([{ property: "/state", operator: "=", values: ["DELETED"] }])).body.data).toHaveLength(1);
   });
 
-  it("answers 404 for an unknown network and another project's", async () => {
+  it("answers 404 for an unknown network and another project's, and 400 (EQ-3152004) for the lists under an unknown one", async () => {
     expect((await t.call("GET", `${NETWORKS}/00000000-0000-4000-8000-000000000000`)).status).toBe(404);
     const network = await provisionedNetwork();
     expect((await t.call("GET", `${NETWORKS}/${network}`, { client: "limited" })).status).toBe(404);
     expect((await t.call("GET", `${NETWORKS}/${network}/changes/00000000-0000-4000-8000-000000000000`)).status).toBe(404);
+    for (const list of ["connections", "changes"]) {
+      expectProblem(await t.call("GET", `${NETWORKS}/00000000-0000-4000-8000-000000000000/${list}`), "EQ-3152004", "networkId");
+    }
   });
 });
 

@@ -1,6 +1,6 @@
 // Where the simulator deliberately differs from the official API descriptions, because the service
-// specification says otherwise or the description is self-contradictory. Listed once, with the reason;
-// the conformance check still validates everything else in those responses.
+// specification says otherwise or the description is self-contradictory or silent. Listed once, with the
+// reason; the conformance check still validates everything else in those responses.
 
 export interface ConformanceException {
   /** "METHOD /path/template" as in the official description, or "*" for every operation. */
@@ -18,9 +18,6 @@ export interface ConformanceException {
   missingProperty?: string;
   reason: string;
 }
-
-/** The keyword of the violation "a success status the description does not list for this operation". */
-export const UNDOCUMENTED_STATUS = "undocumentedStatus";
 
 /** Where a connection's own fields differ, in every response that carries connections. */
 const CONNECTION_DIFFERENCES: Array<Omit<ConformanceException, "operation" | "status">> = [
@@ -47,13 +44,6 @@ export const CONFORMANCE_EXCEPTIONS: ConformanceException[] = [
     { operation: "GET /ne/v1/devices/{uuid}", instancePath: "/additionalBandwidth" },
     { operation: "GET /ne/v1/devices", instancePath: "/data/*/additionalBandwidth" },
   ].map((x) => ({ ...x, status: "200", keyword: "type", reason: "specification 2.10: a device's additionalBandwidth is an integer (Mbps); the official schema says string" })),
-  ...["PUT /ne/v1/vpn/{uuid}", "DELETE /ne/v1/vpn/{uuid}"].map((operation) => ({
-    operation,
-    status: "202",
-    instancePath: "",
-    keyword: UNDOCUMENTED_STATUS,
-    reason: "specification 4.7 and 3.5: VPN update and delete answer 202 Accepted; the official description lists 200 and 204",
-  })),
   {
     operation: "GET /ne/v1/vpn/{uuid}",
     status: "404",
@@ -71,6 +61,133 @@ export const CONFORMANCE_EXCEPTIONS: ConformanceException[] = [
     { operation: "GET /fabric/v4/networks/{networkId}/changes", instancePath: "/data/*/data/*/value" },
     { operation: "GET /fabric/v4/networks/{networkId}/changes/{changeId}", instancePath: "/data/*/value" },
   ].map((x) => ({ ...x, status: "200", keyword: "type", reason: "a change's value is the field's own type (a name, a package code, a list of notifications), as the official examples show, not the object the schema declares" })),
+];
+
+/**
+ * A status an operation answers although its description does not list it. Without one of these, an
+ * undocumented status is a violation. The body is still checked: against what `like` documents for the
+ * same status, against the error schema of the operation's API family, or as no body at all.
+ */
+export interface StatusException {
+  name: string;
+  statuses: number[];
+  /** "METHOD /path/template" as in the snapshot; `*` stands for any run of characters ("* /ne/v1/*", "POST *"). */
+  operations: string[];
+  body: { like: string } | "family error" | "empty";
+  /** Only responses that fault injection produced (never the service's own rules). */
+  injectedFaultOnly?: boolean;
+  reason: string;
+}
+
+/** The error schema each API family documents for its errors, used where an operation documents none. */
+export const FAMILY_ERRORS: Array<{ prefix: string; schema: string }> = [
+  { prefix: "/fabric/v4/", schema: "fabricv4.ErrorList" },
+  { prefix: "/ne/v1/", schema: "networkedgev1.FieldErrorResponse" },
+  { prefix: "/oauth2/v1/", schema: "accesstokenv1.Oauth2TokenErrorResponse" },
+  { prefix: "/metal/v1/", schema: "metalv1.Error" },
+];
+
+const EVERY_FABRIC_AND_DEVICE_OPERATION = ["* /fabric/v4/*", "* /ne/v1/*"];
+
+export const STATUS_EXCEPTIONS: StatusException[] = [
+  {
+    name: "validation failure",
+    statuses: [400],
+    operations: EVERY_FABRIC_AND_DEVICE_OPERATION,
+    body: "family error",
+    reason:
+      "specification 7.1: HTTP 400 is the service's answer to every malformed request or failed field or business rule, and 7.2's codes (an unknown query parameter, a missing mandatory property, a value outside its list) can arise on any operation; the descriptions list 400 on most operations but not all (GET /ne/v1/devices lists only 200 and 500)",
+  },
+  {
+    name: "missing, malformed, unknown or expired bearer token",
+    statuses: [401],
+    operations: EVERY_FABRIC_AND_DEVICE_OPERATION,
+    body: "family error",
+    reason:
+      "specification 5.1: every call sends a bearer token, so every operation refuses a call without a valid one; the Fabric description documents this 401 on most operations, the device service's on almost none. (The token endpoints take no bearer token, and the bare-metal API documents its 401s.)",
+  },
+  {
+    name: "request body in a media type the operation does not read",
+    statuses: [415],
+    operations: ["POST *", "PUT *", "PATCH *"],
+    body: "family error",
+    reason:
+      "specification 4: a call with a body sends its Content-Type; the Fabric description documents 415 for a body the operation cannot read on 101 of its operations (POST /fabric/v4/routeFilters among them), and the simulator refuses such a body alike on every operation that takes one rather than guess at its content",
+  },
+  {
+    name: "injected faults",
+    statuses: [429, 500, 502, 503, 504],
+    operations: ["* *"],
+    injectedFaultOnly: true,
+    body: "family error",
+    reason: "fault injection (POST /__sim/faults, --faults) rehearses rate limits and server errors on any operation, in the operation's own error style; the service's rules never produce these",
+  },
+  {
+    name: "write with a read-only API key",
+    statuses: [403],
+    operations: ["POST /metal/v1/user/api-keys", "POST /metal/v1/projects/{id}/api-keys", "DELETE /metal/v1/api-keys/{id}", "DELETE /metal/v1/user/api-keys/{id}"],
+    body: "family error",
+    reason:
+      "specification 5.3: a key chosen read-only at creation cannot write; the bare-metal description documents no status for that refusal, and 403 is the one for an authenticated caller refused an action",
+  },
+  {
+    name: "create in a project the caller may not use",
+    statuses: [403],
+    operations: ["POST /fabric/v4/ports"],
+    body: { like: "POST /fabric/v4/connections" },
+    reason: "every other Fabric create that names a project documents 403 for a project the caller may not use (POST /fabric/v4/connections, POST /fabric/v4/routeFilters); the port order's description lists no 403",
+  },
+  {
+    name: "unknown port",
+    statuses: [404],
+    operations: ["GET /fabric/v4/ports/{portId}"],
+    body: { like: "DELETE /fabric/v4/ports/{portId}" },
+    reason: "a port id that names no port the caller can see; DELETE /fabric/v4/ports/{portId} documents 404 for the same id",
+  },
+  {
+    name: "unknown service profile",
+    statuses: [404],
+    operations: ["GET /fabric/v4/serviceProfiles/{serviceProfileId}"],
+    body: { like: "DELETE /fabric/v4/serviceProfiles/{serviceProfileId}" },
+    reason: "a profile id that names no profile; PUT, PATCH and DELETE /fabric/v4/serviceProfiles/{serviceProfileId} document 404 for the same id",
+  },
+  {
+    name: "unknown virtual device",
+    statuses: [404],
+    operations: [
+      "PUT /ne/v1/devices/{uuid}",
+      "PATCH /ne/v1/devices/{uuid}",
+      "GET /ne/v1/devices/{virtualDeviceUUID}/softReboot",
+      "POST /ne/v1/devices/{virtualDeviceUUID}/softReboot",
+      "GET /ne/v1/devices/{virtualDeviceUuid}/resourceUpgrade",
+      "GET /ne/v1/devices/{uuid}/restoreAnalysis",
+      "PATCH /ne/v1/devices/{uuid}/restore",
+      "POST /ne/v1/devices/licenseFiles/{uuid}",
+    ],
+    body: { like: "GET /ne/v1/devices/{uuid}" },
+    reason: "a device uuid that names no device the caller can see; GET and DELETE /ne/v1/devices/{uuid} and the device's ACL and interface operations document 404 for the same uuid",
+  },
+  {
+    name: "unknown device backup",
+    statuses: [404],
+    operations: ["GET /ne/v1/deviceBackups/{uuid}", "PATCH /ne/v1/deviceBackups/{uuid}", "GET /ne/v1/deviceBackups/{uuid}/download"],
+    body: { like: "DELETE /ne/v1/deviceBackups/{uuid}" },
+    reason: "a backup uuid that names no backup the caller can see; DELETE /ne/v1/deviceBackups/{uuid} documents 404 for the same uuid",
+  },
+  {
+    name: "unknown VPN",
+    statuses: [404],
+    operations: ["PUT /ne/v1/vpn/{uuid}", "DELETE /ne/v1/vpn/{uuid}"],
+    body: { like: "POST /ne/v1/vpn" },
+    reason: "a uuid that names no VPN the caller can see; GET /ne/v1/vpn/{uuid} documents 404 for it (with the VPN service's code VPN_CONFIG_NOT_FOUND), in problem style B as POST /ne/v1/vpn documents its 404",
+  },
+  {
+    name: "VPN update and delete accepted",
+    statuses: [202],
+    operations: ["PUT /ne/v1/vpn/{uuid}", "DELETE /ne/v1/vpn/{uuid}"],
+    body: "empty",
+    reason: "specification 4.7 and 3.5: VPN update and delete answer 202 Accepted with no body; the official description lists 200 and 204",
+  },
 ];
 
 /**

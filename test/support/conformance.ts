@@ -1,14 +1,14 @@
 // Conformance of the simulator to the official API descriptions: every response served during a test
 // file is validated against the schema the official description documents for the same path, method
-// and status (ajv, with the descriptions' own $refs). Paths the descriptions do not cover (the
-// specification is their only source) are counted, not checked.
+// and status (ajv, over the conformance snapshot of the descriptions, see openapi.ts). Paths the
+// descriptions do not cover (the specification is their only source) are counted, not checked.
 
 import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
 import formatsModule from "ajv-formats";
 import { fullFormats } from "ajv-formats/dist/formats.js";
 import type { Exchange } from "../../src/simulator/index.js";
-import { CONFORMANCE_EXCEPTIONS, FORMAT_OVERRIDES, UNDOCUMENTED_STATUS } from "./conformance-exceptions.js";
-import { findOperation, loadOperations } from "./openapi.js";
+import { CONFORMANCE_EXCEPTIONS, FAMILY_ERRORS, FORMAT_OVERRIDES, STATUS_EXCEPTIONS, type StatusException } from "./conformance-exceptions.js";
+import { SNAPSHOT_URL, findOperation, findOperationByKey, loadSnapshot, type Operation } from "./openapi.js";
 
 export interface Violation {
   exchange: string;
@@ -31,17 +31,20 @@ function validator(): Ajv {
   for (const [format, as] of Object.entries(FORMAT_OVERRIDES)) {
     ajv.addFormat(format, fullFormats[as as keyof typeof fullFormats]);
   }
-  for (const { url, doc } of loadOperations().documents) ajv.addSchema({ ...doc, $id: url }, url);
+  ajv.addSchema({ ...loadSnapshot(), $id: SNAPSHOT_URL.href }, SNAPSHOT_URL.href);
   return ajv;
 }
 
-function compiled(ref: string): ValidateFunction {
-  const known = validators.get(ref);
+/** The validator of the schema at `pointer` (a JSON pointer into the snapshot). */
+function compiled(pointer: string): ValidateFunction {
+  const known = validators.get(pointer);
   if (known) return known;
-  const v = validator().compile({ $ref: ref });
-  validators.set(ref, v);
+  const v = validator().compile({ $ref: `${SNAPSHOT_URL.href}#${pointer}` });
+  validators.set(pointer, v);
   return v;
 }
+
+const responsePointer = (op: Operation, status: string) => `/operations/${op.index}/responses/${status}`;
 
 const patternCache = new Map<string, RegExp>();
 // In a pattern, "*" stands for one segment: an array index such as the 3 of "/data/3/state".
@@ -67,6 +70,38 @@ function waived(operation: string, status: string, error: Waivable): boolean {
   );
 }
 
+const operationPatterns = new Map<string, RegExp>();
+// In an exception's "METHOD /path/template", "*" stands for any run of characters.
+function operationMatches(pattern: string, operation: string): boolean {
+  let re = operationPatterns.get(pattern);
+  if (!re) {
+    re = new RegExp(`^${pattern.replace(/[.+?^${}()|[\]\\]/g, "\\$&").replace(/\*/g, ".*")}$`);
+    operationPatterns.set(pattern, re);
+  }
+  return re.test(operation);
+}
+
+/** The named exception that lets this operation answer this undocumented status, if any. */
+function statusException(operation: string, e: Pick<Exchange, "status" | "injectedFault">): StatusException | undefined {
+  return STATUS_EXCEPTIONS.find(
+    (x) => x.statuses.includes(e.status) && (!x.injectedFaultOnly || e.injectedFault === true) && x.operations.some((pattern) => operationMatches(pattern, operation)),
+  );
+}
+
+/** What a response's body must be: valid against the schema at `pointer` in the snapshot, or nothing at all. */
+type BodyCheck = { pointer: string } | "empty";
+
+/** How the body of a response that an exception allows is still checked. */
+function exceptionBody(exception: StatusException, op: Operation, status: string): BodyCheck | undefined {
+  if (exception.body === "empty") return "empty";
+  if (exception.body === "family error") {
+    const family = FAMILY_ERRORS.find((f) => op.template.startsWith(f.prefix));
+    return family && { pointer: `/definitions/${family.schema}` };
+  }
+  const like = findOperationByKey(exception.body.like);
+  return like?.responses[status] ? { pointer: responsePointer(like, status) } : undefined;
+}
+
 /** Checks one exchange; returns its violation, or undefined when it conforms or is not covered. */
 export function checkExchange(e: Exchange): Violation | undefined {
   const op = findOperation(e.method, e.path);
@@ -74,32 +109,35 @@ export function checkExchange(e: Exchange): Violation | undefined {
   const status = String(e.status);
   const operation = `${op.method} ${op.template}`;
   const label = `${e.method} ${e.path} -> ${status}`;
-  if (!(status in op.responses) && !("default" in op.responses)) {
-    // A status the description does not list for this operation: only error statuses may be added
-    // (401, 404, 405, 415, 429, 5xx occur on every real endpoint); a success status must be documented.
-    if (e.status >= 400 || waived(operation, status, { instancePath: "", keyword: UNDOCUMENTED_STATUS })) return undefined;
-    return { exchange: label, operation, errors: [`success status ${status} is not documented (documented: ${Object.keys(op.responses).join(", ")})`] };
+  const violation = (...errors: string[]): Violation => ({ exchange: label, operation, errors });
+
+  let check: BodyCheck | undefined;
+  if (status in op.responses || "default" in op.responses) {
+    const documented = status in op.responses ? status : "default";
+    if (!op.responses[documented]) return undefined;
+    check = { pointer: responsePointer(op, documented) };
+  } else {
+    const exception = statusException(operation, e);
+    if (!exception) {
+      return violation(`status ${status} is not documented (documented: ${Object.keys(op.responses).join(", ")}), and no exception in conformance-exceptions.ts allows it`);
+    }
+    check = exceptionBody(exception, op, status);
+    if (check === undefined) return violation(`exception "${exception.name}" names no schema for status ${status}`);
   }
-  const pointer = op.responses[status] ?? op.responses.default;
-  if (!pointer) return undefined;
-  if (!e.contentType.includes("json")) {
-    return { exchange: label, operation, errors: [`documented as JSON, served as ${e.contentType || "no content type"}`] };
-  }
+  if (check === "empty") return e.body === "" ? undefined : violation(`no body expected, served ${e.body.length} characters`);
+
+  if (!e.contentType.includes("json")) return violation(`documented as JSON, served as ${e.contentType || "no content type"}`);
   let body: unknown;
   try {
     body = JSON.parse(e.body);
   } catch {
-    return { exchange: label, operation, errors: ["the body is not valid JSON"] };
+    return violation("the body is not valid JSON");
   }
-  const validate = compiled(`${op.fileUrl}${pointer}`);
+  const validate = compiled(check.pointer);
   if (validate(body)) return undefined;
   const errors = (validate.errors ?? []).filter((err) => !waived(operation, status, err));
   if (errors.length === 0) return undefined;
-  return {
-    exchange: label,
-    operation,
-    errors: errors.slice(0, 8).map((err) => `${err.instancePath || "(root)"} ${err.message ?? err.keyword}${err.params ? ` ${JSON.stringify(err.params)}` : ""}`),
-  };
+  return violation(...errors.slice(0, 8).map((err) => `${err.instancePath || "(root)"} ${err.message ?? err.keyword}${err.params ? ` ${JSON.stringify(err.params)}` : ""}`));
 }
 
 /** Records a test file's exchanges and checks them all at the end. */

@@ -1,11 +1,13 @@
 // Routing protocol instances on a connection: the schema of their YAML (spec.ts), the rules of each type
-// (rules.ts), how the engine manages them (handler.ts), and the service's ordering rule that a connection's
-// BGP instance needs its DIRECT instance first (and goes before it).
+// (rules.ts), how the engine manages them (handler.ts), the service's rules across instances
+// (service-rules.ts), and its ordering rule that a connection's BGP instance needs its DIRECT instance
+// first (and goes before it).
 
 import { identityOf, SecretPaths, type ConfigResource, type OrderingEdge } from "../../config/index.js";
 import type { KindDefinition } from "../types.js";
 import { handler } from "./handler.js";
 import { rules } from "./rules.js";
+import { crossRules, preflight } from "./service-rules.js";
 import { schema } from "./spec.js";
 
 function ordering(own: readonly ConfigResource[]): OrderingEdge[] {
@@ -28,7 +30,9 @@ export const routingProtocols: KindDefinition<"routingProtocols"> = {
   description: "DIRECT and BGP routing protocol instances on connections, by name",
   spec: schema,
   rules,
+  crossRules,
   ordering,
+  preflight,
   sensitive: new SecretPaths(["bgpAuthKey"]),
   attributes: ["href", "uuid", "type", "name", "state", "change", "changeLog", "directIpv4", "directIpv6", "bgpIpv4", "bgpIpv6", "asOverrideEnabled", "customerAsn", "equinixAsn", "bgpAuthKey", "bfd", "connection"],
   serverSet: ["href", "uuid", "state", "change", "changeLog", "changelog", "equinixAsn", "operation"],

@@ -1,9 +1,12 @@
-// OAuth2 client credentials (`POST /oauth2/v1/token`) and bearer-token checks for every API call.
-// The seeded clients are fixed (SIMULATOR.md) so that the embedded simulator needs no setup.
+// OAuth2 tokens (`POST /oauth2/v1/token`, `POST /oauth2/v1/refreshaccesstoken`) and bearer-token checks
+// for every API call. The seeded clients and their users are fixed (SIMULATOR.md) so that the embedded
+// simulator needs no setup. As the official description has it, the client credentials grant gives an
+// access token only; the password grant (a client's user signing in through it) also gives a refresh
+// token, which buys new access tokens until it expires.
 
-import { randomBytes } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 import type { MiddlewareHandler } from "hono";
-import { SimError, fail } from "./errors.js";
+import { SimError, fail, type ErrorKey } from "./errors.js";
 import type { Permission, Principal, SimApp, SimEnv } from "./context.js";
 import { readJson } from "./http.js";
 import type { Json, JsonObject } from "./world.js";
@@ -20,12 +23,15 @@ export const ACCOUNTS = {
 
 interface ClientDef {
   secret: string;
+  /** The password of the client's user (`principal.userName`), for the password grant. */
+  userPassword: string;
   principal: Omit<Principal, "clientId">;
 }
 
 export const CLIENTS: Record<string, ClientDef> = {
   "demo-client": {
     secret: "demo-secret",
+    userPassword: "demo-password",
     principal: {
       userName: "demo-user",
       fullName: "Demo User",
@@ -38,6 +44,7 @@ export const CLIENTS: Record<string, ClientDef> = {
   },
   "limited-client": {
     secret: "limited-secret",
+    userPassword: "limited-password",
     principal: {
       userName: "limited-user",
       fullName: "Limited User",
@@ -52,11 +59,22 @@ export const CLIENTS: Record<string, ClientDef> = {
 
 /** Default token lifetime of the official description: 3599 seconds. */
 export const DEFAULT_TOKEN_TTL_S = 3599;
+/** Default refresh token lifetime of the official description: 5182560 seconds (60 days). */
+export const DEFAULT_REFRESH_TOKEN_TTL_S = 5182560;
+
+interface Grant {
+  principal: Principal;
+  expires: number;
+}
 
 export class TokenStore {
-  private tokens = new Map<string, { principal: Principal; expires: number }>();
+  private tokens = new Map<string, Grant>();
+  private refreshTokens = new Map<string, Grant>();
 
-  constructor(private readonly ttlSeconds: number) {}
+  constructor(
+    private readonly ttlSeconds: number,
+    private readonly refreshTtlSeconds: number,
+  ) {}
 
   issue(principal: Principal): { token: string; ttl: number } {
     const token = randomBytes(24).toString("base64url");
@@ -64,15 +82,33 @@ export class TokenStore {
     return { token, ttl: this.ttlSeconds };
   }
 
-  resolve(token: string): Principal | "expired" | undefined {
-    const entry = this.tokens.get(token);
-    if (!entry) return undefined;
-    if (entry.expires <= Date.now()) {
-      this.tokens.delete(token);
-      return "expired";
-    }
-    return entry.principal;
+  issueRefresh(principal: Principal): { refreshToken: string; ttl: number } {
+    const refreshToken = randomBytes(32).toString("base64url");
+    this.refreshTokens.set(refreshToken, { principal, expires: Date.now() + this.refreshTtlSeconds * 1000 });
+    return { refreshToken, ttl: this.refreshTtlSeconds };
   }
+
+  resolve(token: string): Principal | "expired" | undefined {
+    const grant = live(this.tokens, token);
+    return grant === "expired" ? grant : grant?.principal;
+  }
+
+  /** The grant a refresh token stands for, with the seconds it has left. */
+  resolveRefresh(refreshToken: string): { principal: Principal; ttl: number } | "expired" | undefined {
+    const grant = live(this.refreshTokens, refreshToken);
+    if (grant === undefined || grant === "expired") return grant;
+    return { principal: grant.principal, ttl: Math.floor((grant.expires - Date.now()) / 1000) };
+  }
+}
+
+function live(grants: Map<string, Grant>, token: string): Grant | "expired" | undefined {
+  const grant = grants.get(token);
+  if (!grant) return undefined;
+  if (grant.expires <= Date.now()) {
+    grants.delete(token);
+    return "expired";
+  }
+  return grant;
 }
 
 async function readTokenRequest(c: Parameters<MiddlewareHandler<SimEnv>>[0]): Promise<JsonObject> {
@@ -85,18 +121,59 @@ async function readTokenRequest(c: Parameters<MiddlewareHandler<SimEnv>>[0]): Pr
   return body;
 }
 
+/** The client that `client_id` and `client_secret` name; refused with `refusal` otherwise. */
+function authenticateClient(body: JsonObject, refusal: ErrorKey): { id: string; client: ClientDef } {
+  const id = body.client_id;
+  const secret = body.client_secret;
+  if (typeof id !== "string" || typeof secret !== "string") return fail(refusal, "client_id", "client_id and client_secret are required");
+  const client = CLIENTS[id];
+  if (!client || client.secret !== secret) return fail(refusal, "client_id", "unknown client or wrong secret");
+  return { id, client };
+}
+
+/** The password grant signs in the client's own user; `password_encoding: md5-b64` sends the password hashed. */
+function authenticateUser(body: JsonObject, client: ClientDef): void {
+  const { user_name: userName, user_password: password, password_encoding: encoding } = body;
+  if (typeof userName !== "string" || typeof password !== "string") fail("invalidUserCredentials", "user_name", "the password grant needs user_name and user_password");
+  const expected = encoding === "md5-b64" ? createHash("md5").update(client.userPassword).digest("base64") : client.userPassword;
+  if (userName !== client.principal.userName || password !== expected) fail("invalidUserCredentials", "user_name", "unknown user, wrong password, or a user other than the client's");
+}
+
 export function tokenRoutes(app: SimApp, tokens: TokenStore): void {
   app.post("/oauth2/v1/token", async (c) => {
     const body = await readTokenRequest(c);
+    // The description's default grant is the (deprecated) password grant.
     const grant = body.grant_type ?? "password";
-    if (grant !== "client_credentials") fail("unsupportedGrant", "grant_type", `grant_type ${String(grant)} is not supported; use client_credentials`);
-    const id = body.client_id;
-    const secret = body.client_secret;
-    if (typeof id !== "string" || typeof secret !== "string") return fail("invalidClient", "client_id", "client_id and client_secret are required");
-    const client = CLIENTS[id];
-    if (!client || client.secret !== secret) return fail("invalidClient", "client_id", "unknown client or wrong secret");
-    const { token, ttl } = tokens.issue({ clientId: id, ...client.principal });
-    return c.json({ access_token: token, token_timeout: String(ttl), token_type: "Bearer", user_name: client.principal.userName });
+    if (grant !== "client_credentials" && grant !== "password") {
+      fail("unsupportedGrant", "grant_type", `grant_type ${String(grant)} is not supported; use client_credentials or password`);
+    }
+    const { id, client } = authenticateClient(body, grant === "password" ? "invalidUserCredentials" : "invalidClient");
+    if (grant === "password") authenticateUser(body, client);
+    const principal = { clientId: id, ...client.principal };
+    const { token, ttl } = tokens.issue(principal);
+    const granted = { access_token: token, token_timeout: String(ttl), token_type: "Bearer", user_name: principal.userName };
+    if (grant === "client_credentials") return c.json(granted);
+    const { refreshToken, ttl: refreshTtl } = tokens.issueRefresh(principal);
+    return c.json({ ...granted, refresh_token: refreshToken, refresh_token_timeout: String(refreshTtl) });
+  });
+
+  app.post("/oauth2/v1/refreshaccesstoken", async (c) => {
+    const body = await readTokenRequest(c);
+    const { id } = authenticateClient(body, "invalidRefreshToken");
+    const refreshToken = body.refresh_token;
+    if (typeof refreshToken !== "string") return fail("invalidRefreshToken", "refresh_token", "refresh_token is required");
+    const grant = tokens.resolveRefresh(refreshToken);
+    if (grant === "expired") return fail("invalidRefreshToken", "refresh_token", "the refresh token has expired; request a new access token with the password grant");
+    if (!grant || grant.principal.clientId !== id) return fail("invalidRefreshToken", "refresh_token", "unknown refresh token, or one issued to another client");
+    const { token, ttl } = tokens.issue(grant.principal);
+    return c.json({
+      access_token: token,
+      token_timeout: String(ttl),
+      token_type: "Bearer",
+      user_name: grant.principal.userName,
+      refresh_token: refreshToken,
+      refresh_token_timeout: String(grant.ttl),
+    });
   });
 }
 

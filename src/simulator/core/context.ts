@@ -21,7 +21,8 @@ export interface Principal extends Actor {
   readOnly?: boolean;
 }
 
-export type SimEnv = { Variables: { principal: Principal; correlationId: string } };
+/** `injectedFault` marks a response that fault injection produced, not the service's rules. */
+export type SimEnv = { Variables: { principal: Principal; correlationId: string; injectedFault: boolean } };
 export type SimApp = Hono<SimEnv>;
 
 /** One area of the service (route filters, connections, devices...): its kinds, seed data and routes. */

@@ -44,8 +44,11 @@ export const ERRORS = {
   gatewayTimeout: { status: 504, code: "EQ-3000504", message: "Gateway timeout" },
 
   // ── OAuth token endpoint ────────────────────────────────────────────────────────────────
+  // Messages of the official description's 400 responses of the token and refresh endpoints.
   invalidClient: { status: 400, code: "IC-AUTH-400", message: "Please enter a valid client id/client secret and try again." },
-  unsupportedGrant: { status: 400, code: "IC-AUTH-401", message: "Unsupported grant_type; use client_credentials" },
+  unsupportedGrant: { status: 400, code: "IC-AUTH-401", message: "Unsupported grant_type; use client_credentials or password" },
+  invalidUserCredentials: { status: 400, code: "IC-AUTH-402", message: "Please enter a valid client id/client secret/username/password and try again." },
+  invalidRefreshToken: { status: 400, code: "IC-AUTH-403", message: "Please enter valid client id/client secret/refresh token and try again." },
 
   // ── Route filters and attachments (4.3) ─────────────────────────────────────────────────
   // area:route-filters
@@ -70,7 +73,8 @@ export const ERRORS = {
 
   // ── Cloud routers, networks, service tokens ─────────────────────────────────────────────
   // area:fabric-endpoints
-  // Codes and wording from the official description's examples for /fabric/v4/routers and /serviceTokens.
+  // Codes and wording from the official description's examples for /fabric/v4/routers, /serviceTokens and
+  // the lists under a network.
   routerInvalidName: { status: 400, code: "EQ-3040022", message: "Name is minimum 3 and up to 24 characters in length" },
   routerPackageNotFound: { status: 400, code: "EQ-3040028", message: "Package not found" },
   routerInvalidAccount: { status: 400, code: "EQ-3040032", message: "Invalid account number" },
@@ -78,13 +82,15 @@ export const ERRORS = {
   routerTransientState: { status: 400, code: "EQ-3040030", message: "Cannot delete Fabric Cloud Router in transient state" },
   routerInvalidOperation: { status: 400, code: "EQ-3044011", message: "Invalid argument passed" },
   serviceTokenNotFound: { status: 400, code: "EQ-3034016", message: "Token not found" },
+  networkNotFound: { status: 400, code: "EQ-3152004", message: "Invalid input" },
 
   // ── Metros, prices, ports, cloud events ─────────────────────────────────────────────────
   // area:catalogue
-  // Metros: the official MetroError codes (the only ones its schema allows) for bad queries, paths, unknown codes.
+  // Metros: the official MetroError codes (the only ones its schema allows) for bad queries, paths, unknown
+  // codes. GET /fabric/v4/metros/{metroCode} documents 400 for a code that names no metro, not 404.
   invalidMetroQuery: { status: 400, code: "EQ-3036013", message: "Invalid Query Parameter" },
   invalidMetroCode: { status: 400, code: "EQ-3036013", message: "Invalid Path Parameter" },
-  metroNotFound: { status: 404, code: "EQ-3036100", message: "Metro Not Found" },
+  metroNotFound: { status: 400, code: "EQ-3036100", message: "Metro Not Found" },
   // Price search: the official PriceError codes (the only ones its schema allows).
   priceValidation: { status: 400, code: "EQ-3038010", message: "Validation failure" },
   priceInvalidValue: { status: 400, code: "EQ-3038022", message: "Invalid value" },

@@ -38,18 +38,19 @@ export class Faults {
     return this.settings.latencyMs ?? 0;
   }
 
-  /** Throws the injected error for this request, if the dice say so. */
-  check(): void {
+  /** The error to inject into this request, if the dice say so. */
+  draw(): SimError | undefined {
     this.requestCount++;
     const { rateLimit, errorRate, errorStatuses } = this.settings;
     if (rateLimit && rateLimit.every > 0 && this.requestCount % rateLimit.every === 0) {
-      throw new SimError("tooManyRequests", [], { "Retry-After": String(rateLimit.retryAfterS) });
+      return new SimError("tooManyRequests", [], { "Retry-After": String(rateLimit.retryAfterS) });
     }
     if (errorRate && this.dice.next() < errorRate) {
       const statuses = errorStatuses?.length ? errorStatuses : [500, 503];
       const status = statuses[this.dice.int(0, statuses.length - 1)]!;
-      throw new SimError(STATUS_KEYS[status] ?? "internalError");
+      return new SimError(STATUS_KEYS[status] ?? "internalError");
     }
+    return undefined;
   }
 }
 

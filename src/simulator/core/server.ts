@@ -7,7 +7,7 @@ import { bodyLimit } from "hono/body-limit";
 import { HTTPException } from "hono/http-exception";
 import type { AddressInfo } from "node:net";
 import { ALL_AREAS } from "../areas.js";
-import { DEFAULT_TOKEN_TTL_S, TokenStore, bearerAuth, tokenRoutes } from "./auth.js";
+import { DEFAULT_REFRESH_TOKEN_TTL_S, DEFAULT_TOKEN_TTL_S, TokenStore, bearerAuth, tokenRoutes } from "./auth.js";
 import type { SimEnv } from "./context.js";
 import { controlRoutes, type RequestLogEntry } from "./control.js";
 import { SimError, problemStyleFor, renderProblem } from "./errors.js";
@@ -29,6 +29,8 @@ export interface SimulatorOptions {
   faults?: FaultSettings;
   /** Lifetime of issued access tokens, in seconds (default 3599, as the official description says). */
   tokenTtlSeconds?: number;
+  /** Lifetime of issued refresh tokens, in seconds (default 5182560, 60 days, as the official description says). */
+  refreshTokenTtlSeconds?: number;
   /** Sees every API exchange (not the control API), e.g. for the conformance tests. */
   onExchange?: (exchange: Exchange) => void;
   /** Told about a defect in the simulator itself (an unexpected exception in a handler). */
@@ -41,6 +43,8 @@ export interface Exchange {
   status: number;
   contentType: string;
   body: string;
+  /** The response is an error that fault injection produced (see `faults`). */
+  injectedFault?: boolean;
 }
 
 export interface Simulator {
@@ -71,7 +75,7 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator {
   const faults = new Faults(world);
   if (options.faults) faults.configure(options.faults);
   const requests: RequestLogEntry[] = [];
-  const tokens = new TokenStore(options.tokenTtlSeconds ?? DEFAULT_TOKEN_TTL_S);
+  const tokens = new TokenStore(options.tokenTtlSeconds ?? DEFAULT_TOKEN_TTL_S, options.refreshTokenTtlSeconds ?? DEFAULT_REFRESH_TOKEN_TTL_S);
   const app = new Hono<SimEnv>();
 
   app.use("*", async (c, next) => {
@@ -84,7 +88,8 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator {
     if (c.req.method !== "GET" && c.res.status < 500) world.save();
     if (options.onExchange) {
       const body = await c.res.clone().text();
-      options.onExchange({ method: c.req.method, path, status: c.res.status, contentType: c.res.headers.get("content-type") ?? "", body });
+      const injectedFault = c.get("injectedFault") === true;
+      options.onExchange({ method: c.req.method, path, status: c.res.status, contentType: c.res.headers.get("content-type") ?? "", body, injectedFault });
     }
   });
 
@@ -103,7 +108,11 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator {
   app.use("*", async (c, next) => {
     const latency = faults.latency();
     if (latency > 0) await new Promise((resolve) => setTimeout(resolve, latency));
-    faults.check();
+    const injected = faults.draw();
+    if (injected) {
+      c.set("injectedFault", true);
+      throw injected;
+    }
     await next();
   });
 

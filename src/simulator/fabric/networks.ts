@@ -196,6 +196,13 @@ function requireSettled(view: JsonObject, action: keyof typeof SETTLED): void {
 
 function routes(app: SimApp, world: World): void {
   const find = (c: Context<SimEnv>) => findVisible(world, c.get("principal"), KIND, c.req.param("networkId") ?? "", "networkId");
+  /** The lists under a network answer an unknown one with a 400, as the official description documents. */
+  const findForList = (c: Context<SimEnv>): SimObject => {
+    const uuid = c.req.param("networkId") ?? "";
+    const network = world.get(uuid, KIND);
+    if (!network || !canSee(c.get("principal"), network)) return fail("networkNotFound", "networkId", `network ${uuid} does not exist`, uuid);
+    return network;
+  };
   const actor = (c: Context<SimEnv>): Actor => c.get("principal");
 
   app.post(BASE, async (c) => {
@@ -267,14 +274,14 @@ function routes(app: SimApp, world: World): void {
 
   app.get(`${BASE}/:networkId/connections`, (c) => {
     rejectUnknownQuery(c, []);
-    const network = find(c);
+    const network = findForList(c);
     const joined = connectionsOf(world, network.uuid);
     return c.json(paginate(joined, { offset: 0, limit: Math.max(joined.length, PAGE_LIMITS.defaultLimit) }));
   });
 
   app.get(`${BASE}/:networkId/changes`, (c) => {
     rejectUnknownQuery(c, []);
-    const network = find(c);
+    const network = findForList(c);
     const changes = storedChanges(network).map((ch) => renderChange(world, network, ch));
     return c.json(paginate(changes, { offset: 0, limit: Math.max(changes.length, PAGE_LIMITS.defaultLimit) }));
   });

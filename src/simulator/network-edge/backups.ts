@@ -235,7 +235,8 @@ function listBackups(c: Context<SimEnv>, world: World): Response {
   if (!deviceUuid) return fail("missingProperty", "virtualDeviceUuid", "virtualDeviceUuid is required");
   const statuses = queryList(c, "status").map((s) => oneOf(s, BACKUP_STATUSES, "status"));
   const page = queryPage(c, { defaultLimit: 20 });
-  if (!visibleDevice(world, principal, deviceUuid)) return fail("notFound", "virtualDeviceUuid", `virtual device ${deviceUuid} was not found`);
+  // The device is named by a query parameter, not the path: a reference that is not found (section 7.2, EQ-2012010).
+  if (!visibleDevice(world, principal, deviceUuid)) return fail("referenceNotFound", "virtualDeviceUuid", `virtual device ${deviceUuid} was not found`, deviceUuid);
   const items = backupsOfDevice(world, deviceUuid)
     .map((o) => world.view(o))
     .filter((v) => statuses.length === 0 || statuses.includes(v.status as BackupStatus));

@@ -322,10 +322,6 @@ export function findVersion(pkg: PackageDef, v: string): VersionDef | undefined 
   return pkg.versions.find((d) => d.version === v);
 }
 
-export function regionOf(metroCode: string): Region | undefined {
-  return METRO_BY_CODE.get(metroCode)?.region;
-}
-
 /** Every metro the device service is offered in, with whether it can host clusters. */
 export function serviceMetros(): Array<{ metroCode: string; metroDescription: string; region: Region; clusterSupported: boolean }> {
   const codes = [...new Set(DEVICE_TYPES.flatMap((t) => t.metros))].sort();

@@ -52,8 +52,9 @@ function downloadImage(c: Context<SimEnv>, world: World): Response {
   requireDownloadableType(c);
   const version = c.req.param("version");
   const image = C8000V_IMAGES.find((i) => i.version === version);
+  // A version is a choice from the image list, refused like the device type (the operation documents 400, not 404).
   if (!image) {
-    return fail("notFound", "version", `no ${DOWNLOADABLE_TYPE} image of version ${String(version)}; available: ${C8000V_IMAGES.map((i) => i.version).join(", ")}`);
+    return fail("notInAllowedList", "version", `no ${DOWNLOADABLE_TYPE} image of version ${String(version)}; available: ${C8000V_IMAGES.map((i) => i.version).join(", ")}`, version);
   }
   // Every request gets its own share token, as the service issues a fresh link each time.
   return c.json({ downloadLink: `https://images.simulator.invalid/owncloud/index.php/s/${world.uuid()}/download?file=${image.imageName}.qcow2` }, 202);

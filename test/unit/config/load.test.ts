@@ -33,6 +33,13 @@ connections:
     notifications: [{ type: ALL, emails: [noc@example.com] }]
 `;
 
+/** The DIRECT instance a BGP instance on connections.dc needs, as entries under `routingProtocols:`. */
+const DIRECT = `  direct:
+    connection: \${connections.dc.uuid}
+    type: DIRECT
+    directIpv4: { equinixIfaceIp: 192.168.100.1/30 }
+`;
+
 describe("examples", () => {
   const secrets = { BRANCH_A_PSK: "psk-value", BRANCH_A_BGP_PASSWORD: "bgpPass1" };
   // Every example that is a configuration (examples/ci holds pipelines, not a configuration).
@@ -79,7 +86,7 @@ describe("loadConfiguration", () => {
 
   it("keeps secrets wrapped so that printing or serialising never shows them", () => {
     const r = load(
-      `netform: 1\nvariables: { bandwidth: { default: 100 } }\n${CONNECTION}\nroutingProtocols:\n  bgp:\n    connection: \${connections.dc.uuid}\n    type: BGP\n    customerAsn: 65010\n    bgpIpv4: { customerPeerIp: 192.168.100.2 }\n    bgpAuthKey: \${secret.KEY}\n`,
+      `netform: 1\nvariables: { bandwidth: { default: 100 } }\n${CONNECTION}\nroutingProtocols:\n  bgp:\n    connection: \${connections.dc.uuid}\n    type: BGP\n    customerAsn: 65010\n    bgpIpv4: { customerPeerIp: 192.168.100.2 }\n    bgpAuthKey: \${secret.KEY}\n${DIRECT}`,
       { env: { KEY: "hunter2-secret" } },
     );
     expect(errors(r)).toEqual([]);
@@ -128,7 +135,7 @@ describe("loadConfiguration", () => {
   });
 
   it("checks referenced values in a second pass once they are known", () => {
-    const r = load(`netform: 1\nvariables: { bandwidth: { default: 100 } }\n${CONNECTION}\nroutingProtocols:\n  bgp:\n    connection: \${connections.dc.uuid}\n    type: BGP\n    customerAsn: \${connections.dc.bandwidth}\n    bgpIpv4: { customerPeerIp: 192.168.100.2 }\n`);
+    const r = load(`netform: 1\nvariables: { bandwidth: { default: 100 } }\n${CONNECTION}\nroutingProtocols:\n  bgp:\n    connection: \${connections.dc.uuid}\n    type: BGP\n    customerAsn: \${connections.dc.bandwidth}\n    bgpIpv4: { customerPeerIp: 192.168.100.2 }\n${DIRECT}`);
     expect(errors(r)).toEqual([]);
     const rp = r.config.resources.get("routingProtocols.bgp");
     if (!rp) throw new Error("missing");
@@ -146,9 +153,23 @@ describe("loadConfiguration", () => {
     expect(doc.diagnostics[0]).toEqual({ severity: "error", code: "schema.invalid-value", address: "routeFilters.a", path: "type", file: "netform.yaml", line: 3, column: 14, message: "must be one of BGP_IPv4_PREFIX_FILTER, BGP_IPv6_PREFIX_FILTER" });
   });
 
-  it("merges a directory and reports an address defined twice with both places", () => {
+  it("merges a directory and reports an address declared twice with both places", () => {
     const r = loadConfiguration(join(repo, "test/fixtures/config/duplicate-address"), { kinds: KIND_CATALOG, env: {}, baseDir: repo });
-    expect(r.diagnostics.map((d) => d.message)).toEqual(["connections.dc is defined twice: here and at test/fixtures/config/duplicate-address/a.yaml:7:3"]);
+    expect(r.diagnostics.map((d) => d.message)).toEqual(["connections.dc is declared twice: test/fixtures/config/duplicate-address/a.yaml:7:3 and test/fixtures/config/duplicate-address/b.yaml:2:3"]);
+  });
+
+  it("names both places of a provider block or a variable declared in two files", () => {
+    const r = buildConfiguration(
+      [
+        { file: join(repo, "a.yaml"), text: "netform: 1\nprovider: { endpoint: embedded }\nvariables:\n  bandwidth: { default: 100 }\n" },
+        { file: join(repo, "b.yaml"), text: "provider: { endpoint: embedded }\nvariables:\n  bandwidth: { default: 200 }\n" },
+      ],
+      { kinds: KIND_CATALOG, env: {}, baseDir: repo },
+    );
+    expect(r.diagnostics.map((d) => `${d.file}:${d.line}:${d.column} ${d.message}`)).toEqual([
+      "b.yaml:1:1 provider is declared twice: a.yaml:2:1 and b.yaml:1:1",
+      "b.yaml:3:3 variables.bandwidth is declared twice: a.yaml:4:3 and b.yaml:3:3",
+    ]);
   });
 
   it("reports a missing configuration without a stack", () => {

@@ -1,4 +1,6 @@
+import { getEventListeners } from "node:events";
 import { describe, expect, it } from "vitest";
+import { InterruptedError } from "../../../src/engine/interrupt.js";
 import { Poller } from "../../../src/engine/wait.js";
 import type { Body, KindContext, ObjectRef, KindHandler } from "../../../src/kinds/index.js";
 
@@ -77,5 +79,24 @@ describe("Poller", () => {
     const waiting = poller.wait(kind, { id: "x" }, { ...options("connections.x"), signal: abort.signal });
     abort.abort();
     await expect(waiting).rejects.toThrow(/stopped waiting \(interrupted\)/);
+  });
+
+  it("does not start waiting once interrupted: a step whose call was answered after the interrupt stops there", async () => {
+    const { kind, reads } = fakeKind(new Map([["x", "PROVISIONING"]]));
+    const poller = new Poller({} as KindContext, settings);
+    const abort = new AbortController();
+    abort.abort("SIGINT");
+    await expect(poller.wait(kind, { id: "x" }, { ...options("connections.x"), signal: abort.signal })).rejects.toBeInstanceOf(InterruptedError);
+    expect(reads).toEqual({ one: 0, many: 0 });
+  });
+
+  it("leaves no listener on the signal once a wait is over: one apply waits for many objects", async () => {
+    const states = new Map<string, string | undefined>([["a", "PROVISIONED"], ["b", "FAILED"]]);
+    const { kind } = fakeKind(states);
+    const poller = new Poller({} as KindContext, settings);
+    const abort = new AbortController();
+    await poller.wait(kind, { id: "a" }, { ...options("connections.a"), signal: abort.signal });
+    await expect(poller.wait(kind, { id: "b" }, { ...options("connections.b"), signal: abort.signal })).rejects.toThrow(/FAILED/);
+    expect(getEventListeners(abort.signal, "abort")).toEqual([]);
   });
 });

@@ -1,8 +1,10 @@
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
+import { pathToFileURL } from "node:url";
 import { describe, expect, it } from "vitest";
-import { LOCK_TTL_MS, StateLock, StateStore, forceUnlock, lockPathFor } from "../../../src/state/index.js";
+import { LOCK_TTL_MS, StateLock, StateStore, forceUnlock, lockPathFor, writeFileAtomic, writeFileAtomicAsync } from "../../../src/state/index.js";
 
 const dir = () => mkdtempSync(join(tmpdir(), "netform-state-"));
 
@@ -96,5 +98,25 @@ describe("a lock left by a process that died", () => {
     lock.release();
     writeFileSync(lockPathFor(path), JSON.stringify({ id: "alive", operation: "apply", who: "x", created: new Date().toISOString(), expires, host: hostname(), pid: process.ppid }));
     expect(() => StateLock.acquire(path, "apply")).toThrow(/lock ID alive/);
+  });
+});
+
+describe("leaving nothing behind", () => {
+  it("gives the lock back when its process exits without releasing it (as a second Ctrl-C makes it)", () => {
+    const path = join(dir(), "s.json");
+    // The built module (the tests' global setup builds it), in a process of its own that exits at once.
+    const lock = pathToFileURL(resolve(import.meta.dirname, "../../../dist/state/lock.js")).href;
+    const script = `import { StateLock } from ${JSON.stringify(lock)}; StateLock.acquire(${JSON.stringify(path)}, "apply"); process.exit(130);`;
+    const child = spawnSync(process.execPath, ["--input-type=module", "-e", script], { encoding: "utf8" });
+    expect(child.status, child.stderr).toBe(130);
+    expect(existsSync(lockPathFor(path))).toBe(false);
+  });
+
+  it("removes the temporary file of a write that failed", async () => {
+    const d = dir();
+    mkdirSync(join(d, "in-the-way"));
+    expect(() => writeFileAtomic(join(d, "in-the-way"), "{}")).toThrow();
+    await expect(writeFileAtomicAsync(join(d, "in-the-way"), "{}")).rejects.toThrow();
+    expect(readdirSync(d)).toEqual(["in-the-way"]);
   });
 });

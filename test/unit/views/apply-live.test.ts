@@ -7,10 +7,11 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import type { EngineEvent, StepKind } from "../../../src/engine/events.js";
 import type { Action, ResourceChange } from "../../../src/plan/types.js";
 import { ApplyLiveView, FRAME_INTERVAL_MS } from "../../../src/views/apply-live.js";
-import { ApplyTextView } from "../../../src/views/apply-text.js";
+import { ApplyTextView, interruptNotice } from "../../../src/views/apply-text.js";
 import { Output } from "../../../src/views/output.js";
 import { progressView } from "../../../src/views/progress.js";
 import { ANSI } from "./golden.js";
+import { USUAL_REASON } from "./plans.js";
 
 const ESC = String.fromCharCode(27);
 const CSI = new RegExp(`^${ESC}\\[(\\d*)([A-Za-z])`);
@@ -117,7 +118,7 @@ function harness(tty = true, columns = 80): Harness {
 
 const planned = (address: string, action: Action, fields: Partial<ResourceChange> = {}): EngineEvent => ({
   type: "planned_change",
-  change: { address, kind: address.split(".")[0] ?? "", action, changes: [], unknown: [], sensitive: [], dependencies: [], ...fields },
+  change: { address, kind: address.split(".")[0] ?? "", action, reasonCode: USUAL_REASON[action], changes: [], unknown: [], sensitive: [], dependencies: [], ...fields },
 });
 const start = (address: string, action: Action, step: StepKind): EngineEvent => ({ type: "apply_start", address, action, step });
 const progress = (address: string, action: Action, step: StepKind, elapsedMs: number, state?: string): EngineEvent => ({ type: "apply_progress", address, action, step, elapsedMs, ...(state ? { state } : {}) });
@@ -138,7 +139,7 @@ const script: [EngineEvent, number][] = [
   [done("connections.dc", "create", "create", 52_700, "conn-dc"), 12_700],
   [start("routingProtocols.dc", "create", "create"), 0],
   [{ type: "apply_errored", address: "routingProtocols.dc", action: "create", step: "create", elapsedMs: 4_000, message: "BGP session refused\npeer 192.0.2.1 unreachable", code: "EQ-1" }, 4_000],
-  [{ type: "change_summary", operation: "apply", summary: { add: 2, change: 1, replace: 0, destroy: 0, import: 0 }, failed: 1, skipped: 0 }, 0],
+  [{ type: "change_summary", operation: "apply", summary: { add: 2, change: 1, replace: 0, destroy: 0, import: 0 }, failed: 1, skipped: 0, interrupted: 0 }, 0],
 ];
 
 /** Feeds the script, advancing the clock frame by frame as the engine's time passes. */
@@ -255,6 +256,28 @@ describe("ApplyLiveView", () => {
     h.tick();
     view.above(() => h.output.err("warning: something"));
     expect(h.terminal.lines()).toEqual(["warning: something", "⠙ connections.dc  creating  0s"]);
+  });
+
+  it("shows an interrupt's notice at once, above the running steps, and keeps it there to the end", () => {
+    vi.stubEnv("NO_COLOR", "1");
+    const h = harness();
+    const view = new ApplyLiveView(h.output, h.options);
+    view.handle(start("connections.dc", "create", "create"));
+    h.tick();
+    view.handle({ type: "interrupted", signal: "SIGINT" });
+    const notice = interruptNotice("SIGINT");
+    expect(h.terminal.lines()).toEqual([...notice, "⠙ connections.dc  creating  0s"]);
+    h.tick();
+    h.tick();
+    expect(h.terminal.lines().slice(0, 2)).toEqual(notice);
+    view.handle({ type: "apply_interrupted", address: "connections.dc", action: "create", step: "create", elapsedMs: 300, id: "conn-dc" });
+    view.handle({ type: "change_summary", operation: "apply", summary: { add: 0, change: 0, replace: 0, destroy: 0, import: 0 }, failed: 0, skipped: 0, interrupted: 1 });
+    expect(h.terminal.lines()).toEqual([
+      ...notice,
+      "connections.dc: Interrupted after 0s [id=conn-dc]; the next run picks it up",
+      "",
+      "Apply interrupted: 1 step not finished. Resources: 0 added, 0 changed, 0 replaced, 0 destroyed. Run apply again to finish.",
+    ]);
   });
 
   it("colours unless NO_COLOR, and redraws on a terminal either way", () => {

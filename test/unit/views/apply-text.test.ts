@@ -8,6 +8,7 @@ import { summarize, type Action, type ResourceChange } from "../../../src/plan/t
 import { ApplyTextView, formatDuration } from "../../../src/views/apply-text.js";
 import { Output } from "../../../src/views/output.js";
 import { ANSI, expectGolden } from "./golden.js";
+import { USUAL_REASON } from "./plans.js";
 
 interface Transcript {
   output: Output;
@@ -37,7 +38,7 @@ function run(events: EngineEvent[], options: { timestamps: boolean; now?: () => 
 }
 
 function planned(address: string, action: Action, fields: Partial<ResourceChange> = {}): EngineEvent {
-  return { type: "planned_change", change: { address, kind: address.split(".")[0] ?? "", action, changes: [], unknown: [], sensitive: [], dependencies: [], ...fields } };
+  return { type: "planned_change", change: { address, kind: address.split(".")[0] ?? "", action, reasonCode: USUAL_REASON[action], changes: [], unknown: [], sensitive: [], dependencies: [], ...fields } };
 }
 
 const start = (address: string, action: Action, step: StepKind): EngineEvent => ({ type: "apply_start", address, action, step });
@@ -87,7 +88,7 @@ const success: EngineEvent[] = [
   done("routingProtocols.b", "no-op", "wait", 13_000, "rp-b"),
   start("vpns.z", "delete", "delete"),
   done("vpns.z", "delete", "delete", 3_100),
-  { type: "change_summary", operation: "apply", summary, failed: 0, skipped: 0 },
+  { type: "change_summary", operation: "apply", summary, failed: 0, skipped: 0, interrupted: 0 },
 ];
 
 const failure: EngineEvent[] = [
@@ -102,7 +103,7 @@ const failure: EngineEvent[] = [
   { type: "apply_errored", address: "connections.dc", action: "create", step: "create", elapsedMs: 14_000, message: "the connection failed to provision: state FAILED\nport c4d9350e is not active", code: "EQ-3142012" },
   { type: "apply_skipped", address: "routingProtocols.dc", action: "create", blockedBy: "connections.dc" },
   { type: "apply_skipped", address: "routeFilterAttachments.dc", action: "create", blockedBy: "connections.dc" },
-  { type: "change_summary", operation: "apply", summary: { add: 1, change: 0, replace: 0, destroy: 0, import: 0 }, failed: 1, skipped: 2 },
+  { type: "change_summary", operation: "apply", summary: { add: 1, change: 0, replace: 0, destroy: 0, import: 0 }, failed: 1, skipped: 2, interrupted: 0 },
 ];
 
 const destroy: EngineEvent[] = [
@@ -114,7 +115,22 @@ const destroy: EngineEvent[] = [
   start("devices.e", "delete", "delete"),
   ...polls("devices.e", "delete", "delete", 30_000, 3_900_000, [[0, "DEPROVISIONING"]]).filter((e) => e.type === "apply_progress" && e.elapsedMs % 600_000 === 0),
   done("devices.e", "delete", "delete", 3_725_000),
-  { type: "change_summary", operation: "destroy", summary: { add: 0, change: 0, replace: 0, destroy: 2, import: 0 }, failed: 0, skipped: 0 },
+  { type: "change_summary", operation: "destroy", summary: { add: 0, change: 0, replace: 0, destroy: 2, import: 0 }, failed: 0, skipped: 0, interrupted: 0 },
+];
+
+/** Interrupted while a connection provisions: what was answered is reported, what was not started is not. */
+const interrupted: EngineEvent[] = [
+  { type: "refresh_start", resources: 0 },
+  planned("connections.dc", "create"),
+  planned("routeFilters.x", "create"),
+  planned("routingProtocols.dc", "create"),
+  start("connections.dc", "create", "create"),
+  start("routeFilters.x", "create", "create"),
+  done("routeFilters.x", "create", "create", 900, "rf-x"),
+  ...polls("connections.dc", "create", "create", 3_000, 9_000, [[0, "PROVISIONING"]]),
+  { type: "interrupted", signal: "SIGTERM" },
+  { type: "apply_interrupted", address: "connections.dc", action: "create", step: "create", elapsedMs: 9_400, id: "conn-dc" },
+  { type: "change_summary", operation: "apply", summary: { add: 1, change: 0, replace: 0, destroy: 0, import: 0 }, failed: 0, skipped: 0, interrupted: 2 },
 ];
 
 describe("ApplyTextView", () => {
@@ -132,6 +148,16 @@ describe("ApplyTextView", () => {
 
   it("destroy", () => {
     expectGolden("apply-destroy", run(destroy));
+  });
+
+  it("apply-interrupted", () => {
+    expectGolden("apply-interrupted", run(interrupted));
+  });
+
+  it("apply-interrupted-timestamps: the notice is a stamped line on standard error", () => {
+    let t = Date.parse("2026-01-01T00:00:00Z");
+    const now = () => (t += 1_250);
+    expectGolden("apply-interrupted-timestamps", run(interrupted, { timestamps: true, now }));
   });
 
   it("apply-timestamps", () => {

@@ -23,9 +23,12 @@ const events: EngineEvent[] = [
   { type: "apply_errored", address: "vpns.s", action: "create", step: "create", elapsedMs: 1_200, message: "peerIp is already in use", code: "EQ-3142102" },
   { type: "apply_errored", address: "vpns.s", action: "create", step: "wait", elapsedMs: 1_300, message: "timed out" },
   { type: "apply_skipped", address: "routingProtocols.bgp", action: "replace", blockedBy: "connections.y" },
+  { type: "interrupted", signal: "SIGINT" },
+  { type: "apply_interrupted", address: "connections.z", action: "create", step: "create", elapsedMs: 2_000, id: "conn-z" },
+  { type: "apply_interrupted", address: "connections.w", action: "update", step: "update", elapsedMs: 2_100 },
   { type: "diagnostic", diagnostic: { severity: "warning", code: "plan.slow", address: "connections.y", message: "took long", hint: "raise the timeout" } },
   { type: "diagnostic", diagnostic: { severity: "error", code: "state.lock", message: "lock held" } },
-  { type: "change_summary", operation: "apply", summary: summarize([replaceConnection, secrets[0]!]), failed: 1, skipped: 1 },
+  { type: "change_summary", operation: "apply", summary: summarize([replaceConnection, secrets[0]!]), failed: 1, skipped: 1, interrupted: 0 },
 ];
 
 describe("eventLine", () => {
@@ -50,6 +53,7 @@ describe("eventLine", () => {
     expect(keys(events[5]!)).toEqual(keys(events[6]!));
     expect(keys(events[7]!)).toEqual(keys(events[8]!));
     expect(keys(events[9]!)).toEqual(keys(events[10]!));
+    expect(keys(events[13]!)).toEqual(keys(events[14]!));
   });
 
   it("never carries a secret", () => {

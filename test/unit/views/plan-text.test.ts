@@ -6,6 +6,7 @@ import { describe, expect, it } from "vitest";
 import { summarize, type Plan, type PlanMode, type ResourceChange } from "../../../src/plan/types.js";
 import { renderPlanText } from "../../../src/views/plan-text.js";
 import { ANSI, expectGolden } from "./golden.js";
+import { USUAL_REASON } from "./plans.js";
 
 const plain = pc.createColors(false);
 const colored = pc.createColors(true);
@@ -15,7 +16,7 @@ function plan(changes: ResourceChange[], mode: PlanMode = "normal", extra: Parti
 }
 
 function change(address: string, action: ResourceChange["action"], fields: Partial<ResourceChange> = {}): ResourceChange {
-  return { address, kind: address.split(".")[0] ?? "", action, changes: [], unknown: [], sensitive: [], dependencies: [], ...fields };
+  return { address, kind: address.split(".")[0] ?? "", action, reasonCode: USUAL_REASON[action], changes: [], unknown: [], sensitive: [], dependencies: [], ...fields };
 }
 
 const createConnection = change("connections.dc", "create", {

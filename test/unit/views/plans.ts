@@ -3,14 +3,24 @@
 // secrets left in clear by mistake, text that needs escaping, and a plan too large for one comment.
 
 import type { DriftEntry, DriftReport } from "../../../src/plan/drift.js";
-import { summarize, type Plan, type PlanMode, type ResourceChange } from "../../../src/plan/types.js";
+import { summarize, type Action, type Plan, type PlanMode, type ReasonCode, type ResourceChange } from "../../../src/plan/types.js";
 
 export function plan(changes: ResourceChange[], mode: PlanMode = "normal", extra: Partial<Plan> = {}): Plan {
   return { formatVersion: 1, mode, lineage: "3f0c7c9e-lineage", serial: 7, configHash: "sha256:abc", changes, summary: summarize(changes), requestCount: 12, ...extra };
 }
 
-export function change(address: string, action: ResourceChange["action"], fields: Partial<ResourceChange> = {}): ResourceChange {
-  return { address, kind: address.split(".")[0] ?? "", action, changes: [], unknown: [], sensitive: [], dependencies: [], ...fields };
+/** The reason code the planner most often gives each action; a fixture names another where it matters. */
+export const USUAL_REASON: Readonly<Record<Action, ReasonCode>> = {
+  create: "create",
+  update: "update",
+  replace: "force-new-field",
+  delete: "no-longer-configured",
+  import: "import",
+  "no-op": "unchanged",
+};
+
+export function change(address: string, action: Action, fields: Partial<ResourceChange> = {}): ResourceChange {
+  return { address, kind: address.split(".")[0] ?? "", action, reasonCode: USUAL_REASON[action], changes: [], unknown: [], sensitive: [], dependencies: [], ...fields };
 }
 
 /** Appears in the secrets scenarios in clear; no rendering may contain it. */
@@ -89,7 +99,7 @@ export const importWithChanges = change("devices.e", "import", {
 
 export const importOnly = change("devices.f", "import", { importId: "9e8d7c6b-5a4f-4321-8fed-cba987654321" });
 
-export const awaiting = change("routingProtocols.b", "no-op", { id: "rp-2", awaiting: "create", dependencies: ["connections.dc"] });
+export const awaiting = change("routingProtocols.b", "no-op", { id: "rp-2", reasonCode: "awaiting-earlier", awaiting: "create", dependencies: ["connections.dc"] });
 
 export const unchanged = change("routeFilters.same", "no-op", { id: "rf-same" });
 
@@ -146,7 +156,7 @@ export const planScenarios: Record<string, Plan> = {
   "no-changes": plan([unchanged]),
   destroy: plan([deleteAttachment, deleteVpn], "destroy"),
   "destroy-empty": plan([], "destroy"),
-  "refresh-only": plan([change("routeFilters.y", "update", { id: "rf-y", changes: [{ path: "description", before: "ours", after: "edited in the portal" }] }), unchanged], "refresh-only", {
+  "refresh-only": plan([change("routeFilters.y", "update", { id: "rf-y", reasonCode: "refresh-only", changes: [{ path: "description", before: "ours", after: "edited in the portal" }] }), { ...unchanged, reasonCode: "refresh-only" }], "refresh-only", {
     drifted: ["routeFilters.y"],
   }),
 };

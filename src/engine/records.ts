@@ -1,0 +1,144 @@
+// The one writer of state records, and the owner of the crash-safety protocol (DESIGN.md): before every
+// mutating call a `pending` record says what is being attempted; the answer is recorded as soon as it is
+// known (accepted: the id), and the record settles (pending cleared) once the object is ready. A refused
+// create puts back what was recorded before; a create-before-destroy replacement deposes the old object
+// while its successor is made. Apply, import and refresh-only all record through here, so an interrupted
+// run always leaves what the next run needs to finish without creating anything twice.
+
+import type { ConfigResource, SecretPaths } from "../config/index.js";
+import type { Body, ObjectRef, Operation } from "../kinds/index.js";
+import type { ResourceState, StateStore } from "../state/index.js";
+import { scrubbed, type SecretHasher } from "./secrets.js";
+
+/** Where a create-before-destroy replacement keeps the object it replaces until that one is deleted. */
+export const deposedAddress = (address: string): string => `${address}~deposed`;
+
+/** What a create put aside, so that a refusal can put it back. */
+export interface CreateBegun {
+  before: ResourceState | undefined;
+}
+
+const now = () => new Date().toISOString();
+const refOf = (ref: ObjectRef) => ({ id: ref.id, ...(ref.parent ? { parent: ref.parent } : {}) });
+
+export class Recorder {
+  /** `hash` keys the secret hashes of settled records; a recorder that only forgets needs none. */
+  constructor(
+    private readonly store: StateStore,
+    private readonly hash: SecretHasher = () => {
+      throw new Error("this recorder records no secrets");
+    },
+  ) {}
+
+  recorded(address: string): ResourceState | undefined {
+    return this.store.resource(address);
+  }
+
+  /**
+   * Before a create: the pending record, with what the object can be found by (its spec, secrets removed),
+   * written before the call so that a run that dies before the answer lets the next one look it up. With
+   * `depose`, the object it replaces is set aside first.
+   */
+  async beginCreate(resource: ConfigResource, spec: Body, dependencies: string[], depose: boolean): Promise<CreateBegun> {
+    const address = resource.address;
+    const old = this.store.resource(address);
+    if (depose && old) {
+      await this.store.update((s) => {
+        s.resources[deposedAddress(address)] = old;
+        delete s.resources[address];
+      });
+    }
+    const before = this.store.resource(address);
+    await this.store.setResource(address, {
+      kind: resource.kind,
+      attributes: {},
+      sensitiveHashes: {},
+      dependencies,
+      pending: { operation: "create", startedAt: now(), lookup: scrubbed(spec, resource.secrets) },
+    });
+    return { before };
+  }
+
+  /**
+   * The service refused the create: nothing was made, so what was recorded before comes back (for a
+   * create-before-destroy replacement, the deposed object is current again).
+   */
+  async refused(address: string, begun: CreateBegun): Promise<void> {
+    const deposed = this.store.resource(deposedAddress(address));
+    await this.store.update((s) => {
+      delete s.resources[address];
+      if (begun.before) s.resources[address] = begun.before;
+      else if (deposed) {
+        s.resources[address] = deposed;
+        delete s.resources[deposedAddress(address)];
+      }
+    });
+  }
+
+  /** The service accepted a create (or an update): the object as it answered, still pending `operation`. */
+  accepted(resource: ConfigResource, ref: ObjectRef, body: Body, spec: Body, dependencies: string[], operation: Operation): Promise<void> {
+    return this.store.setResource(resource.address, {
+      ...this.observedRecord(resource, ref, body, spec, dependencies),
+      pending: { operation, startedAt: now() },
+    });
+  }
+
+  /** The object is ready: recorded as the service reports it, with the hashes of the secrets sent, nothing pending. */
+  settled(resource: ConfigResource, ref: ObjectRef, body: Body, spec: Body, dependencies: string[]): Promise<void> {
+    return this.store.setResource(resource.address, this.observedRecord(resource, ref, body, spec, dependencies));
+  }
+
+  /** Before an update or a delete of an object the state records. */
+  async begin(address: string, operation: "update" | "delete"): Promise<ResourceState> {
+    const recorded = this.store.resource(address);
+    if (!recorded?.id) throw new Error(`${address} has no recorded id`);
+    await this.store.setResource(address, { ...recorded, pending: { operation, startedAt: now() } });
+    return recorded;
+  }
+
+  /** A transition an earlier run started has finished: the object as reported, nothing pending, hashes kept. */
+  async caughtUp(address: string, body: Body | undefined, secrets: SecretPaths): Promise<void> {
+    const recorded = this.store.resource(address);
+    if (!recorded) return;
+    await this.store.setResource(address, { ...recorded, attributes: scrubbed(body ?? recorded.attributes, secrets), pending: undefined });
+  }
+
+  /**
+   * What the service reports now, for an object the state records (refresh-only, or a create an earlier
+   * run left unfinished that the refresh found): pending kept, hashes kept.
+   */
+  async observed(address: string, found: ObjectRef & { body: Body }, secrets: SecretPaths): Promise<void> {
+    const recorded = this.store.resource(address);
+    if (!recorded) return;
+    await this.store.setResource(address, { ...recorded, ...refOf(found), attributes: scrubbed(found.body, secrets) });
+  }
+
+  /**
+   * An object adopted as it is (import): until netform applies them, its secrets are unknown, so no hashes
+   * are recorded and the next plan compares them as changed.
+   */
+  imported(resource: ConfigResource, ref: ObjectRef, body: Body, dependencies: string[]): Promise<void> {
+    return this.store.setResource(resource.address, {
+      kind: resource.kind,
+      ...refOf(ref),
+      attributes: scrubbed(body, resource.secrets),
+      sensitiveHashes: {},
+      dependencies,
+    });
+  }
+
+  /** The object is gone (deleted, or a create that never reached the service): the record goes. */
+  forget(address: string): Promise<void> {
+    return this.store.removeResource(address);
+  }
+
+  private observedRecord(resource: ConfigResource, ref: ObjectRef, body: Body, spec: Body, dependencies: string[]): ResourceState {
+    return {
+      kind: resource.kind,
+      ...refOf(ref),
+      attributes: scrubbed(body, resource.secrets),
+      sensitiveHashes: resource.secrets.hashes(spec, this.hash),
+      dependencies,
+    };
+  }
+}

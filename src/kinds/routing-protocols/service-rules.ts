@@ -1,0 +1,89 @@
+// The service's rules across routing protocol instances (4.6): a connection takes one DIRECT and one BGP
+// instance, and BGP only over a DIRECT one. Checked across the configuration before any API call, and, for
+// a connection netform does not manage (a literal uuid), against the service at plan time.
+
+import { identityOf, placeDiagnostic, Reference, type ConfigResource } from "../../config/index.js";
+import type { Diagnostic } from "../../diag/index.js";
+import type { KindContext } from "../types.js";
+import { handler } from "./handler.js";
+
+const locate = (r: ConfigResource) => ({ address: r.address, positions: r.positions });
+
+/** Per connection, one instance of each type, and BGP only beside a DIRECT one the configuration declares. */
+export function crossRules(own: readonly ConfigResource[], all: ReadonlyMap<string, ConfigResource>): Diagnostic[] {
+  const diagnostics: Diagnostic[] = [];
+  const byConnection = new Map<string, { DIRECT: ConfigResource[]; BGP: ConfigResource[] }>();
+  for (const r of own) {
+    const connection = identityOf(r.spec.connection);
+    const type = r.spec.type;
+    if (connection === undefined || (type !== "DIRECT" && type !== "BGP")) continue;
+    const group = byConnection.get(connection) ?? { DIRECT: [], BGP: [] };
+    group[type].push(r);
+    byConnection.set(connection, group);
+  }
+  for (const group of byConnection.values()) {
+    for (const [type, list] of Object.entries(group)) {
+      const [first, ...others] = list;
+      for (const r of others) {
+        diagnostics.push(placeDiagnostic(locate(r), { path: ["type"], code: "rule.routing-protocol-count", message: `the connection already has a ${type} instance, ${first?.address ?? ""}; a connection takes one DIRECT and one BGP instance`, hint: "remove one of them, or put it on another connection" }));
+      }
+    }
+    // A literal uuid names a connection netform does not manage: only the service knows its DIRECT instance.
+    const connection = group.BGP[0]?.spec.connection;
+    if (group.DIRECT.length > 0 || !(connection instanceof Reference) || !all.has(connection.address)) continue;
+    for (const bgp of group.BGP) {
+      const name = `${connection.name}-direct`;
+      diagnostics.push(
+        placeDiagnostic(locate(bgp), {
+          path: ["connection"],
+          code: "rule.bgp-needs-direct",
+          message: `${bgp.address} is a BGP instance on ${connection.address}, which has no DIRECT instance; the service refuses BGP without one`,
+          hint: `declare the DIRECT instance the BGP session runs over, e.g. routingProtocols.${name}: { connection: "\${${connection.address}.uuid}", type: DIRECT, directIpv4: { equinixIfaceIp: 192.168.100.1/30 } }`,
+        }),
+      );
+    }
+  }
+  return diagnostics;
+}
+
+/**
+ * The service refuses a BGP instance on a connection without a PROVISIONED DIRECT one. A BGP instance to be
+ * created on an existing connection named by its uuid, with no DIRECT instance declared beside it, is checked
+ * against what the connection has: one read per such connection, before anything is applied.
+ */
+export async function preflight(ctx: KindContext, creates: readonly ConfigResource[], config: { resources: ReadonlyMap<string, ConfigResource> }): Promise<Diagnostic[]> {
+  const literal = (v: unknown) => (typeof v === "string" ? v.toLowerCase() : undefined);
+  const kind = creates[0]?.kind;
+  const own = [...config.resources.values()].filter((r) => r.kind === kind);
+  const declaredDirect = new Set(own.filter((r) => r.spec.type === "DIRECT").map((r) => literal(r.spec.connection)));
+  const byConnection = new Map<string, ConfigResource[]>();
+  for (const resource of creates) {
+    if (resource.spec.type !== "BGP") continue;
+    const connection = literal(resource.spec.connection);
+    if (connection === undefined || declaredDirect.has(connection)) continue;
+    byConnection.set(connection, [...(byConnection.get(connection) ?? []), resource]);
+  }
+  const diagnostics: Diagnostic[] = [];
+  await Promise.all(
+    [...byConnection].map(async ([connection, bgps]) => {
+      const direct = await handler.lookup(ctx, { connection, type: "DIRECT" });
+      const state = direct?.body.state;
+      if (state === "PROVISIONED") return;
+      for (const bgp of bgps) {
+        diagnostics.push(
+          placeDiagnostic(locate(bgp), {
+            path: ["connection"],
+            code: "plan.bgp-needs-direct",
+            message: direct
+              ? `the DIRECT routing protocol of connection ${connection} is ${String(state)}, and the service accepts ${bgp.address} (BGP) only over a PROVISIONED one`
+              : `connection ${connection} has no DIRECT routing protocol, and the service refuses ${bgp.address} (BGP) without one`,
+            hint: direct
+              ? "plan again once it is PROVISIONED"
+              : `declare a DIRECT instance on the same connection (type: DIRECT, connection: ${connection}, directIpv4.equinixIfaceIp in the BGP peer's subnet), or create it on the service first`,
+          }),
+        );
+      }
+    }),
+  );
+  return diagnostics;
+}

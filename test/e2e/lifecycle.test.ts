@@ -1,0 +1,898 @@
+// DESIGN.md's end-to-end checklist for every kind of the registry, one row per kind: create, read back,
+// no-op re-plan, in-place update, replace on a force-new field, delete, and confirmation that the service
+// no longer has the object, each step through the built command line against the simulator. One runner
+// asserts the same things of every row; a row says what is particular to its kind (the configuration and
+// what it needs, where the service shows the object, which edits change it in place and which replace it).
+// What belongs to one kind only (ordering, pairs, dependents) stays in that kind's own file.
+
+import { describe, expect, it } from "vitest";
+import { KIND_DEFINITIONS, KINDS, type Kind } from "../../src/kinds/index.js";
+import { useSimulator, type CallResult, type TestSim } from "../support/sim.js";
+import { workspace, type CliResult, type Workspace } from "./cli.js";
+import { SEEDED_ENDPOINTS } from "../../src/simulator/core/seed.js";
+import { ACCOUNT, CONFIG_HEADER, PORTS, PROJECT, idOf, objects, out, portConnectionYaml, runner, type Obj } from "./service.js";
+
+/** The id the state records for an address, when the expectation is evaluated. */
+type Ids = (address: string) => string;
+
+/** What a GET of the path returns on the simulator, matched as `toMatchObject` matches. */
+type Reading = readonly [path: string, shows: Obj];
+
+interface Step {
+  /** The configuration from this step on; the previous one when absent. */
+  config?: string;
+  /** Arguments for this step's plan and apply (`--replace ADDRESS`). */
+  args?: string[];
+  /** Environment variables from this step on (a rotated secret). */
+  env?: Record<string, string>;
+  /** What the service shows once the step is applied. */
+  shows(ids: Ids): Reading[];
+  /** What the state records for the resource under test, as `toMatchObject` matches it. */
+  recorded?(ids: Ids): Obj;
+}
+
+interface Update extends Step {
+  /** The field changes the plan shows. */
+  plan: Array<string | RegExp>;
+  /** The mutating calls the service receives: "METHOD path status". */
+  calls(ids: Ids): string[];
+}
+
+interface Replace extends Step {
+  /** Why the plan replaces: the force-new field it names, or the request. */
+  because: string | RegExp;
+  /** Every address replaced, when more than the resource under test. */
+  replaced?: string[];
+}
+
+interface Lifecycle {
+  /** The resource under test. */
+  address: string;
+  /** The simulator's clock: kinds whose transitions take simulated minutes run faster. */
+  speed: number;
+  env?: Record<string, string>;
+  /** Values no output and no state file may ever contain. */
+  secrets?: string[];
+  /** The first configuration (the resource and what it needs), how many resources it adds, and what they show. */
+  create: Step & { config: string; added: number };
+  updates: Update[];
+  replaces: Replace[];
+  delete: {
+    config: string;
+    /** Every address removed, when more than the resource under test. */
+    deleted?: string[];
+    /** The mutating calls the service receives, by the ids the objects had. */
+    calls(was: Ids): string[];
+    /** What the service shows of what is left. */
+    shows?(ids: Ids): Reading[];
+  };
+  /** Where the service serves one object of the kind, by its id and the ids of what it lives on. */
+  path(id: string, ids: Ids): string;
+  /** Whether the answer to a GET of that path says the service no longer has the object. */
+  gone(res: CallResult): boolean;
+  /** Whether an object `/__sim/objects` lists for the kind is still in service. */
+  live(obj: Obj): boolean;
+  /** The simulator's name for the kind's objects, where it is not the kind's ("routers"). */
+  objects?: string;
+}
+
+/** A number the service may send as a JSON number or as its decimal string. */
+const numeric = (n: number) => expect.toBeOneOf([n, String(n)]);
+/** A list with these members, in any order. */
+const sameMembers = (members: string[]) =>
+  expect.toSatisfy((v: unknown) => Array.isArray(v) && JSON.stringify([...v].sort()) === JSON.stringify([...members].sort()), `the members ${members.join(", ")}`);
+const ATTACHED = expect.toBeOneOf(["ATTACHED", "PENDING_BGP_CONFIGURATION"]);
+
+// ── route filters ─────────────────────────────────────────────────────────────────────────────
+
+const routeFilter = (type: string, description: string) => `${CONFIG_HEADER}routeFilters:
+  customer-in:
+    type: ${type}
+    description: ${description}
+`;
+
+const ROUTE_FILTERS: Lifecycle = {
+  address: "routeFilters.customer-in",
+  speed: 500,
+  create: {
+    config: routeFilter("BGP_IPv4_PREFIX_FILTER", "first"),
+    added: 1,
+    shows: (ids) => [[`/fabric/v4/routeFilters/${ids("routeFilters.customer-in")}`, { name: "customer-in", description: "first", state: "PROVISIONED", type: "BGP_IPv4_PREFIX_FILTER" }]],
+  },
+  updates: [
+    {
+      config: routeFilter("BGP_IPv4_PREFIX_FILTER", "second"),
+      plan: ['~ description = "first" -> "second"'],
+      calls: (ids) => [`PATCH /fabric/v4/routeFilters/${ids("routeFilters.customer-in")} 202`],
+      shows: (ids) => [[`/fabric/v4/routeFilters/${ids("routeFilters.customer-in")}`, { description: "second", state: "PROVISIONED" }]],
+    },
+  ],
+  replaces: [
+    {
+      config: routeFilter("BGP_IPv6_PREFIX_FILTER", "second"),
+      because: "type cannot change in place",
+      shows: (ids) => [[`/fabric/v4/routeFilters/${ids("routeFilters.customer-in")}`, { type: "BGP_IPv6_PREFIX_FILTER", description: "second", state: "PROVISIONED" }]],
+    },
+  ],
+  delete: {
+    config: `${CONFIG_HEADER}routeFilters: {}\n`,
+    calls: (was) => [`DELETE /fabric/v4/routeFilters/${was("routeFilters.customer-in")} 202`],
+  },
+  path: (id) => `/fabric/v4/routeFilters/${id}`,
+  gone: (res) => res.body.state === "DEPROVISIONED",
+  live: (f) => f.state !== "DEPROVISIONED",
+};
+
+// ── route filter attachments ──────────────────────────────────────────────────────────────────
+
+/** Two filters on one connection; the attachment binds one of them (an attachment has nothing to change in place). */
+const attached = (filter?: "primary-in" | "alternate-in") => `${CONFIG_HEADER}routeFilters:
+  primary-in:
+    type: BGP_IPv4_PREFIX_FILTER
+    description: primary
+  alternate-in:
+    type: BGP_IPv4_PREFIX_FILTER
+    description: alternate
+connections:
+${portConnectionYaml("filtered", { aPort: PORTS.nyPrimary, vlanA: 2201, zPort: PORTS.nySecondary, vlanZ: 2202 })}routeFilterAttachments:${
+  filter === undefined
+    ? " {}"
+    : `
+  filtered-in:
+    connection: \${connections.filtered.uuid}
+    routeFilter: \${routeFilters.${filter}.uuid}
+    direction: INBOUND`
+}
+`;
+
+const attachmentPath = (id: string, ids: Ids) => `/fabric/v4/connections/${ids("connections.filtered")}/routeFilters/${id}`;
+
+const ROUTE_FILTER_ATTACHMENTS: Lifecycle = {
+  address: "routeFilterAttachments.filtered-in",
+  speed: 500,
+  create: {
+    config: attached("primary-in"),
+    added: 4,
+    shows: (ids) => [
+      [attachmentPath(ids("routeFilterAttachments.filtered-in"), ids), { uuid: ids("routeFilters.primary-in"), direction: "INBOUND", type: "BGP_IPv4_PREFIX_FILTER", attachmentStatus: ATTACHED }],
+      [`/fabric/v4/routeFilters/${ids("routeFilters.primary-in")}`, { connectionsCount: 1 }],
+    ],
+    // The service names an attachment by its connection and its filter: the id is the filter's uuid.
+    recorded: (ids) => ({ id: ids("routeFilters.primary-in"), attributes: { direction: "INBOUND" } }),
+  },
+  updates: [],
+  replaces: [
+    {
+      config: attached("alternate-in"),
+      because: "routeFilter cannot change in place",
+      shows: (ids) => [
+        [attachmentPath(ids("routeFilterAttachments.filtered-in"), ids), { uuid: ids("routeFilters.alternate-in"), direction: "INBOUND", attachmentStatus: ATTACHED }],
+        [`/fabric/v4/routeFilters/${ids("routeFilters.primary-in")}`, { connectionsCount: 0 }],
+        [`/fabric/v4/routeFilters/${ids("routeFilters.alternate-in")}`, { connectionsCount: 1 }],
+      ],
+      recorded: (ids) => ({ id: ids("routeFilters.alternate-in") }),
+    },
+  ],
+  delete: {
+    config: attached(),
+    calls: (was) => [`DELETE ${attachmentPath(was("routeFilterAttachments.filtered-in"), was)} 202`],
+    shows: (ids) => [[`/fabric/v4/routeFilters/${ids("routeFilters.alternate-in")}`, { connectionsCount: 0 }]],
+  },
+  path: attachmentPath,
+  gone: (res) => res.status === 404 || res.body.attachmentStatus === "DETACHED",
+  live: (a) => a.attachmentStatus !== "DETACHED",
+};
+
+// ── connections ───────────────────────────────────────────────────────────────────────────────
+
+const connection = (c?: { name?: string; bandwidth: number; vlanTag: number; zPort?: string }) => `${CONFIG_HEADER}connections:${
+  c === undefined
+    ? " {}"
+    : `
+  dc-link:
+${c.name ? `    name: ${c.name}\n` : ""}    type: EVPL_VC
+    bandwidth: ${c.bandwidth}
+    aSide:
+      accessPoint:
+        type: COLO
+        port: { uuid: ${PORTS.dcPrimary} }
+        linkProtocol: { type: DOT1Q, vlanTag: ${c.vlanTag} }
+    zSide:
+      accessPoint:
+        type: COLO
+        port: { uuid: ${c.zPort ?? PORTS.dcSecondary} }
+        linkProtocol: { type: DOT1Q, vlanTag: 1502 }
+    notifications: [{ type: ALL, emails: [noc@example.com] }]
+    order: { purchaseOrderNumber: PO-E2E-1 }`
+}
+`;
+
+const connectionPath = (id: string) => `/fabric/v4/connections/${id}`;
+
+const CONNECTIONS: Lifecycle = {
+  address: "connections.dc-link",
+  speed: 500,
+  create: {
+    config: connection({ bandwidth: 50, vlanTag: 1501 }),
+    added: 1,
+    shows: (ids) => [
+      [
+        connectionPath(ids("connections.dc-link")),
+        {
+          uuid: ids("connections.dc-link"),
+          name: "dc-link",
+          type: "EVPL_VC",
+          bandwidth: 50,
+          state: "PROVISIONED",
+          project: { projectId: PROJECT },
+          order: { purchaseOrderNumber: "PO-E2E-1" },
+          notifications: [{ type: "ALL", emails: ["noc@example.com"] }],
+          aSide: { accessPoint: { type: "COLO", port: { uuid: PORTS.dcPrimary }, linkProtocol: { type: "DOT1Q", vlanTag: 1501 } } },
+          zSide: { accessPoint: { type: "COLO", port: { uuid: PORTS.dcSecondary }, linkProtocol: { type: "DOT1Q", vlanTag: 1502 } } },
+        },
+      ],
+    ],
+    recorded: (ids) => ({ attributes: { uuid: ids("connections.dc-link"), state: "PROVISIONED", bandwidth: 50 } }),
+  },
+  updates: [
+    {
+      // Bandwidth and name change in place: one PATCH.
+      config: connection({ name: "dc-link-renamed", bandwidth: 100, vlanTag: 1501 }),
+      plan: [/~ bandwidth\s+= 50 -> 100/, /~ name\s+= "dc-link" -> "dc-link-renamed"/],
+      calls: (ids) => [`PATCH ${connectionPath(ids("connections.dc-link"))} 202`],
+      shows: (ids) => [[connectionPath(ids("connections.dc-link")), { name: "dc-link-renamed", bandwidth: 100, state: "PROVISIONED" }]],
+    },
+  ],
+  replaces: [
+    {
+      // The a-side VLAN tag has no PATCH path.
+      config: connection({ name: "dc-link-renamed", bandwidth: 100, vlanTag: 1601 }),
+      because: "aSide.accessPoint.linkProtocol.vlanTag cannot change in place",
+      shows: (ids) => [[connectionPath(ids("connections.dc-link")), { state: "PROVISIONED", name: "dc-link-renamed", aSide: { accessPoint: { linkProtocol: { vlanTag: 1601 } } } }]],
+    },
+    {
+      // Only the a-side port has a PATCH path, not the z-side one.
+      config: connection({ name: "dc-link-renamed", bandwidth: 100, vlanTag: 1601, zPort: PORTS.dcPrimary }),
+      because: "zSide.accessPoint.port.uuid cannot change in place",
+      shows: (ids) => [[connectionPath(ids("connections.dc-link")), { state: "PROVISIONED", zSide: { accessPoint: { port: { uuid: PORTS.dcPrimary } } } }]],
+    },
+  ],
+  delete: {
+    config: connection(),
+    calls: (was) => [`DELETE ${connectionPath(was("connections.dc-link"))} 200`],
+  },
+  path: connectionPath,
+  gone: (res) => res.body.state === "DEPROVISIONED",
+  live: (c) => c.state !== "DEPROVISIONED",
+};
+
+// ── routing protocols ─────────────────────────────────────────────────────────────────────────
+
+interface Bgp {
+  asn: number;
+  enabled: boolean;
+  bfd: boolean;
+}
+
+/** BGP under test over the DIRECT instance it needs, on one connection; listed first, as no order is declared. */
+const routed = (bgp?: Bgp, subnet = "192.168.50") => `${CONFIG_HEADER}connections:
+${portConnectionYaml("routed", { aPort: PORTS.svPrimary, vlanA: 2301, zPort: PORTS.svSecondary, vlanZ: 2302 })}routingProtocols:${
+  bgp === undefined
+    ? " {}"
+    : `
+  routed-bgp:
+    connection: \${connections.routed.uuid}
+    type: BGP
+    customerAsn: ${bgp.asn}
+    bgpIpv4: { customerPeerIp: ${subnet}.2, enabled: ${bgp.enabled} }
+    bfd: { enabled: ${bgp.bfd}${bgp.bfd ? ", interval: 300" : ""} }
+  routed-direct:
+    connection: \${connections.routed.uuid}
+    type: DIRECT
+    directIpv4: { equinixIfaceIp: ${subnet}.1/30 }`
+}
+`;
+
+const BGP = "routingProtocols.routed-bgp";
+const DIRECT = "routingProtocols.routed-direct";
+const protocolPath = (id: string, ids: Ids) => `/fabric/v4/connections/${ids("connections.routed")}/routingProtocols/${id}`;
+const bgpOf = (ids: Ids) => protocolPath(ids(BGP), ids);
+const directOf = (ids: Ids) => protocolPath(ids(DIRECT), ids);
+
+const ROUTING_PROTOCOLS: Lifecycle = {
+  address: BGP,
+  speed: 500,
+  create: {
+    config: routed({ asn: 65010, enabled: true, bfd: false }),
+    added: 3,
+    shows: (ids) => [
+      [directOf(ids), { uuid: ids(DIRECT), type: "DIRECT", state: "PROVISIONED", directIpv4: { equinixIfaceIp: "192.168.50.1/30" } }],
+      [bgpOf(ids), { uuid: ids(BGP), type: "BGP", state: "PROVISIONED", customerAsn: numeric(65010), bgpIpv4: { customerPeerIp: "192.168.50.2", enabled: true } }],
+    ],
+    recorded: (ids) => ({ attributes: { uuid: ids(BGP), state: "PROVISIONED" } }),
+  },
+  updates: [
+    {
+      // The enabled flag alone: the service's JSON patch.
+      config: routed({ asn: 65010, enabled: false, bfd: false }),
+      plan: [/~ bgpIpv4\.enabled\s+= true -> false/],
+      calls: (ids) => [`PATCH ${bgpOf(ids)} 202`],
+      shows: (ids) => [[bgpOf(ids), { state: "PROVISIONED", bgpIpv4: { enabled: false } }]],
+    },
+    {
+      // customerAsn and bfd have no patch path: the whole instance is sent again.
+      config: routed({ asn: 65020, enabled: false, bfd: true }),
+      plan: [/~ customerAsn\s+= 65010 -> 65020/, /~ bfd\.enabled\s+= false -> true/],
+      calls: (ids) => [`PUT ${bgpOf(ids)} 202`],
+      shows: (ids) => [[bgpOf(ids), { state: "PROVISIONED", customerAsn: numeric(65020), bgpIpv4: { customerPeerIp: "192.168.50.2", enabled: false }, bfd: { enabled: true, interval: numeric(300) } }]],
+    },
+  ],
+  replaces: [
+    {
+      // BGP alone has no field the service would take as a new instance on the same connection: ask for one.
+      args: ["--replace", BGP],
+      because: "replacement requested (--replace)",
+      shows: (ids) => [[bgpOf(ids), { state: "PROVISIONED", customerAsn: numeric(65020), bgpIpv4: { enabled: false }, bfd: { enabled: true } }]],
+    },
+    {
+      // The service keeps a BGP session inside its DIRECT subnet at every step: both move together.
+      config: routed({ asn: 65020, enabled: false, bfd: true }, "192.168.70"),
+      because: "directIpv4.equinixIfaceIp cannot change in place",
+      replaced: [DIRECT, BGP],
+      shows: (ids) => [
+        [directOf(ids), { uuid: ids(DIRECT), type: "DIRECT", state: "PROVISIONED", directIpv4: { equinixIfaceIp: "192.168.70.1/30" } }],
+        [bgpOf(ids), { uuid: ids(BGP), type: "BGP", state: "PROVISIONED", bgpIpv4: { customerPeerIp: "192.168.70.2" } }],
+      ],
+    },
+  ],
+  delete: {
+    // Both at once: BGP first, or the service refuses the DIRECT delete.
+    config: routed(),
+    deleted: [BGP, DIRECT],
+    calls: (was) => [`DELETE ${bgpOf(was)} 202`, `DELETE ${directOf(was)} 202`],
+  },
+  path: protocolPath,
+  gone: (res) => res.status === 404 || res.body.state === "DEPROVISIONED",
+  live: (p) => p.state !== "DEPROVISIONED",
+};
+
+// ── devices ───────────────────────────────────────────────────────────────────────────────────
+
+const device = (d?: { name?: string; packageCode?: string; core?: number; notifications?: string[] }) => `${CONFIG_HEADER}  accountNumber: ${ACCOUNT}
+devices:${
+  d === undefined
+    ? " {}"
+    : `
+  edge-1:
+${d.name ? `    virtualDeviceName: ${d.name}\n` : ""}    deviceTypeCode: C8000V
+    metroCode: DC
+    packageCode: ${d.packageCode ?? "network-essentials"}
+    version: 17.11.01a
+    licenseMode: SUB
+    deviceManagementType: PROVIDER-CONFIGURED
+    core: ${d.core ?? 2}
+    termlength: 12
+    notifications: [${(d.notifications ?? ["netops@example.com"]).join(", ")}]`
+}
+`;
+
+const devicePath = (id: string) => `/ne/v1/devices/${id}`;
+const RENAMED = { name: "edge-1-renamed", notifications: ["netops@example.com", "oncall@example.com"] };
+
+const DEVICES: Lifecycle = {
+  address: "devices.edge-1",
+  speed: 2000,
+  create: {
+    config: device({}),
+    added: 1,
+    shows: (ids) => [
+      [
+        devicePath(ids("devices.edge-1")),
+        {
+          uuid: ids("devices.edge-1"),
+          name: "edge-1",
+          status: "PROVISIONED",
+          deviceTypeCode: "C8000V",
+          metroCode: "DC",
+          packageCode: "network-essentials",
+          version: "17.11.01a",
+          deviceManagementType: "PROVIDER-CONFIGURED",
+          core: { core: 2 },
+          notifications: ["netops@example.com"],
+          accountNumber: numeric(ACCOUNT),
+          termLength: numeric(12),
+        },
+      ],
+    ],
+    recorded: (ids) => ({ attributes: { uuid: ids("devices.edge-1"), status: "PROVISIONED" } }),
+  },
+  updates: [
+    {
+      config: device(RENAMED),
+      plan: [/~ virtualDeviceName\s+= "edge-1" -> "edge-1-renamed"/, "notifications"],
+      calls: (ids) => [`PATCH ${devicePath(ids("devices.edge-1"))} 204`],
+      shows: (ids) => [[devicePath(ids("devices.edge-1")), { name: "edge-1-renamed", status: "PROVISIONED", notifications: sameMembers(RENAMED.notifications) }]],
+    },
+  ],
+  replaces: [
+    {
+      // The package and the size are fixed by the order.
+      config: device({ ...RENAMED, packageCode: "network-advantage", core: 4 }),
+      because: /packageCode, core cannot change in place|core, packageCode cannot change in place/,
+      shows: (ids) => [[devicePath(ids("devices.edge-1")), { status: "PROVISIONED", name: "edge-1-renamed", packageCode: "network-advantage", core: { core: 4 } }]],
+    },
+  ],
+  delete: {
+    config: device(),
+    calls: (was) => [`DELETE ${devicePath(was("devices.edge-1"))} 204`],
+  },
+  path: devicePath,
+  gone: (res) => res.status === 404 || res.body.status === "DEPROVISIONED",
+  live: (d) => d.status !== "DEPROVISIONED" && d.status !== "DEPROVISIONING",
+};
+
+// ── VPNs ──────────────────────────────────────────────────────────────────────────────────────
+
+const PSK = "e2e-shared-key-7d1f";
+const ROTATED_PSK = "e2e-shared-key-rotated-93b0";
+
+const edge = (name: string) => `
+  ${name}:
+    deviceTypeCode: C8000V
+    metroCode: DC
+    packageCode: network-essentials
+    version: 17.11.01a
+    licenseMode: SUB
+    deviceManagementType: PROVIDER-CONFIGURED
+    core: 2
+    termlength: 12
+    notifications: [netops@example.com]`;
+
+/** A VPN on one of two provisioned devices. */
+const vpn = (v?: { device: "edge-a" | "edge-b"; configName: string; peerIp: string }) => `${CONFIG_HEADER}  accountNumber: ${ACCOUNT}
+devices:${edge("edge-a")}${edge("edge-b")}
+vpns:${
+  v === undefined
+    ? " {}"
+    : `
+  branch:
+    virtualDeviceUuid: \${devices.${v.device}.uuid}
+    siteName: branch
+    configName: ${v.configName}
+    peerIp: ${v.peerIp}
+    peerSharedKey: \${secret.BRANCH_PSK}
+    remoteAsn: 65100
+    remoteIpAddress: 169.254.10.2
+    localAsn: 65000
+    tunnelIp: 169.254.10.1/30
+    useNetworkServiceConnection: false`
+}
+`;
+
+const vpnPath = (id: string) => `/ne/v1/vpn/${id}`;
+
+const VPNS: Lifecycle = {
+  address: "vpns.branch",
+  speed: 2000,
+  env: { BRANCH_PSK: PSK },
+  secrets: [PSK, ROTATED_PSK],
+  create: {
+    config: vpn({ device: "edge-a", configName: "branch-tunnel", peerIp: "203.0.113.10" }),
+    added: 3,
+    shows: (ids) => [
+      [
+        vpnPath(ids("vpns.branch")),
+        {
+          uuid: ids("vpns.branch"),
+          virtualDeviceUuid: ids("devices.edge-a"),
+          siteName: "branch",
+          configName: "branch-tunnel",
+          peerIp: "203.0.113.10",
+          remoteAsn: numeric(65100),
+          remoteIpAddress: "169.254.10.2",
+          localAsn: numeric(65000),
+          tunnelIp: "169.254.10.1/30",
+          status: "PROVISIONED",
+        },
+      ],
+    ],
+    // The state holds the pre-shared key's hash only.
+    recorded: () => ({ sensitiveHashes: { peerSharedKey: expect.any(String) } }),
+  },
+  updates: [
+    {
+      // One PUT of the whole configuration.
+      config: vpn({ device: "edge-a", configName: "branch-tunnel-v2", peerIp: "203.0.113.20" }),
+      plan: [/~ configName\s+= "branch-tunnel" -> "branch-tunnel-v2"/, /~ peerIp\s+= "203\.0\.113\.10" -> "203\.0\.113\.20"/],
+      calls: (ids) => [`PUT ${vpnPath(ids("vpns.branch"))} 202`],
+      shows: (ids) => [[vpnPath(ids("vpns.branch")), { configName: "branch-tunnel-v2", peerIp: "203.0.113.20", status: "PROVISIONED" }]],
+    },
+    {
+      // A new pre-shared key is a change although the state holds only its hash; it is sent, never shown.
+      env: { BRANCH_PSK: ROTATED_PSK },
+      plan: [/~ peerSharedKey\s+= \(sensitive\)/],
+      calls: (ids) => [`PUT ${vpnPath(ids("vpns.branch"))} 202`],
+      shows: (ids) => [["/__sim/objects?kind=vpns", { data: expect.arrayContaining([expect.objectContaining({ uuid: ids("vpns.branch"), peerSharedKey: ROTATED_PSK, configName: "branch-tunnel-v2" })]) }]],
+    },
+  ],
+  replaces: [
+    {
+      // The service refuses to move a VPN between devices.
+      config: vpn({ device: "edge-b", configName: "branch-tunnel-v2", peerIp: "203.0.113.20" }),
+      because: "virtualDeviceUuid cannot change in place",
+      shows: (ids) => [[vpnPath(ids("vpns.branch")), { virtualDeviceUuid: ids("devices.edge-b"), configName: "branch-tunnel-v2", status: "PROVISIONED" }]],
+    },
+  ],
+  delete: {
+    config: vpn(),
+    calls: (was) => [`DELETE ${vpnPath(was("vpns.branch"))} 202`],
+  },
+  path: vpnPath,
+  gone: (res) => res.status === 404 || res.body.status === "DEPROVISIONED",
+  live: (v) => v.status !== "DEPROVISIONED",
+};
+
+// ── cloud routers, networks, service tokens ──────────────────────────────────────────────────
+
+/** The router, network and token every world starts with: in service, never in a state. */
+const SEEDED = new Set<unknown>(Object.values(SEEDED_ENDPOINTS).map((e) => e.uuid));
+
+const cloudRouter = (r?: { name: string; packageCode: string; metroCode: string; email: string }) => `${CONFIG_HEADER}cloudRouters:${
+  r === undefined
+    ? " {}"
+    : `
+  edge:
+    name: ${r.name}
+    location: { metroCode: ${r.metroCode} }
+    package: { code: ${r.packageCode} }
+    notifications: [{ type: ALL, emails: [${r.email}] }]`
+}
+`;
+
+const routerPath = (id: string) => `/fabric/v4/routers/${id}`;
+
+const CLOUD_ROUTERS: Lifecycle = {
+  address: "cloudRouters.edge",
+  speed: 1000,
+  create: {
+    config: cloudRouter({ name: "fcr-edge", packageCode: "LAB", metroCode: "DC", email: "noc@example.com" }),
+    added: 1,
+    shows: (ids) => [[routerPath(ids("cloudRouters.edge")), { name: "fcr-edge", type: "XF_ROUTER", state: "PROVISIONED", package: { code: "LAB" }, location: { metroCode: "DC" }, project: { projectId: PROJECT }, account: { accountNumber: ACCOUNT } }]],
+  },
+  updates: [
+    {
+      // Name, package and notifications: one PATCH of the three paths.
+      config: cloudRouter({ name: "fcr-edge-2", packageCode: "STANDARD", metroCode: "DC", email: "ops@example.com" }),
+      plan: [/~ name\s+= "fcr-edge" -> "fcr-edge-2"/, /~ package\.code\s+= "LAB" -> "STANDARD"/],
+      calls: (ids) => [`PATCH ${routerPath(ids("cloudRouters.edge"))} 200`],
+      shows: (ids) => [[routerPath(ids("cloudRouters.edge")), { name: "fcr-edge-2", package: { code: "STANDARD" }, notifications: [{ emails: ["ops@example.com"] }], state: "PROVISIONED" }]],
+    },
+  ],
+  replaces: [
+    {
+      config: cloudRouter({ name: "fcr-edge-2", packageCode: "STANDARD", metroCode: "SV", email: "ops@example.com" }),
+      because: "location.metroCode cannot change in place",
+      shows: (ids) => [[routerPath(ids("cloudRouters.edge")), { location: { metroCode: "SV" }, state: "PROVISIONED" }]],
+    },
+  ],
+  delete: {
+    config: cloudRouter(),
+    calls: (was) => [`DELETE ${routerPath(was("cloudRouters.edge"))} 204`],
+  },
+  path: routerPath,
+  gone: (res) => res.status === 404 || res.body.state === "DEPROVISIONED",
+  live: (r) => r.state !== "DEPROVISIONED" && !SEEDED.has(r.uuid),
+  objects: "routers",
+};
+
+const network = (n?: { name: string; scope: "GLOBAL" | "REGIONAL"; email: string }) => `${CONFIG_HEADER}networks:${
+  n === undefined
+    ? " {}"
+    : `
+  lan:
+    type: EVPLAN
+    name: ${n.name}
+    scope: ${n.scope}${n.scope === "REGIONAL" ? "\n    location: { region: AMER }" : ""}
+    notifications: [{ type: ALL, emails: [${n.email}] }]`
+}
+`;
+
+const networkPath = (id: string) => `/fabric/v4/networks/${id}`;
+
+const NETWORKS: Lifecycle = {
+  address: "networks.lan",
+  speed: 1000,
+  create: {
+    config: network({ name: "branch-lan", scope: "GLOBAL", email: "noc@example.com" }),
+    added: 1,
+    shows: (ids) => [[networkPath(ids("networks.lan")), { name: "branch-lan", type: "EVPLAN", scope: "GLOBAL", state: "ACTIVE", operation: { equinixStatus: "PROVISIONED" }, project: { projectId: PROJECT } }]],
+  },
+  updates: [
+    {
+      config: network({ name: "branch-lan-2", scope: "GLOBAL", email: "ops@example.com" }),
+      plan: [/~ name\s+= "branch-lan" -> "branch-lan-2"/],
+      calls: (ids) => [`PATCH ${networkPath(ids("networks.lan"))} 200`],
+      shows: (ids) => [[networkPath(ids("networks.lan")), { name: "branch-lan-2", notifications: [{ emails: ["ops@example.com"] }], state: "ACTIVE" }]],
+    },
+  ],
+  replaces: [
+    {
+      config: network({ name: "branch-lan-2", scope: "REGIONAL", email: "ops@example.com" }),
+      because: "scope, location.region cannot change in place",
+      shows: (ids) => [[networkPath(ids("networks.lan")), { scope: "REGIONAL", location: { region: "AMER" }, state: "ACTIVE" }]],
+    },
+  ],
+  delete: {
+    config: network(),
+    calls: (was) => [`DELETE ${networkPath(was("networks.lan"))} 202`],
+  },
+  path: networkPath,
+  gone: (res) => res.status === 404 || res.body.state === "DELETED",
+  live: (n) => n.state !== "DELETED" && !SEEDED.has(n.uuid),
+};
+
+const serviceToken = (k?: { description: string; expiry: string; bandwidths: string; vlanTag: number }) => `${CONFIG_HEADER}serviceTokens:${
+  k === undefined
+    ? " {}"
+    : `
+  partner:
+    description: ${k.description}
+    expirationDateTime: ${k.expiry}
+    connection:
+      type: EVPL_VC
+      supportedBandwidths: [${k.bandwidths}]
+      zSide:
+        accessPointSelectors:
+          - type: COLO
+            port: { uuid: ${PORTS.dcSecondary} }
+            linkProtocol: { type: DOT1Q, vlanTag: ${k.vlanTag} }
+    notifications: [{ type: ALL, emails: [noc@example.com] }]`
+}
+`;
+
+const tokenPath = (id: string) => `/fabric/v4/serviceTokens/${id}`;
+
+const SERVICE_TOKENS: Lifecycle = {
+  address: "serviceTokens.partner",
+  speed: 1000,
+  create: {
+    config: serviceToken({ description: "for the partner", expiry: "2099-06-30T00:00:00Z", bandwidths: "50, 100", vlanTag: 2701 }),
+    added: 1,
+    shows: (ids) => [
+      [
+        tokenPath(ids("serviceTokens.partner")),
+        {
+          name: "partner",
+          type: "VC_TOKEN",
+          state: "INACTIVE",
+          description: "for the partner",
+          expirationDateTime: "2099-06-30T00:00:00.000Z",
+          connection: { type: "EVPL_VC", supportedBandwidths: [50, 100], zSide: { accessPointSelectors: [{ type: "COLO", port: { uuid: PORTS.dcSecondary }, linkProtocol: { vlanTag: 2701 } }] } },
+        },
+      ],
+    ],
+  },
+  updates: [
+    {
+      // Description, expiry and bandwidths: one PATCH of the three paths.
+      config: serviceToken({ description: "renewed", expiry: "2099-12-31T00:00:00Z", bandwidths: "50, 100, 200", vlanTag: 2701 }),
+      plan: [/~ description\s+= "for the partner" -> "renewed"/, /~ expirationDateTime\s+= "2099-06-30T00:00:00.000Z" -> "2099-12-31T00:00:00.000Z"/],
+      calls: (ids) => [`PATCH ${tokenPath(ids("serviceTokens.partner"))} 200`],
+      shows: (ids) => [[tokenPath(ids("serviceTokens.partner")), { description: "renewed", expirationDateTime: "2099-12-31T00:00:00.000Z", connection: { supportedBandwidths: [50, 100, 200] } }]],
+    },
+  ],
+  replaces: [
+    {
+      config: serviceToken({ description: "renewed", expiry: "2099-12-31T00:00:00Z", bandwidths: "50, 100, 200", vlanTag: 2702 }),
+      because: "connection.zSide.accessPointSelectors cannot change in place",
+      shows: (ids) => [[tokenPath(ids("serviceTokens.partner")), { state: "INACTIVE", connection: { zSide: { accessPointSelectors: [{ linkProtocol: { vlanTag: 2702 } }] } } }]],
+    },
+  ],
+  delete: {
+    config: serviceToken(),
+    calls: (was) => [`DELETE ${tokenPath(was("serviceTokens.partner"))} 200`],
+  },
+  path: tokenPath,
+  // The service answers a token it does not have with 400 "Token not found".
+  gone: (res) => res.status === 400 || res.body.state === "DELETED",
+  live: (k) => k.state !== "DELETED" && !SEEDED.has(k.uuid),
+};
+
+/** The table: a row for every kind, so that a new kind cannot go without one. */
+const LIFECYCLES: Record<Kind, Lifecycle> = {
+  routeFilters: ROUTE_FILTERS,
+  routeFilterAttachments: ROUTE_FILTER_ATTACHMENTS,
+  cloudRouters: CLOUD_ROUTERS,
+  networks: NETWORKS,
+  serviceTokens: SERVICE_TOKENS,
+  connections: CONNECTIONS,
+  routingProtocols: ROUTING_PROTOCOLS,
+  devices: DEVICES,
+  vpns: VPNS,
+};
+
+// ── the runner ────────────────────────────────────────────────────────────────────────────────
+
+const contains = (text: string, expected: string | RegExp): void => {
+  if (typeof expected === "string") expect(text).toContain(expected);
+  else expect(text).toMatch(expected);
+};
+
+/** Every address's id in the state now. */
+function snapshot(ws: Workspace): Record<string, string> {
+  return Object.fromEntries(Object.keys(ws.state().resources).map((address) => [address, idOf(ws, address)]));
+}
+
+/** The ids of a snapshot, for the expectations about objects that are no longer in the state. */
+const idsOf =
+  (was: Record<string, string>): Ids =>
+  (address) => {
+    const id = was[address];
+    if (id === undefined) throw new Error(`${address} was not in the state: ${JSON.stringify(was)}`);
+    return id;
+  };
+
+/** The mutating calls the service received since the log was cleared: no reads, searches or token requests. */
+async function mutations(t: TestSim): Promise<string[]> {
+  const log = (await t.call("GET", "/__sim/requests")).body as Array<{ method: string; path: string; status: number }>;
+  return log.filter((r) => r.method !== "GET" && !r.path.startsWith("/oauth2") && !r.path.endsWith("/search")).map((r) => `${r.method} ${r.path} ${r.status}`);
+}
+
+async function expectShows(t: TestSim, readings: Reading[]): Promise<void> {
+  for (const [path, shows] of readings) {
+    const res = await t.call("GET", path);
+    expect(res.body, `GET ${path} (${res.status})`).toMatchObject(shows);
+  }
+}
+
+/** Of every kind, the service has in service exactly the objects the state records: nothing left over, nothing missing. */
+async function expectServiceHoldsState(t: TestSim, ws: Workspace): Promise<void> {
+  const resources = Object.values(ws.state().resources);
+  for (const kind of KINDS) {
+    const row = LIFECYCLES[kind];
+    const inService = (await objects(t, row.objects ?? kind)).filter(row.live).map((o) => String(o.uuid));
+    const recorded = resources.filter((r) => r.kind === kind).map((r) => r.id);
+    expect(inService.sort(), `${kind} in service`).toEqual(recorded.sort());
+  }
+}
+
+async function runLifecycle(t: TestSim, row: Lifecycle): Promise<void> {
+  const { address } = row;
+  const ws = workspace(row.create.config);
+  const ids: Ids = (a) => idOf(ws, a);
+  let env = { ...row.env };
+  const run = async (...args: string[]): Promise<CliResult> => {
+    const result = await runner(t, ws, env)(...args);
+    for (const secret of row.secrets ?? []) {
+      expect(result.stdout + result.stderr, "a secret in the output").not.toContain(secret);
+      expect(ws.stateText(), "a secret in the state file").not.toContain(secret);
+    }
+    return result;
+  };
+  const expectNoChanges = async (): Promise<void> => {
+    const plan = await run("plan", "--detailed-exitcode");
+    expect(plan.code, out(plan)).toBe(0);
+    expect(plan.stdout).toContain("No changes.");
+  };
+  const edit = (step: { config?: string; env?: Record<string, string> }): void => {
+    if (step.config !== undefined) ws.write(step.config);
+    env = { ...env, ...step.env };
+  };
+  const expectGone = async (id: string, was: Ids): Promise<void> => {
+    const res = await t.call("GET", row.path(id, was));
+    expect(row.gone(res), `${row.path(id, was)} still in service: ${res.text}`).toBe(true);
+  };
+
+  // Create and read back.
+  const created = await run("apply", "--auto-approve");
+  expect(created.code, out(created)).toBe(0);
+  expect(created.stderr).toBe("");
+  expect(created.stdout).toContain(`+ ${address}`);
+  expect(created.stdout).toContain(`Apply complete! Resources: ${row.create.added} added, 0 changed, 0 replaced, 0 destroyed.`);
+  await expectShows(t, row.create.shows(ids));
+  if (row.create.recorded) expect(ws.state().resources[address]).toMatchObject(row.create.recorded(ids));
+  await expectServiceHoldsState(t, ws);
+  await expectNoChanges();
+
+  // In place: the same ids, only the calls that change the object.
+  for (const update of row.updates) {
+    edit(update);
+    const before = snapshot(ws);
+    const plan = await run("plan", "--detailed-exitcode", ...(update.args ?? []));
+    expect(plan.code, out(plan)).toBe(2);
+    expect(plan.stdout).toContain(`# ${address} will be updated in place`);
+    expect(plan.stdout).toContain(`~ ${address}`);
+    for (const change of update.plan) contains(plan.stdout, change);
+    expect(plan.stdout).toContain("0 to add, 1 to change, 0 to replace, 0 to destroy");
+    await t.call("DELETE", "/__sim/requests");
+    const updated = await run("apply", "--auto-approve", ...(update.args ?? []));
+    expect(updated.code, out(updated)).toBe(0);
+    expect(updated.stdout).toContain("Apply complete! Resources: 0 added, 1 changed, 0 replaced, 0 destroyed.");
+    expect(await mutations(t)).toEqual(update.calls(ids));
+    expect(snapshot(ws)).toEqual(before);
+    await expectShows(t, update.shows(ids));
+    if (update.recorded) expect(ws.state().resources[address]).toMatchObject(update.recorded(ids));
+    await expectServiceHoldsState(t, ws);
+    await expectNoChanges();
+  }
+
+  // Replaced: new ids for what is replaced, the old objects gone, everything else untouched.
+  for (const replace of row.replaces) {
+    edit(replace);
+    const before = snapshot(ws);
+    const replaced = replace.replaced ?? [address];
+    const plan = await run("plan", "--detailed-exitcode", ...(replace.args ?? []));
+    expect(plan.code, out(plan)).toBe(2);
+    for (const a of replaced) {
+      expect(plan.stdout).toContain(`# ${a} must be replaced`);
+      expect(plan.stdout).toContain(`-/+ ${a}`);
+    }
+    contains(plan.stdout, replace.because);
+    expect(plan.stdout).toContain(`0 to add, 0 to change, ${replaced.length} to replace, 0 to destroy`);
+    const applied = await run("apply", "--auto-approve", ...(replace.args ?? []));
+    expect(applied.code, out(applied)).toBe(0);
+    expect(applied.stdout).toContain(`# ${address} must be replaced`);
+    contains(applied.stdout, replace.because);
+    expect(applied.stdout).toContain(`Apply complete! Resources: 0 added, 0 changed, ${replaced.length} replaced, 0 destroyed.`);
+    const after = snapshot(ws);
+    expect(Object.keys(after).sort()).toEqual(Object.keys(before).sort());
+    for (const [a, id] of Object.entries(before)) {
+      if (replaced.includes(a)) expect(after[a], `${a} is a new object`).not.toBe(id);
+      else expect(after[a], `${a} is the same object`).toBe(id);
+    }
+    for (const a of replaced) await expectGone(before[a]!, idsOf(before));
+    await expectShows(t, replace.shows(ids));
+    if (replace.recorded) expect(ws.state().resources[address]).toMatchObject(replace.recorded(ids));
+    await expectServiceHoldsState(t, ws);
+    await expectNoChanges();
+  }
+
+  // Deleted: gone from the state and from the service, and what it needed left as it was.
+  edit(row.delete);
+  const before = snapshot(ws);
+  const was = idsOf(before);
+  const deleted = row.delete.deleted ?? [address];
+  await t.call("DELETE", "/__sim/requests");
+  const removed = await run("apply", "--auto-approve");
+  expect(removed.code, out(removed)).toBe(0);
+  expect(removed.stdout).toContain(`Apply complete! Resources: 0 added, 0 changed, 0 replaced, ${deleted.length} destroyed.`);
+  expect(await mutations(t)).toEqual(row.delete.calls(was));
+  expect(snapshot(ws)).toEqual(Object.fromEntries(Object.entries(before).filter(([a]) => !deleted.includes(a))));
+  for (const a of deleted) await expectGone(was(a), was);
+  await expectShows(t, row.delete.shows?.(ids) ?? []);
+  await expectServiceHoldsState(t, ws);
+  await expectNoChanges();
+
+  // What the resource needed goes too, and nothing of any kind is left in service.
+  const remaining = Object.keys(ws.state().resources).length;
+  if (remaining > 0) {
+    const destroyed = await run("destroy", "--auto-approve");
+    expect(destroyed.code, out(destroyed)).toBe(0);
+    expect(destroyed.stdout).toContain(`Destroy complete! Resources: ${remaining} destroyed.`);
+  }
+  expect(ws.state().resources).toEqual({});
+  await expectServiceHoldsState(t, ws);
+}
+
+describe("the lifecycle table", () => {
+  it("has a row for every kind of the registry", () => {
+    expect(Object.keys(LIFECYCLES).sort()).toEqual([...KINDS].sort());
+  });
+
+  it("updates in place exactly the kinds that have fields to update in place", () => {
+    for (const kind of KINDS) {
+      const updatable = Object.keys(KIND_DEFINITIONS.get(kind)!.handler.updatable).length > 0;
+      expect(LIFECYCLES[kind].updates.length > 0, `${kind}: updatable ${String(updatable)}`).toBe(updatable);
+    }
+  });
+});
+
+// Each row has its own simulator, reset only before its own test: the rows can run side by side.
+describe.concurrent("every kind end to end", () => {
+  for (const [kind, row] of Object.entries(LIFECYCLES)) {
+    describe(kind, () => {
+      const t = useSimulator({ speed: row.speed });
+      it("creates, reads back, plans clean, updates in place, replaces, deletes, and the service no longer has it", { timeout: 300_000 }, () => runLifecycle(t, row));
+    });
+  }
+});
