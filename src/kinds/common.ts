@@ -96,17 +96,17 @@ export function compact(v: unknown): unknown {
 const SEARCH_PAGE = 100;
 
 /**
- * Reads objects by uuid through a Fabric search endpoint (`/uuid IN [...]`, 100 uuids a request),
- * leaving out those `isGone` says are deleted.
+ * Reads objects by uuid through a Fabric search endpoint (`/uuid IN [...]`, 100 uuids a request, and the
+ * expressions `also` adds where the endpoint requires more), leaving out those `isGone` says are deleted.
  */
-export async function searchByUuid(ctx: KindContext, searchPath: string, refs: readonly ObjectRef[], isGone: (body: Body) => boolean): Promise<Map<string, Body>> {
+export async function searchByUuid(ctx: KindContext, searchPath: string, refs: readonly ObjectRef[], isGone: (body: Body) => boolean, also: readonly Body[] = []): Promise<Map<string, Body>> {
   const found = new Map<string, Body>();
   const ids = [...new Set(refs.map((r) => r.id))];
   const batches: string[][] = [];
   for (let i = 0; i < ids.length; i += SEARCH_PAGE) batches.push(ids.slice(i, i + SEARCH_PAGE));
   await Promise.all(
     batches.map(async (values) => {
-      const filter = { and: [{ property: "/uuid", operator: "IN", values }] };
+      const filter = { and: [{ property: "/uuid", operator: "IN", values }, ...also] };
       for await (const body of searchAll<Body>(ctx.api, searchPath, { filter }, { pageSize: SEARCH_PAGE })) {
         if (typeof body.uuid === "string" && !isGone(body)) found.set(body.uuid, body);
       }

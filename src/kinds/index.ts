@@ -3,16 +3,19 @@
 // looks handlers up in it, and adding a kind touches its module and this file alone.
 
 import type { KindCatalog } from "../config/index.js";
+import { cloudRouters } from "./cloud-routers.js";
 import { connections } from "./connections/index.js";
 import { devices } from "./devices/index.js";
+import { networks } from "./networks.js";
 import { routeFilterAttachments } from "./route-filter-attachments.js";
 import { routeFilters } from "./route-filters.js";
 import { routingProtocols } from "./routing-protocols/index.js";
+import { serviceTokens } from "./service-tokens.js";
 import type { KindDefinition, KindHandler } from "./types.js";
 import { vpns } from "./vpns.js";
 
 /** Every kind, in the order the configuration's sections and the JSON Schema list them. */
-const DEFINITIONS = [routeFilters, routeFilterAttachments, connections, routingProtocols, devices, vpns] as const;
+const DEFINITIONS = [routeFilters, routeFilterAttachments, cloudRouters, networks, serviceTokens, connections, routingProtocols, devices, vpns] as const;
 
 export type Kind = (typeof DEFINITIONS)[number]["name"];
 

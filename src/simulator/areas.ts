@@ -3,6 +3,7 @@
 import type { Area } from "./core/context.js";
 import { coreArea } from "./core/seed.js";
 import { routeFiltersArea, connectionsArea, routingProtocolsArea, metrosArea, pricesArea, portsArea, cloudEventsArea } from "./fabric/index.js";
+import { cloudRoutersArea, networksArea, serviceTokensArea } from "./fabric/index.js";
 import { deviceTypesArea, devicesArea, vpnArea, backupsArea, imagesArea, publicKeysArea, filesArea, orderSummaryArea } from "./network-edge/index.js";
 import { signaturePoliciesArea, metalApiKeysArea, maintenanceNotificationsArea, legacyLayer2Area } from "./other/index.js";
 
@@ -15,6 +16,7 @@ export const ALL_AREAS: readonly Area[] = [
   pricesArea,
   portsArea,
   cloudEventsArea,
+  cloudRoutersArea, networksArea, serviceTokensArea,
   deviceTypesArea,
   devicesArea,
   vpnArea,

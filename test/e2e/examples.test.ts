@@ -7,6 +7,7 @@ import { cpSync, existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { createSimulator } from "../../src/simulator/index.js";
+import { SEEDED_ENDPOINTS } from "../../src/simulator/core/seed.js";
 import { useSimulator, type TestSim } from "../support/sim.js";
 import { EXAMPLES, netform, workspace, type Workspace } from "./cli.js";
 import { out, runner, type Obj } from "./service.js";
@@ -22,13 +23,19 @@ const MANAGED: ReadonlyArray<{ kind: string; state: string; gone: readonly strin
   { kind: "routingProtocols", state: "state", gone: ["DEPROVISIONED"] },
   { kind: "devices", state: "status", gone: ["DEPROVISIONED"] },
   { kind: "vpns", state: "status", gone: ["DEPROVISIONED"] },
+  { kind: "routers", state: "state", gone: ["DEPROVISIONED"] },
+  { kind: "networks", state: "state", gone: ["DELETED"] },
+  { kind: "serviceTokens", state: "state", gone: ["DELETED"] },
 ];
+
+/** The network, router and token every world starts with: never an example's to delete. */
+const SEEDED = new Set<unknown>(Object.values(SEEDED_ENDPOINTS).map((e) => e.uuid));
 
 /** Objects of the managed kinds that the service still has in service, read through a control API. */
 async function liveObjects(read: (kind: string) => Promise<Obj[]>): Promise<string[]> {
   const live: string[] = [];
   for (const { kind, state, gone } of MANAGED) {
-    for (const o of await read(kind)) if (!gone.includes(String(o[state]))) live.push(`${kind} ${String(o.uuid)} ${String(o[state])}`);
+    for (const o of await read(kind)) if (!gone.includes(String(o[state])) && !SEEDED.has(o.uuid)) live.push(`${kind} ${String(o.uuid)} ${String(o[state])}`);
   }
   return live;
 }
@@ -150,6 +157,21 @@ describe("examples end to end", () => {
 
     allowDestroy(ws);
     await destroyAll(ws, run, { resources: 4 });
+    expect(await liveObjects(fromTestSim(t))).toEqual([]);
+  });
+
+  it("fabric-edge: validates, applies, plans clean, and destroys the router, network and token after their connections", { timeout: 180_000 }, async () => {
+    const ws = copyExample("fabric-edge");
+    const run = runner(t, ws);
+    await lifecycle(ws, run, { resources: 11 });
+    const id = (address: string) => ws.state().resources[address]!.id!;
+    expect((await t.call("GET", `/fabric/v4/routers/${id("cloudRouters.dc-fcr")}`)).body).toMatchObject({ state: "PROVISIONED", connectionsCount: 2 });
+    expect((await t.call("GET", `/fabric/v4/networks/${id("networks.branch-lan")}`)).body).toMatchObject({ state: "ACTIVE", connectionsCount: 2 });
+    expect((await t.call("GET", `/fabric/v4/serviceTokens/${id("serviceTokens.partner-in")}`)).body).toMatchObject({ state: "INACTIVE", connection: { zSide: { accessPointSelectors: [{ linkProtocol: { vlanTag: 1401 } }] } } });
+    expect((await t.call("GET", `/fabric/v4/connections/${id("connections.fcr-to-dc-port")}/routeFilters/${id("routeFilterAttachments.customer-in-on-fcr")}`)).body.direction).toBe("INBOUND");
+    expect(await liveObjects(fromTestSim(t))).toHaveLength(11);
+
+    await destroyAll(ws, run, { resources: 11 });
     expect(await liveObjects(fromTestSim(t))).toEqual([]);
   });
 

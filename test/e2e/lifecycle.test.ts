@@ -9,6 +9,7 @@ import { describe, expect, it } from "vitest";
 import { KIND_DEFINITIONS, KINDS, type Kind } from "../../src/kinds/index.js";
 import { useSimulator, type CallResult, type TestSim } from "../support/sim.js";
 import { workspace, type CliResult, type Workspace } from "./cli.js";
+import { SEEDED_ENDPOINTS } from "../../src/simulator/core/seed.js";
 import { ACCOUNT, CONFIG_HEADER, PORTS, PROJECT, idOf, objects, out, portConnectionYaml, runner, type Obj } from "./service.js";
 
 /** The id the state records for an address, when the expectation is evaluated. */
@@ -71,6 +72,8 @@ interface Lifecycle {
   gone(res: CallResult): boolean;
   /** Whether an object `/__sim/objects` lists for the kind is still in service. */
   live(obj: Obj): boolean;
+  /** The simulator's name for the kind's objects, where it is not the kind's ("routers"). */
+  objects?: string;
 }
 
 /** A number the service may send as a JSON number or as its decimal string. */
@@ -529,10 +532,179 @@ const VPNS: Lifecycle = {
   live: (v) => v.status !== "DEPROVISIONED",
 };
 
+// ── cloud routers, networks, service tokens ──────────────────────────────────────────────────
+
+/** The router, network and token every world starts with: in service, never in a state. */
+const SEEDED = new Set<unknown>(Object.values(SEEDED_ENDPOINTS).map((e) => e.uuid));
+
+const cloudRouter = (r?: { name: string; packageCode: string; metroCode: string; email: string }) => `${CONFIG_HEADER}cloudRouters:${
+  r === undefined
+    ? " {}"
+    : `
+  edge:
+    name: ${r.name}
+    location: { metroCode: ${r.metroCode} }
+    package: { code: ${r.packageCode} }
+    notifications: [{ type: ALL, emails: [${r.email}] }]`
+}
+`;
+
+const routerPath = (id: string) => `/fabric/v4/routers/${id}`;
+
+const CLOUD_ROUTERS: Lifecycle = {
+  address: "cloudRouters.edge",
+  speed: 1000,
+  create: {
+    config: cloudRouter({ name: "fcr-edge", packageCode: "LAB", metroCode: "DC", email: "noc@example.com" }),
+    added: 1,
+    shows: (ids) => [[routerPath(ids("cloudRouters.edge")), { name: "fcr-edge", type: "XF_ROUTER", state: "PROVISIONED", package: { code: "LAB" }, location: { metroCode: "DC" }, project: { projectId: PROJECT }, account: { accountNumber: ACCOUNT } }]],
+  },
+  updates: [
+    {
+      // Name, package and notifications: one PATCH of the three paths.
+      config: cloudRouter({ name: "fcr-edge-2", packageCode: "STANDARD", metroCode: "DC", email: "ops@example.com" }),
+      plan: [/~ name\s+= "fcr-edge" -> "fcr-edge-2"/, /~ package\.code\s+= "LAB" -> "STANDARD"/],
+      calls: (ids) => [`PATCH ${routerPath(ids("cloudRouters.edge"))} 200`],
+      shows: (ids) => [[routerPath(ids("cloudRouters.edge")), { name: "fcr-edge-2", package: { code: "STANDARD" }, notifications: [{ emails: ["ops@example.com"] }], state: "PROVISIONED" }]],
+    },
+  ],
+  replaces: [
+    {
+      config: cloudRouter({ name: "fcr-edge-2", packageCode: "STANDARD", metroCode: "SV", email: "ops@example.com" }),
+      because: "location.metroCode cannot change in place",
+      shows: (ids) => [[routerPath(ids("cloudRouters.edge")), { location: { metroCode: "SV" }, state: "PROVISIONED" }]],
+    },
+  ],
+  delete: {
+    config: cloudRouter(),
+    calls: (was) => [`DELETE ${routerPath(was("cloudRouters.edge"))} 204`],
+  },
+  path: routerPath,
+  gone: (res) => res.status === 404 || res.body.state === "DEPROVISIONED",
+  live: (r) => r.state !== "DEPROVISIONED" && !SEEDED.has(r.uuid),
+  objects: "routers",
+};
+
+const network = (n?: { name: string; scope: "GLOBAL" | "REGIONAL"; email: string }) => `${CONFIG_HEADER}networks:${
+  n === undefined
+    ? " {}"
+    : `
+  lan:
+    type: EVPLAN
+    name: ${n.name}
+    scope: ${n.scope}${n.scope === "REGIONAL" ? "\n    location: { region: AMER }" : ""}
+    notifications: [{ type: ALL, emails: [${n.email}] }]`
+}
+`;
+
+const networkPath = (id: string) => `/fabric/v4/networks/${id}`;
+
+const NETWORKS: Lifecycle = {
+  address: "networks.lan",
+  speed: 1000,
+  create: {
+    config: network({ name: "branch-lan", scope: "GLOBAL", email: "noc@example.com" }),
+    added: 1,
+    shows: (ids) => [[networkPath(ids("networks.lan")), { name: "branch-lan", type: "EVPLAN", scope: "GLOBAL", state: "ACTIVE", operation: { equinixStatus: "PROVISIONED" }, project: { projectId: PROJECT } }]],
+  },
+  updates: [
+    {
+      config: network({ name: "branch-lan-2", scope: "GLOBAL", email: "ops@example.com" }),
+      plan: [/~ name\s+= "branch-lan" -> "branch-lan-2"/],
+      calls: (ids) => [`PATCH ${networkPath(ids("networks.lan"))} 200`],
+      shows: (ids) => [[networkPath(ids("networks.lan")), { name: "branch-lan-2", notifications: [{ emails: ["ops@example.com"] }], state: "ACTIVE" }]],
+    },
+  ],
+  replaces: [
+    {
+      config: network({ name: "branch-lan-2", scope: "REGIONAL", email: "ops@example.com" }),
+      because: "scope, location.region cannot change in place",
+      shows: (ids) => [[networkPath(ids("networks.lan")), { scope: "REGIONAL", location: { region: "AMER" }, state: "ACTIVE" }]],
+    },
+  ],
+  delete: {
+    config: network(),
+    calls: (was) => [`DELETE ${networkPath(was("networks.lan"))} 202`],
+  },
+  path: networkPath,
+  gone: (res) => res.status === 404 || res.body.state === "DELETED",
+  live: (n) => n.state !== "DELETED" && !SEEDED.has(n.uuid),
+};
+
+const serviceToken = (k?: { description: string; expiry: string; bandwidths: string; vlanTag: number }) => `${CONFIG_HEADER}serviceTokens:${
+  k === undefined
+    ? " {}"
+    : `
+  partner:
+    description: ${k.description}
+    expirationDateTime: ${k.expiry}
+    connection:
+      type: EVPL_VC
+      supportedBandwidths: [${k.bandwidths}]
+      zSide:
+        accessPointSelectors:
+          - type: COLO
+            port: { uuid: ${PORTS.dcSecondary} }
+            linkProtocol: { type: DOT1Q, vlanTag: ${k.vlanTag} }
+    notifications: [{ type: ALL, emails: [noc@example.com] }]`
+}
+`;
+
+const tokenPath = (id: string) => `/fabric/v4/serviceTokens/${id}`;
+
+const SERVICE_TOKENS: Lifecycle = {
+  address: "serviceTokens.partner",
+  speed: 1000,
+  create: {
+    config: serviceToken({ description: "for the partner", expiry: "2099-06-30T00:00:00Z", bandwidths: "50, 100", vlanTag: 2701 }),
+    added: 1,
+    shows: (ids) => [
+      [
+        tokenPath(ids("serviceTokens.partner")),
+        {
+          name: "partner",
+          type: "VC_TOKEN",
+          state: "INACTIVE",
+          description: "for the partner",
+          expirationDateTime: "2099-06-30T00:00:00.000Z",
+          connection: { type: "EVPL_VC", supportedBandwidths: [50, 100], zSide: { accessPointSelectors: [{ type: "COLO", port: { uuid: PORTS.dcSecondary }, linkProtocol: { vlanTag: 2701 } }] } },
+        },
+      ],
+    ],
+  },
+  updates: [
+    {
+      // Description, expiry and bandwidths: one PATCH of the three paths.
+      config: serviceToken({ description: "renewed", expiry: "2099-12-31T00:00:00Z", bandwidths: "50, 100, 200", vlanTag: 2701 }),
+      plan: [/~ description\s+= "for the partner" -> "renewed"/, /~ expirationDateTime\s+= "2099-06-30T00:00:00.000Z" -> "2099-12-31T00:00:00.000Z"/],
+      calls: (ids) => [`PATCH ${tokenPath(ids("serviceTokens.partner"))} 200`],
+      shows: (ids) => [[tokenPath(ids("serviceTokens.partner")), { description: "renewed", expirationDateTime: "2099-12-31T00:00:00.000Z", connection: { supportedBandwidths: [50, 100, 200] } }]],
+    },
+  ],
+  replaces: [
+    {
+      config: serviceToken({ description: "renewed", expiry: "2099-12-31T00:00:00Z", bandwidths: "50, 100, 200", vlanTag: 2702 }),
+      because: "connection.zSide.accessPointSelectors cannot change in place",
+      shows: (ids) => [[tokenPath(ids("serviceTokens.partner")), { state: "INACTIVE", connection: { zSide: { accessPointSelectors: [{ linkProtocol: { vlanTag: 2702 } }] } } }]],
+    },
+  ],
+  delete: {
+    config: serviceToken(),
+    calls: (was) => [`DELETE ${tokenPath(was("serviceTokens.partner"))} 200`],
+  },
+  path: tokenPath,
+  // The service answers a token it does not have with 400 "Token not found".
+  gone: (res) => res.status === 400 || res.body.state === "DELETED",
+  live: (k) => k.state !== "DELETED" && !SEEDED.has(k.uuid),
+};
+
 /** The table: a row for every kind, so that a new kind cannot go without one. */
 const LIFECYCLES: Record<Kind, Lifecycle> = {
   routeFilters: ROUTE_FILTERS,
   routeFilterAttachments: ROUTE_FILTER_ATTACHMENTS,
+  cloudRouters: CLOUD_ROUTERS,
+  networks: NETWORKS,
+  serviceTokens: SERVICE_TOKENS,
   connections: CONNECTIONS,
   routingProtocols: ROUTING_PROTOCOLS,
   devices: DEVICES,
@@ -577,7 +749,8 @@ async function expectShows(t: TestSim, readings: Reading[]): Promise<void> {
 async function expectServiceHoldsState(t: TestSim, ws: Workspace): Promise<void> {
   const resources = Object.values(ws.state().resources);
   for (const kind of KINDS) {
-    const inService = (await objects(t, kind)).filter(LIFECYCLES[kind].live).map((o) => String(o.uuid));
+    const row = LIFECYCLES[kind];
+    const inService = (await objects(t, row.objects ?? kind)).filter(row.live).map((o) => String(o.uuid));
     const recorded = resources.filter((r) => r.kind === kind).map((r) => r.id);
     expect(inService.sort(), `${kind} in service`).toEqual(recorded.sort());
   }

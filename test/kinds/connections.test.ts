@@ -3,13 +3,12 @@ import { connections as definition } from "../../src/kinds/connections/index.js"
 
 const connections = definition.handler;
 import type { Body, ObjectRef } from "../../src/kinds/types.js";
-import { seedDevice } from "../support/fixtures.js";
+import { seedDevice, seedNetwork, seedRouter, seedServiceToken } from "../support/fixtures.js";
 import { useSimulator } from "../support/sim.js";
 import {
   DC_PRIMARY,
   DC_QINQ,
   DC_SECONDARY,
-  PRODUCTION,
   SANDBOX,
   SV_PRIMARY,
   changedPaths,
@@ -36,12 +35,6 @@ async function provisioned(spec: Body): Promise<{ ref: ObjectRef; body: Body }> 
   expect(ready.readiness).toBe("ready");
   expectNoDiff(connections, spec, ready.body);
   return { ref: { id }, body: ready.body! };
-}
-
-function seed(kind: string, body: Body): string {
-  const uuid = t.sim.world.uuid();
-  t.sim.world.create(kind, { uuid, ...body }, { uuid, projectId: PRODUCTION });
-  return uuid;
 }
 
 describe("connections handler: lifecycle", () => {
@@ -150,11 +143,9 @@ describe("connections handler: endpoint kinds", () => {
   });
 
   it("connects to a network, from a cloud router, and through a service token", async () => {
-    const network = seed("networks", { name: "my-lan", type: "EVPLAN", scope: "GLOBAL" });
-    await provisioned(connectionSpec({ type: "EVPLAN_VC", name: "to-lan", zSide: { accessPoint: { type: "NETWORK", network: { uuid: network } } } }));
-    const router = seed("routers", { name: "fcr-dc", location: { metroCode: "DC" } });
-    await provisioned(connectionSpec({ type: "IP_VC", name: "from-fcr", aSide: { accessPoint: { type: "CLOUD_ROUTER", router: { uuid: router } } } }));
-    const token = seed("serviceTokens", { type: "VC_TOKEN" });
+    await provisioned(connectionSpec({ type: "EVPLAN_VC", name: "to-lan", zSide: { accessPoint: { type: "NETWORK", network: { uuid: seedNetwork(t) } } } }));
+    await provisioned(connectionSpec({ type: "IP_VC", name: "from-fcr", aSide: { accessPoint: { type: "CLOUD_ROUTER", router: { uuid: seedRouter(t) } } } }));
+    const token = seedServiceToken(t);
     const viaToken = connectionSpec({ name: "via-token", aSide: colo(DC_PRIMARY, 1500), zSide: { serviceToken: { uuid: token } } });
     await provisioned(viaToken);
     expect(await connections.lookup(k.ctx, viaToken)).toBeDefined();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { seedDevice } from "../support/fixtures.js";
+import { seedDevice, seedNetwork, seedRouter, seedServiceToken } from "../support/fixtures.js";
 import { useSimulator } from "../support/sim.js";
 import {
   DIRECT_PROFILE,
@@ -189,23 +189,19 @@ describe("POST /fabric/v4/connections: virtual devices, networks, cloud routers 
     const far = await expectProblem(connectionBody({ aSide: deviceSide(device), zSide: profileSide(DIRECT_PROFILE, "SG"), bandwidth: 10000 }), "EQ-2010010", "/bandwidth");
     expect(far).toMatch(/5000 Mbps allowed for a connection between DC and SG/);
     expect((await t.call("POST", CONNECTIONS, { body: connectionBody({ aSide: deviceSide(device), zSide: profileSide(DIRECT_PROFILE, "SG"), bandwidth: 5000 }) })).status).toBe(201);
-    const router = t.sim.world.uuid();
-    t.sim.world.create("routers", { uuid: router, name: "fcr-dc", location: { metroCode: "DC" } }, { uuid: router, projectId: PRODUCTION });
-    const routerSide = { accessPoint: { type: "CLOUD_ROUTER", router: { uuid: router } } };
-    const local = await expectProblem(connectionBody({ aSide: routerSide, zSide: deviceSide(device), bandwidth: 60000 }), "EQ-2010010", "/bandwidth");
+    const routerSide = { accessPoint: { type: "CLOUD_ROUTER", router: { uuid: seedRouter(t) } } };
+    const local = await expectProblem(connectionBody({ type: "IP_VC", aSide: routerSide, zSide: deviceSide(device), bandwidth: 60000 }), "EQ-2010010", "/bandwidth");
     expect(local).toMatch(/50000 Mbps allowed for a local connection in DC/);
     await expectProblem(connectionBody({ bandwidth: 100001 }), "EQ-2010010", "/bandwidth");
   });
 
   it("refers to networks, cloud routers and service tokens that exist", async () => {
-    const network = t.sim.world.uuid();
-    t.sim.world.create("networks", { uuid: network, name: "my-lan", type: "EVPLAN", scope: "GLOBAL" }, { uuid: network, projectId: PRODUCTION });
+    const network = seedNetwork(t);
     const res = await t.call("POST", CONNECTIONS, { body: connectionBody({ type: "EVPLAN_VC", zSide: { accessPoint: { type: "NETWORK", network: { uuid: network } } } }) });
     expect(res.status, res.text).toBe(201);
-    expect(res.body.zSide.accessPoint.network).toMatchObject({ uuid: network, name: "my-lan", type: "EVPLAN", scope: "GLOBAL" });
+    expect(res.body.zSide.accessPoint.network).toMatchObject({ uuid: network, type: "EVPLAN", scope: "GLOBAL" });
     expect(res.body.isRemote).toBe(false);
-    const token = t.sim.world.uuid();
-    t.sim.world.create("serviceTokens", { uuid: token, type: "VC_TOKEN" }, { uuid: token, projectId: PRODUCTION });
+    const token = seedServiceToken(t);
     const viaToken = await t.call("POST", CONNECTIONS, { body: connectionBody({ aSide: coloSide(seededPort("DC", "PRIMARY"), 101), zSide: { serviceToken: { uuid: token } } }) });
     expect(viaToken.status, viaToken.text).toBe(201);
     expect(viaToken.body.zSide.serviceToken).toMatchObject({ uuid: token, type: "VC_TOKEN" });

@@ -33,13 +33,13 @@ describe("seeded endpoints", () => {
   it("offers a network, a cloud router and a service token to connect to", async () => {
     const { SEEDED_ENDPOINTS } = await import("../../src/simulator/core/seed.js");
     const { network, router, serviceToken } = SEEDED_ENDPOINTS;
-    const sides = [
-      { accessPoint: { type: "NETWORK", network: { uuid: network.uuid } } },
-      { accessPoint: { type: "CLOUD_ROUTER", router: { uuid: router.uuid } } },
-      { serviceToken: { uuid: serviceToken.uuid } },
+    const dc = coloSide(seededPort("DC", "PRIMARY"), 200);
+    const bodies = [
+      connectionBody({ name: "to-network", type: "EVPLAN_VC", aSide: dc, zSide: { accessPoint: { type: "NETWORK", network: { uuid: network.uuid } } } }),
+      connectionBody({ name: "from-router", type: "IP_VC", aSide: { accessPoint: { type: "CLOUD_ROUTER", router: { uuid: router.uuid } } }, zSide: coloSide(seededPort("DC", "PRIMARY"), 201) }),
+      connectionBody({ name: "to-token", aSide: coloSide(seededPort("DC", "PRIMARY"), 202), zSide: { serviceToken: { uuid: serviceToken.uuid } } }),
     ];
-    for (const [i, zSide] of sides.entries()) {
-      const body = connectionBody({ name: `to-endpoint-${i}`, aSide: coloSide(seededPort("DC", "PRIMARY"), 200 + i), zSide });
+    for (const body of bodies) {
       const created = await t.call("POST", "/fabric/v4/connections", { body });
       expect(created.status, JSON.stringify(created.body)).toBe(201);
     }

@@ -37,7 +37,9 @@ const CONNECTION_OPERATIONS = [
 
 export const CONFORMANCE_EXCEPTIONS: ConformanceException[] = [
   ...CONNECTION_OPERATIONS.flatMap((operation) => CONNECTION_DIFFERENCES.map((d) => ({ ...d, operation, status: "*" }))),
-  ...CONNECTION_DIFFERENCES.map((d) => ({ ...d, operation: "POST /fabric/v4/connections/search", status: "200", instancePath: `/data/*${d.instancePath}` })),
+  ...["POST /fabric/v4/connections/search", "GET /fabric/v4/networks/{networkId}/connections"].flatMap((operation) =>
+    CONNECTION_DIFFERENCES.map((d) => ({ ...d, operation, status: "200", instancePath: `/data/*${d.instancePath}` })),
+  ),
   ...[
     { operation: "GET /ne/v1/devices/{uuid}", instancePath: "/additionalBandwidth" },
     { operation: "GET /ne/v1/devices", instancePath: "/data/*/additionalBandwidth" },
@@ -52,6 +54,13 @@ export const CONFORMANCE_EXCEPTIONS: ConformanceException[] = [
     { operation: "GET /ne/v1/vpn/{uuid}", instancePath: "" },
     { operation: "GET /ne/v1/vpn", instancePath: "/data/*" },
   ].map((x) => ({ ...x, status: "200", keyword: "required", missingProperty: "password", reason: "specification 4.7: a VPN's BGP password is optional, so a VPN made without one has none; the official response schema requires it" })),
+  ...[
+    { operation: "GET /fabric/v4/routers/{routerId}", instancePath: "/change/data/*/value" },
+    { operation: "PATCH /fabric/v4/routers/{routerId}", instancePath: "/change/data/*/value" },
+    { operation: "POST /fabric/v4/routers/search", instancePath: "/data/*/change/data/*/value" },
+    { operation: "GET /fabric/v4/networks/{networkId}/changes", instancePath: "/data/*/data/*/value" },
+    { operation: "GET /fabric/v4/networks/{networkId}/changes/{changeId}", instancePath: "/data/*/value" },
+  ].map((x) => ({ ...x, status: "200", keyword: "type", reason: "a change's value is the field's own type (a name, a package code, a list of notifications), as the official examples show, not the object the schema declares" })),
 ];
 
 /**

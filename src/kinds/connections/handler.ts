@@ -7,6 +7,7 @@
 import { isPlainObject, readPath } from "../../config/index.js";
 import { NetformError } from "../../diag/index.js";
 import { asNumber, compact, deleteIdempotently, orGone, projectIdOf, readinessFrom, sameNameAndType, searchByUuid, uuidOf, type StateTable } from "../common.js";
+import { sortedNotifications } from "../notifications.js";
 import type { Body, KindContext, ObjectRef, Observed, Operation, Readiness, KindHandler, UpdateMethod } from "../types.js";
 
 const BASE = "/fabric/v4/connections";
@@ -83,17 +84,6 @@ function side(v: unknown, withDefaults: boolean): Body | undefined {
   return compact({ serviceToken: fields(v.serviceToken, ["type", "uuid"]), accessPoint: accessPoint(v.accessPoint, withDefaults) }) as Body;
 }
 
-/** Notification entries and their addresses are sets to the service: sorted, so order is no change. */
-function notifications(v: unknown): unknown {
-  if (!Array.isArray(v)) return v;
-  return v
-    .map((n) => (isPlainObject(n) ? { type: n.type, emails: Array.isArray(n.emails) ? [...n.emails].map(String).sort() : n.emails } : n))
-    .sort((a, b) => {
-      const key = (x: unknown) => JSON.stringify(isPlainObject(x) ? [x.type, x.emails] : x);
-      return key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0;
-    });
-}
-
 /**
  * The comparable form of a spec (withDefaults) or of a response. A connection without redundancy is the
  * PRIMARY of a group the service names, so a spec without one expects priority PRIMARY and any group.
@@ -111,7 +101,7 @@ function comparable(body: Body, withDefaults: boolean): Body {
     aSide: side(body.aSide, withDefaults),
     zSide: side(body.zSide, withDefaults),
     project: projectId === undefined ? undefined : { projectId },
-    notifications: notifications(body.notifications),
+    notifications: sortedNotifications(body.notifications),
   }) as Body;
 }
 

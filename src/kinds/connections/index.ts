@@ -1,8 +1,10 @@
 // Virtual connections: the schema of their YAML (spec.ts), the service's rules across their fields
-// (rules.ts), and how the engine manages them through the Fabric API (handler.ts).
+// (rules.ts) and across the routers, networks and tokens they name (cross-rules.ts), and how the engine
+// manages them through the Fabric API (handler.ts).
 
 import { SecretPaths } from "../../config/index.js";
 import type { KindDefinition } from "../types.js";
+import { crossRules } from "./cross-rules.js";
 import { handler } from "./handler.js";
 import { rules } from "./rules.js";
 import { schema } from "./spec.js";
@@ -12,6 +14,7 @@ export const connections: KindDefinition<"connections"> = {
   description: "virtual connections between two endpoints, by name",
   spec: schema,
   rules,
+  crossRules,
   displayName: "name",
   defaults: (d) => {
     if (d.provider.projectId) d.set("project", { projectId: d.provider.projectId });

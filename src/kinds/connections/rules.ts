@@ -67,7 +67,26 @@ function allowedTags(type: LinkProtocolType): readonly string[] {
   }
 }
 
+/** The connection types that join a network: one per network type. */
+const NETWORK_CONNECTION_TYPES = ["EVPLAN_VC", "EPLAN_VC", "IPWAN_VC", "EVPTREE_VC", "EPTREE_VC"];
+
+/** A cloud router is the a-side of IP_VC connections (IPWAN_VC to an IPWAN network); a network takes its own type's connections. */
+function endpointTypeRules(r: RuleContext): void {
+  const type = r.get(["type"]);
+  if (r.get(["zSide", "accessPoint", "type"]) === "CLOUD_ROUTER") {
+    r.report({ path: ["zSide", "accessPoint", "type"], code: "rule.cloud-router", message: "a cloud router is the a-side of its connections", hint: "put the router in aSide" });
+  }
+  if (typeof type === "string" && r.get(["aSide", "accessPoint", "type"]) === "CLOUD_ROUTER" && type !== "IP_VC" && type !== "IPWAN_VC") {
+    r.report({ path: ["type"], code: "rule.cloud-router", message: `a connection from a cloud router is an IP_VC (or an IPWAN_VC to an IPWAN network), not ${type}` });
+  }
+  const toNetwork = ["aSide", "zSide"].some((s) => r.get([s, "accessPoint", "type"]) === "NETWORK");
+  if (typeof type === "string" && toNetwork && !NETWORK_CONNECTION_TYPES.includes(type)) {
+    r.report({ path: ["type"], code: "rule.network-type", message: `a connection joins a network as ${NETWORK_CONNECTION_TYPES.join(", ")} (the network's type), not ${type}` });
+  }
+}
+
 export function rules(r: RuleContext): void {
+  endpointTypeRules(r);
   const startsAtDevice = r.get(["aSide", "accessPoint", "type"]) === "VD";
   for (const side of ["aSide", "zSide"] as const) {
     if (!r.has([side])) continue;

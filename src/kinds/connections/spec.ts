@@ -3,7 +3,8 @@
 // checked in rules.ts so that every misplaced field is reported, not only the first.
 
 import { z } from "zod";
-import { email, metroCode, project, uuid, vlanTag } from "../../config/index.js";
+import { metroCode, project, uuid, vlanTag } from "../../config/index.js";
+import { MAX_RECIPIENTS, notificationsSpec } from "../notifications.js";
 
 /** The official enumeration (fabricv4 ConnectionType); the specification shows EVPL_VC, IP_VC, VD_CHAIN_VC. */
 export const CONNECTION_TYPES = ["EVPL_VC", "EPL_VC", "EC_VC", "IP_VC", "ACCESS_EPL_VC", "EIA_VC", "EVPLAN_VC", "EPLAN_VC", "EVPTREE_VC", "EPTREE_VC", "IPWAN_VC", "IA_VC", "MC_VC", "IX_VC", "GW_VC", "IPX_VC", "VD_CHAIN_VC"] as const;
@@ -15,14 +16,13 @@ export type AccessPointType = (typeof ACCESS_POINT_TYPES)[number];
 export const LINK_PROTOCOL_TYPES = ["UNTAGGED", "DOT1Q", "QINQ", "EVPN_VXLAN", "VXLAN"] as const;
 export type LinkProtocolType = (typeof LINK_PROTOCOL_TYPES)[number];
 
-export const NOTIFICATION_TYPES = ["NOTIFICATION", "BANDWIDTH_ALERT", "CONNECTION_APPROVAL", "PROFILE_LIFECYCLE", "ALL", "SALES_REP_NOTIFICATIONS", "TECHNICAL", "ORDERING", "QUOTE_NOTIFICATIONS"] as const;
 
 export const SERVICE_PROFILE_TYPES = ["L2_PROFILE", "L3_PROFILE", "IA_PROFILE", "IX_PROFILE", "IC_PROFILE", "LMAAS_PROFILE"] as const;
 
 export const PEERING_TYPES = ["PRIVATE", "MICROSOFT", "PUBLIC", "MANUAL"] as const;
 
 /** Up to 12 recipients per connection (section 8). */
-export const MAX_CONNECTION_RECIPIENTS = 12;
+export const MAX_CONNECTION_RECIPIENTS = MAX_RECIPIENTS;
 
 export const linkProtocolSpec = z.strictObject({
   type: z.enum(LINK_PROTOCOL_TYPES),
@@ -44,15 +44,15 @@ export const accessPointSpec = z.strictObject({
   interface: z.strictObject({ type: z.enum(["CLOUD", "NETWORK"]).optional(), id: z.int().min(0).optional() }).optional().describe("VD: the device interface"),
   profile: z.strictObject({ type: z.enum(SERVICE_PROFILE_TYPES).optional(), uuid: uuid() }).optional().describe("SP: the service profile"),
   location: z.strictObject({ metroCode: metroCode() }).optional().describe("SP: where to meet the provider"),
-  network: z.strictObject({ uuid: uuid() }).optional().describe("NETWORK: the network"),
-  router: z.strictObject({ uuid: uuid() }).optional().describe("CLOUD_ROUTER: the cloud router"),
+  network: z.strictObject({ uuid: uuid() }).optional().describe("NETWORK: the network, normally ${networks.NAME.uuid}"),
+  router: z.strictObject({ uuid: uuid() }).optional().describe("CLOUD_ROUTER (a-side): the cloud router, normally ${cloudRouters.NAME.uuid}"),
   sellerRegion: z.string().optional(),
   authenticationKey: z.string().optional().describe("the provider's authorisation key (sensitive)"),
   peeringType: z.enum(PEERING_TYPES).optional(),
 });
 
 export const connectionSideSpec = z.strictObject({
-  serviceToken: z.strictObject({ type: z.enum(["VC_TOKEN"]).optional(), uuid: uuid() }).optional(),
+  serviceToken: z.strictObject({ type: z.enum(["VC_TOKEN", "EPL_TOKEN"]).optional(), uuid: uuid() }).optional().describe("a token's endpoint, normally ${serviceTokens.NAME.uuid}"),
   accessPoint: accessPointSpec.optional(),
 });
 
@@ -65,15 +65,5 @@ export const schema = z.strictObject({
   aSide: connectionSideSpec,
   zSide: connectionSideSpec,
   project: project().optional().describe("default: provider.projectId"),
-  notifications: z
-    .array(
-      z.strictObject({
-        type: z.enum(NOTIFICATION_TYPES),
-        emails: z
-          .array(email())
-          .min(1, { error: "emails needs at least one address" })
-          .max(MAX_CONNECTION_RECIPIENTS, { error: `a connection takes up to ${MAX_CONNECTION_RECIPIENTS} notification email addresses` }),
-      }),
-    )
-    .min(1, { error: "notifications needs at least one entry" }),
+  notifications: notificationsSpec("a connection"),
 });

@@ -71,6 +71,19 @@ export const ERRORS = {
   routingProtocolTransient: { status: 400, code: "EQ-3041012", message: "The system is unable to process your request." },
   routingProtocolBgpBeforeDirect: { status: 400, code: "EQ-3041016", message: "The system is unable to process your request." },
 
+  // ── Cloud routers, networks, service tokens ─────────────────────────────────────────────
+  // area:fabric-endpoints
+  // Codes and wording from the official description's examples for /fabric/v4/routers, /serviceTokens and
+  // the lists under a network.
+  routerInvalidName: { status: 400, code: "EQ-3040022", message: "Name is minimum 3 and up to 24 characters in length" },
+  routerPackageNotFound: { status: 400, code: "EQ-3040028", message: "Package not found" },
+  routerInvalidAccount: { status: 400, code: "EQ-3040032", message: "Invalid account number" },
+  routerCreateRejected: { status: 400, code: "EQ-3040060", message: "Create request rejected" },
+  routerTransientState: { status: 400, code: "EQ-3040030", message: "Cannot delete Fabric Cloud Router in transient state" },
+  routerInvalidOperation: { status: 400, code: "EQ-3044011", message: "Invalid argument passed" },
+  serviceTokenNotFound: { status: 400, code: "EQ-3034016", message: "Token not found" },
+  networkNotFound: { status: 400, code: "EQ-3152004", message: "Invalid input" },
+
   // ── Metros, prices, ports, cloud events ─────────────────────────────────────────────────
   // area:catalogue
   // Metros: the official MetroError codes (the only ones its schema allows) for bad queries, paths, unknown

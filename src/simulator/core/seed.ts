@@ -79,13 +79,86 @@ function serviceProfile(p: (typeof SERVICE_PROFILES)[number]): JsonObject {
 
 /**
  * Endpoints a connection may join besides ports and profiles: a network, a cloud router and a service
- * token, one each in the production project, so that every endpoint kind of 2.5 can be rehearsed.
+ * token (a z-side token on the DC secondary port, as a partner would be handed), one each in the production
+ * project, so that every endpoint kind of 2.5 can be rehearsed.
  */
 export const SEEDED_ENDPOINTS = {
   network: { uuid: "5a1e7c3b-9d2f-4e6a-8b1c-0d2e3f4a5b01", name: "global-lan", type: "EVPLAN", scope: "GLOBAL" },
   router: { uuid: "6b2f8d4c-0e3a-4f7b-9c2d-1e3f4a5b6c02", name: "fcr-dc", metroCode: "DC" },
-  serviceToken: { uuid: "7c3a9e5d-1f4b-4a8c-8d3e-2f4a5b6c7d03", type: "VC_TOKEN" },
+  serviceToken: { uuid: "7c3a9e5d-1f4b-4a8c-8d3e-2f4a5b6c7d03", type: "VC_TOKEN", port: portUuid(2), vlanTag: 4001 },
 } as const;
+
+/** Who made the seeded objects, as their changeLog says. */
+const SEEDED_BY = { createdBy: "provisioning", createdByFullName: "Provisioning", createdByEmail: "provisioning@example.com", createdDateTime: "2024-01-15T09:00:00.000Z" };
+const NOC = [{ type: "ALL", emails: ["noc@example.com"] }];
+
+function seededEndpoints(projectId: string): Array<{ kind: string; body: JsonObject }> {
+  const { network, router, serviceToken } = SEEDED_ENDPOINTS;
+  const account = { accountNumber: ACCOUNTS.main.accountNumber, accountName: ACCOUNTS.main.accountName, orgId: Number(ORG_ID), organizationName: ACCOUNTS.main.accountName };
+  const dc = METRO_BY_CODE.get(router.metroCode)!;
+  return [
+    {
+      kind: "networks",
+      body: {
+        href: `/fabric/v4/networks/${network.uuid}`,
+        uuid: network.uuid,
+        name: network.name,
+        type: network.type,
+        scope: network.scope,
+        state: "ACTIVE",
+        operation: { equinixStatus: "PROVISIONED" },
+        account,
+        project: { projectId },
+        notifications: NOC,
+        changeLog: SEEDED_BY,
+        links: [{ href: `/fabric/v4/networks/${network.uuid}/connections`, rel: "getConnectionsByNetworkUuid", method: "GET", contentType: "application/json", authenticate: true }],
+      },
+    },
+    {
+      kind: "routers",
+      body: {
+        href: `/fabric/v4/routers/${router.uuid}`,
+        uuid: router.uuid,
+        name: router.name,
+        type: "XF_ROUTER",
+        state: "PROVISIONED",
+        location: { href: `/fabric/v4/metros/${dc.code}`, metroHref: `/fabric/v4/metros/${dc.code}`, metroCode: dc.code, metroName: dc.name, region: dc.region },
+        package: { href: "/fabric/v4/routerPackages/STANDARD", type: "ROUTER_PACKAGE", code: "STANDARD" },
+        project: { projectId },
+        account,
+        notifications: NOC,
+        equinixAsn: 30000,
+        changeLog: SEEDED_BY,
+      },
+    },
+    {
+      kind: "serviceTokens",
+      body: {
+        href: `/fabric/v4/serviceTokens/${serviceToken.uuid}`,
+        uuid: serviceToken.uuid,
+        type: serviceToken.type,
+        name: "partner-to-dc",
+        state: "INACTIVE",
+        expirationDateTime: "2099-12-31T00:00:00.000Z",
+        connection: {
+          type: "EVPL_VC",
+          allowRemoteConnection: true,
+          allowCustomBandwidth: false,
+          supportedBandwidths: [50, 100, 200, 500, 1000],
+          zSide: {
+            accessPointSelectors: [
+              { type: "COLO", port: { href: `/fabric/v4/ports/${serviceToken.port}`, uuid: serviceToken.port, type: "XF_PORT" }, linkProtocol: { type: "DOT1Q", vlanTag: serviceToken.vlanTag } },
+            ],
+          },
+        },
+        notifications: NOC,
+        account,
+        changeLog: SEEDED_BY,
+        project: { projectId },
+      },
+    },
+  ];
+}
 
 export const coreArea: Area = {
   name: "core",
@@ -116,13 +189,6 @@ export const coreArea: Area = {
     }
     for (const p of SERVICE_PROFILES) world.create("serviceProfiles", serviceProfile(p));
     const production = PROJECTS.production.projectId;
-    const { network, router, serviceToken } = SEEDED_ENDPOINTS;
-    world.create("networks", { href: `/fabric/v4/networks/${network.uuid}`, uuid: network.uuid, name: network.name, type: network.type, scope: network.scope, state: "ACTIVE", project: { projectId: production } }, { uuid: network.uuid, projectId: production });
-    world.create(
-      "routers",
-      { href: `/fabric/v4/routers/${router.uuid}`, uuid: router.uuid, name: router.name, type: "XF_ROUTER", state: "PROVISIONED", location: { metroCode: router.metroCode }, package: { code: "STANDARD" }, project: { projectId: production } },
-      { uuid: router.uuid, projectId: production },
-    );
-    world.create("serviceTokens", { href: `/fabric/v4/serviceTokens/${serviceToken.uuid}`, uuid: serviceToken.uuid, type: serviceToken.type, state: "ACTIVE", project: { projectId: production } }, { uuid: serviceToken.uuid, projectId: production });
+    for (const { kind, body } of seededEndpoints(production)) world.create(kind, body, { projectId: production });
   },
 };

@@ -8,6 +8,7 @@ import { canSee, type Principal } from "../core/context.js";
 import { ACCOUNTS, ORG_ID } from "../core/auth.js";
 import { METRO_BY_CODE, remoteVcBandwidthMax } from "../core/metros-data.js";
 import { getPointer, type Json, type JsonObject, type SimObject, type World } from "../core/world.js";
+import { packageOf } from "./cloud-router-packages.js";
 
 /** Official ConnectionType enumeration. */
 export const CONNECTION_TYPES = [
@@ -60,6 +61,12 @@ export interface ResolvedSide {
   vlan?: VlanClaim;
   /** The service profile's view, for SP endpoints (its bandwidth offer). */
   profile?: JsonObject;
+  /** The cloud router's view, for CLOUD_ROUTER endpoints (its package's limits). */
+  router?: JsonObject;
+  /** The network's view, for NETWORK endpoints (its type and scope). */
+  network?: JsonObject;
+  /** The service token's view, for token endpoints (the bandwidth and reach it allows). */
+  token?: JsonObject;
 }
 
 // ── primitive readers: each names the offending property ────────────────────────────────
@@ -150,9 +157,8 @@ export function locationOf(metroCode: string): JsonObject {
   return { href, metroHref: href, metroCode, ...(metro ? { metroName: metro.name, region: metro.region } : {}) };
 }
 
-/** The account block of the caller (its first account), as the API stamps it on what it creates. */
-export function accountOf(principal: Principal): JsonObject {
-  const number = principal.accountNumbers[0]!;
+/** The account block of the caller (its first account unless another is named), as the API stamps it on what it creates. */
+export function accountOf(principal: Principal, number = principal.accountNumbers[0]!): JsonObject {
   const account = Object.values(ACCOUNTS).find((a) => a.accountNumber === number);
   return {
     accountNumber: number,
@@ -190,6 +196,14 @@ function liveConnections(world: World, exceptUuid?: string): JsonObject[] {
     .filter((o) => o.uuid !== exceptUuid)
     .map((o) => world.view(o))
     .filter(isLive);
+}
+
+/**
+ * Live connections with a side that names the object `uuid` at `pointer` within the side
+ * ("/accessPoint/router/uuid", "/serviceToken/uuid"): what holds a router, network or token in use.
+ */
+export function liveConnectionsNaming(world: World, pointer: string, uuid: string): JsonObject[] {
+  return liveConnections(world).filter((c) => getPointer(c, `/aSide${pointer}`) === uuid || getPointer(c, `/zSide${pointer}`) === uuid);
 }
 
 function claimsOf(connection: JsonObject): VlanClaim[] {
@@ -247,6 +261,27 @@ export function checkBandwidth(ctx: RuleContext, bandwidth: number, sides: Resol
       }
     }
     if (side.profile) checkProfileBandwidth(side.profile, bandwidth, path);
+    if (side.router) checkRouterBandwidth(side.router, bandwidth, path);
+    if (side.token) checkTokenBandwidth(side.token, bandwidth, path);
+  }
+}
+
+/** Section 8: a cloud router's package caps the bandwidth of each of its connections. */
+function checkRouterBandwidth(router: JsonObject, bandwidth: number, path: string): void {
+  const limits = packageOf(router);
+  if (limits && bandwidth > limits.vcBandwidthMax) {
+    const code = String(getPointer(router, "/package/code"));
+    fail("invalidProperty", path, `bandwidth ${bandwidth} Mbps exceeds the ${limits.vcBandwidthMax} Mbps per connection of cloud router ${String(router.uuid)}'s ${code} package`, bandwidth);
+  }
+}
+
+/** A token allows a bandwidth up to its limit, or one of those it lists unless it allows any. */
+function checkTokenBandwidth(token: JsonObject, bandwidth: number, path: string): void {
+  const limit = getPointer(token, "/connection/bandwidthLimit");
+  if (typeof limit === "number" && bandwidth > limit) fail("invalidProperty", path, `service token ${String(token.uuid)} allows up to ${limit} Mbps`, bandwidth);
+  const supported = getPointer(token, "/connection/supportedBandwidths");
+  if (Array.isArray(supported) && getPointer(token, "/connection/allowCustomBandwidth") !== true && !supported.includes(bandwidth)) {
+    fail("notInAllowedList", path, `service token ${String(token.uuid)} allows ${supported.join(", ")} Mbps`, bandwidth);
   }
 }
 
@@ -423,14 +458,23 @@ function networkSide(ctx: RuleContext, ap: JsonObject, path: string): ResolvedSi
   const n = asObject(ap.network, `${path}/network`)!;
   const uuid = asString(n.uuid, `${path}/network/uuid`)!;
   const network = ctx.world.view(referenced(ctx, "networks", uuid, `${path}/network/uuid`));
+  const status = getPointer(network, "/operation/equinixStatus");
+  if (network.state === "DELETED" || (status !== undefined && status !== "PROVISIONED")) {
+    fail("invalidProperty", `${path}/network/uuid`, `network ${uuid} is ${String(network.state)} (${String(status)}); connections join it once it is PROVISIONED`, uuid);
+  }
   const copy = (key: string) => (typeof network[key] === "string" ? { [key]: network[key] } : {});
-  return { body: { type: "NETWORK", network: { href: `/fabric/v4/networks/${uuid}`, uuid, ...copy("name"), ...copy("type"), ...copy("scope") } } };
+  return { body: { type: "NETWORK", network: { href: `/fabric/v4/networks/${uuid}`, uuid, ...copy("name"), ...copy("type"), ...copy("scope") } }, network };
 }
 
 function routerSide(ctx: RuleContext, ap: JsonObject, path: string): ResolvedSide {
   const r = asObject(ap.router, `${path}/router`)!;
   const uuid = asString(r.uuid, `${path}/router/uuid`)!;
   const router = ctx.world.view(referenced(ctx, "routers", uuid, `${path}/router/uuid`));
+  if (router.state !== undefined && router.state !== "PROVISIONED") fail("invalidProperty", `${path}/router/uuid`, `cloud router ${uuid} is ${String(router.state)}, not PROVISIONED`, uuid);
+  const max = packageOf(router)?.vcCountMax;
+  if (max !== undefined && liveConnectionsNaming(ctx.world, "/accessPoint/router/uuid", uuid).length >= max) {
+    fail("invalidProperty", `${path}/router/uuid`, `cloud router ${uuid} has ${max} connections, the most its ${String(getPointer(router, "/package/code"))} package allows`, uuid);
+  }
   const metroCode = getPointer(router, "/location/metroCode");
   return {
     body: {
@@ -439,21 +483,38 @@ function routerSide(ctx: RuleContext, ap: JsonObject, path: string): ResolvedSid
       ...(typeof metroCode === "string" ? { location: locationOf(metroCode) } : {}),
     },
     ...(typeof metroCode === "string" ? { metroCode } : {}),
+    router,
   };
 }
 
-function tokenSide(ctx: RuleContext, raw: Json | undefined, path: string): ResolvedSide {
+/**
+ * A side through a service token: the token's own access point, reached on the owner's behalf (a token is
+ * handed to partners, so whoever holds its uuid may use it, whatever project owns it). The token must be
+ * unused, unexpired, and for this side.
+ */
+function tokenSide(ctx: RuleContext, raw: Json | undefined, path: string, side: "aSide" | "zSide"): ResolvedSide {
   const t = asObject(raw, path)!;
+  asEnum(t.type, ["VC_TOKEN", "EPL_TOKEN"], `${path}/type`, false);
   const uuid = asString(t.uuid, `${path}/uuid`)!;
-  const token = ctx.world.view(referenced(ctx, "serviceTokens", uuid, `${path}/uuid`));
+  const obj = ctx.world.get(uuid, "serviceTokens");
+  if (!obj) return fail("referenceNotFound", `${path}/uuid`, `service token ${uuid} does not exist`, uuid);
+  const token = ctx.world.view(obj);
+  if (token.state !== "INACTIVE") {
+    const reason = token.state === "ACTIVE" ? `is already used by connection ${String(getPointer(token, "/connection/uuid"))}` : `is ${String(token.state)}`;
+    fail("invalidProperty", `${path}/uuid`, `service token ${uuid} ${reason}`, uuid);
+  }
+  const selector = getPointer(token, `/connection/${side}/accessPointSelectors/0`) as JsonObject | undefined;
+  if (!selector) return fail("invalidProperty", `${path}/uuid`, `service token ${uuid} is for the ${side === "aSide" ? "z-side" : "a-side"} of a connection`, uuid);
+  const owner: RuleContext = { world: ctx.world, principal: { ...ctx.principal, projectIds: [...ctx.principal.projectIds, ...(obj.projectId ? [obj.projectId] : [])] } };
+  const resolved = resolveAccessPoint(owner, asEnum(selector.type, ACCESS_POINT_TYPES, `${path}/uuid`)!, selector, path);
   const type = token.type === "EPL_TOKEN" ? "EPL_TOKEN" : "VC_TOKEN";
-  return { body: { serviceToken: { href: `/fabric/v4/serviceTokens/${uuid}`, type, uuid } } };
+  return { ...resolved, body: { serviceToken: { href: `/fabric/v4/serviceTokens/${uuid}`, type, uuid }, accessPoint: resolved.body }, token };
 }
 
 /** One side of a create request: a service token, or an access point of one of the kinds of section 2.5. */
 export function resolveSide(ctx: RuleContext, raw: Json | undefined, path: "/aSide" | "/zSide"): ResolvedSide {
   const side = asObject(raw, path)!;
-  if (side.serviceToken !== undefined && side.accessPoint === undefined) return tokenSide(ctx, side.serviceToken, `${path}/serviceToken`);
+  if (side.serviceToken !== undefined && side.accessPoint === undefined) return tokenSide(ctx, side.serviceToken, `${path}/serviceToken`, path === "/aSide" ? "aSide" : "zSide");
   const apPath = `${path}/accessPoint`;
   const ap = asObject(side.accessPoint, apPath)!;
   const type = asEnum(ap.type, ACCESS_POINT_TYPES, `${apPath}/type`)!;
@@ -461,7 +522,65 @@ export function resolveSide(ctx: RuleContext, raw: Json | undefined, path: "/aSi
   return { ...resolved, body: { accessPoint: resolved.body } };
 }
 
-function resolveAccessPoint(ctx: RuleContext, type: AccessPointType, ap: JsonObject, path: string): ResolvedSide {
+/** The metro a LOCAL network has settled in: that of the far side of its connections. */
+function localMetroOf(world: World, networkUuid: string): string | undefined {
+  for (const connection of liveConnectionsNaming(world, "/accessPoint/network/uuid", networkUuid)) {
+    for (const side of ["aSide", "zSide"]) {
+      const metro = getPointer(connection, `/${side}/accessPoint/location/metroCode`);
+      if (getPointer(connection, `/${side}/accessPoint/network/uuid`) !== networkUuid && typeof metro === "string") return metro;
+    }
+  }
+  return undefined;
+}
+
+/** A network's scope bounds where the connections joining it may come from. */
+function checkNetworkScope(world: World, network: JsonObject, metro: string | undefined, path: string): void {
+  if (metro === undefined) return;
+  const uuid = String(network.uuid);
+  switch (network.scope) {
+    case "REGIONAL": {
+      const region = getPointer(network, "/location/region");
+      if (METRO_BY_CODE.get(metro)?.region !== region) fail("invalidProperty", path, `network ${uuid} is REGIONAL in ${String(region)}; ${metro} is outside it`, uuid);
+      return;
+    }
+    case "LOCAL": {
+      const settled = localMetroOf(world, uuid);
+      if (settled !== undefined && settled !== metro) fail("invalidProperty", path, `network ${uuid} is LOCAL to ${settled}, where its connections are; this one comes from ${metro}`, uuid);
+      return;
+    }
+    default:
+      return;
+  }
+}
+
+/**
+ * What the two ends together must meet: a cloud router is the a-side of IP_VC (or IPWAN_VC) connections, a
+ * network takes connections of its own type within its scope, and a token fixes the connection's type and,
+ * unless it allows remote connections, keeps both ends in one metro.
+ */
+export function checkEndpoints(world: World, type: string, sides: readonly [ResolvedSide, ResolvedSide]): void {
+  const [a, z] = sides;
+  if (z.router) fail("invalidProperty", "/zSide/accessPoint/type", "a cloud router is the a-side of its connections", "CLOUD_ROUTER");
+  if (a.router && type !== "IP_VC" && type !== "IPWAN_VC") fail("invalidProperty", "/type", "a connection from a cloud router is an IP_VC, or an IPWAN_VC to an IPWAN network", type);
+  for (const [name, side, other] of [["aSide", a, z], ["zSide", z, a]] as const) {
+    if (side.network) {
+      const expected = `${String(side.network.type)}_VC`;
+      if (type !== expected) fail("invalidProperty", "/type", `connections join ${String(side.network.type)} network ${String(side.network.uuid)} as ${expected}`, type);
+      checkNetworkScope(world, side.network, other.metroCode, `/${name}/accessPoint/network/uuid`);
+    }
+    if (side.token) {
+      const uuid = String(side.token.uuid);
+      const expected = getPointer(side.token, "/connection/type");
+      if (typeof expected === "string" && type !== expected) fail("invalidProperty", "/type", `service token ${uuid} is for ${expected} connections`, type);
+      const remote = side.metroCode !== undefined && other.metroCode !== undefined && side.metroCode !== other.metroCode;
+      if (remote && getPointer(side.token, "/connection/allowRemoteConnection") !== true) {
+        fail("invalidProperty", `/${name}/serviceToken/uuid`, `service token ${uuid} allows only connections within ${side.metroCode}, not from ${other.metroCode}`, uuid);
+      }
+    }
+  }
+}
+
+export function resolveAccessPoint(ctx: RuleContext, type: AccessPointType, ap: JsonObject, path: string): ResolvedSide {
   switch (type) {
     case "COLO":
       return coloSide(ctx, ap, path);
@@ -485,13 +604,21 @@ export function storedSide(world: World, side: Json | undefined): ResolvedSide {
   const body = (side ?? {}) as JsonObject;
   const metroCode = getPointer(body, "/accessPoint/location/metroCode");
   const portUuid = getPointer(body, "/accessPoint/port/uuid");
-  const profileUuid = getPointer(body, "/accessPoint/profile/uuid");
-  const profile = typeof profileUuid === "string" ? world.get(profileUuid, "serviceProfiles") : undefined;
+  const viewOf = (pointer: string, kind: string): JsonObject | undefined => {
+    const uuid = getPointer(body, pointer);
+    const obj = typeof uuid === "string" ? world.get(uuid, kind) : undefined;
+    return obj ? world.view(obj) : undefined;
+  };
+  const profile = viewOf("/accessPoint/profile/uuid", "serviceProfiles");
+  const router = viewOf("/accessPoint/router/uuid", "routers");
+  const token = viewOf("/serviceToken/uuid", "serviceTokens");
   return {
     body,
     ...(typeof metroCode === "string" ? { metroCode } : {}),
     ...(typeof portUuid === "string" ? { portUuid } : {}),
-    ...(profile ? { profile: world.view(profile) } : {}),
+    ...(profile ? { profile } : {}),
+    ...(router ? { router } : {}),
+    ...(token ? { token } : {}),
   };
 }
 

@@ -27,6 +27,7 @@ import {
   asString,
   billingTier,
   checkBandwidth,
+  checkEndpoints,
   checkVlanFree,
   deviceAccessPoint,
   isLive,
@@ -230,6 +231,7 @@ function buildConnection(ctx: RuleContext, body: JsonObject): { body: JsonObject
   const projectId = projectFor(principal, project?.projectId);
   const aSide = resolveSide(ctx, body.aSide, "/aSide");
   const zSide = resolveSide(ctx, body.zSide, "/zSide");
+  checkEndpoints(world, type, [aSide, zSide]);
   checkSideVlans(world, [aSide, zSide]);
   checkBandwidth(ctx, bandwidth, [aSide, zSide]);
   const uuid = world.uuid();

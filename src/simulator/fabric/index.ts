@@ -1,5 +1,5 @@
 // The Fabric API (/fabric/v4): connections, routing protocols, route filters and their attachments,
-// ports, metros, prices and cloud events. Each file is one area of routes; the *-rules files hold the
+// cloud routers, networks, service tokens, ports, metros, prices and cloud events. Each file is one area of routes; the *-rules files hold the
 // checks a request must pass, apart from the routes that serve it.
 
 export { routeFiltersArea } from "./route-filters.js";
@@ -9,3 +9,4 @@ export { metrosArea } from "./metros.js";
 export { pricesArea } from "./prices.js";
 export { portsArea } from "./ports.js";
 export { cloudEventsArea } from "./cloud-events.js";
+export { cloudRoutersArea, networksArea, serviceTokensArea } from "./fabric-endpoints.js";

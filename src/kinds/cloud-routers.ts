@@ -1,0 +1,175 @@
+// Cloud routers (official: /fabric/v4/routers; the packages' limits of specification section 8): a routing
+// instance in a metro that IP_VC connections start at. The name, the package and the notifications change
+// in place through the PATCH paths the official description allows; the metro, project, account and type
+// cannot, so changing one of them is a new router. A deleted router stays readable as DEPROVISIONED, which
+// counts as gone. The service requires every router search to name a project: refresh searches the
+// provider's project and reads any router it did not find there one by one.
+
+import { z } from "zod";
+import { digits, metroCode, project, readPath, SecretPaths, text, type RuleContext } from "../config/index.js";
+import { NetformError } from "../diag/index.js";
+import { searchAll } from "../api/index.js";
+import { asNumber, compact, deleteIdempotently, orGone, projectIdOf, readinessFrom, refKey, searchByUuid, uuidOf, type StateTable } from "./common.js";
+import { notificationsSpec, sortedNotifications } from "./notifications.js";
+import type { Body, KindContext, KindDefinition, KindHandler, ObjectRef, Observed, Operation, Readiness, UpdateMethod } from "./types.js";
+
+export const ROUTER_PACKAGES = ["LAB", "STANDARD"] as const;
+export type RouterPackage = (typeof ROUTER_PACKAGES)[number];
+
+/** Section 8: what a package allows each router's connections; no figure means no limit. */
+export const ROUTER_PACKAGE_LIMITS: Readonly<Record<RouterPackage, { connections?: number; bandwidthMbps?: number }>> = {
+  LAB: { connections: 10, bandwidthMbps: 10 },
+  STANDARD: {},
+};
+
+const schema = z.strictObject({
+  type: z.enum(["XF_ROUTER"]).optional().describe("default: XF_ROUTER"),
+  name: text(3, 24, "name").optional().describe("display name, 3 to 24 characters; default: the resource name"),
+  location: z.strictObject({ metroCode: metroCode() }).describe("the metro the router runs in"),
+  package: z
+    .strictObject({ code: z.enum(ROUTER_PACKAGES) })
+    .describe("LAB: a trial, 10 connections of up to 10 Mbps and 50 IPv4 and 50 IPv6 routes; STANDARD: 1000 IPv4 and 100 IPv6 routes"),
+  project: project().optional().describe("default: provider.projectId"),
+  account: z.strictObject({ accountNumber: digits("accountNumber") }).optional().describe("the billing account; default: provider.accountNumber"),
+  notifications: notificationsSpec("a cloud router").optional(),
+});
+
+function rules(r: RuleContext): void {
+  if (!r.has(["project"])) {
+    r.report({ path: ["project"], code: "rule.project", message: "a cloud router needs a project (project.projectId)", hint: "set project.projectId here or provider.projectId" });
+  }
+}
+
+const BASE = "/fabric/v4/routers";
+const PAGE = 100;
+
+const STATES: StateTable = {
+  done: { create: ["PROVISIONED"], update: ["PROVISIONED"], delete: ["DEPROVISIONED"] },
+  failed: ["NOT_PROVISIONED", "NOT_DEPROVISIONED"],
+};
+/** States of a router that is being or has been deleted: never the router a create just made. */
+const DELETING = ["DEPROVISIONING", "DEPROVISIONED", "NOT_DEPROVISIONED"];
+
+/** The fields that change in place, each with its PATCH path. */
+const PATCHES = [
+  { field: "name", path: "/name" },
+  { field: "package.code", path: "/package/code" },
+  { field: "notifications", path: "/notifications" },
+] as const;
+
+const stateOf = (body: Body): string | undefined => (typeof body.state === "string" ? body.state : undefined);
+const isGone = (body: Body): boolean => stateOf(body) === "DEPROVISIONED";
+
+/** The comparable form, the same for a spec and a response (which adds the account's name, hrefs, counts). */
+function comparable(body: Body): Body {
+  const projectId = projectIdOf(body.project);
+  const accountNumber = readPath(body, "account.accountNumber");
+  return compact({
+    type: body.type,
+    name: body.name,
+    location: { metroCode: readPath(body, "location.metroCode") },
+    package: { code: readPath(body, "package.code") },
+    project: projectId === undefined ? undefined : { projectId },
+    account: accountNumber === undefined ? undefined : { accountNumber: asNumber(accountNumber) },
+    notifications: sortedNotifications(body.notifications),
+  }) as Body;
+}
+
+const covers = (field: string, path: string): boolean => path === field || path.startsWith(`${field}.`);
+
+const projectFilter = (projectId: string): Body => ({ property: "/project/projectId", operator: "=", values: [projectId] });
+
+async function observe(ctx: KindContext, ref: ObjectRef): Promise<Body | undefined> {
+  const body = await orGone(() => ctx.api.call<Body>("GET", `${BASE}/${ref.id}`));
+  return body === undefined || isGone(body) ? undefined : body;
+}
+
+const handler: KindHandler = {
+  noun: "cloud router",
+
+  observe,
+
+  async observeMany(ctx, refs) {
+    const projectId = ctx.provider.projectId;
+    const found = projectId === undefined ? new Map<string, Body>() : await searchByUuid(ctx, `${BASE}/search`, refs, isGone, [projectFilter(projectId)]);
+    // Routers of other projects (or gone) are not in that search: read them one by one.
+    const others = refs.filter((ref) => !found.has(refKey(ref)));
+    const read = await Promise.all(others.map(async (ref) => [refKey(ref), await observe(ctx, ref)] as const));
+    for (const [key, body] of read) if (body !== undefined) found.set(key, body);
+    return found;
+  },
+
+  desired: comparable,
+  observed: comparable,
+
+  updatable: Object.fromEntries(PATCHES.map((p) => [p.field, { via: "patch", path: p.path }])) as Record<string, UpdateMethod>,
+
+  async create(ctx, spec) {
+    const project = spec.project ?? (ctx.provider.projectId ? { projectId: ctx.provider.projectId } : undefined);
+    const accountNumber = readPath(spec, "account.accountNumber") ?? ctx.provider.accountNumber;
+    const body = await ctx.api.call<Body>("POST", BASE, {
+      body: compact({ ...spec, type: spec.type ?? "XF_ROUTER", project, account: accountNumber === undefined ? undefined : { accountNumber: asNumber(accountNumber) } }),
+    });
+    return { id: uuidOf(body, "create cloud router"), body };
+  },
+
+  async update(ctx, ref, spec, changed) {
+    const uncovered = changed.filter((path) => !PATCHES.some((p) => covers(p.field, path)));
+    if (uncovered.length > 0) {
+      throw new NetformError({ code: "internal.not_updatable", source: "internal", message: `cloud router ${ref.id}: ${uncovered.join(", ")} cannot change in place` });
+    }
+    const operations = PATCHES.filter((p) => changed.some((path) => covers(p.field, path))).map((p) => ({ op: "replace", path: p.path, value: readPath(spec, p.field) }));
+    if (operations.length === 0) return;
+    await ctx.api.call("PATCH", `${BASE}/${ref.id}`, { body: operations });
+  },
+
+  delete: (ctx, ref) =>
+    deleteIdempotently(
+      () => ctx.api.call("DELETE", `${BASE}/${ref.id}`),
+      () => observe(ctx, ref),
+      (now) => DELETING.includes(stateOf(now) ?? ""),
+    ),
+
+  readiness(body: Body, operation: Operation): Readiness {
+    return readinessFrom(STATES, stateOf(body), operation);
+  },
+
+  stateOf,
+
+  async lookup(ctx, spec): Promise<Observed | undefined> {
+    const projectId = projectIdOf(spec.project) ?? ctx.provider.projectId;
+    if (typeof spec.name !== "string" || projectId === undefined) return undefined;
+    const wanted = comparable({ ...spec, type: spec.type ?? "XF_ROUTER", project: { projectId } });
+    const filter = { and: [projectFilter(projectId), { property: "/name", operator: "=", values: [spec.name] }] };
+    for await (const body of searchAll<Body>(ctx.api, `${BASE}/search`, { filter }, { pageSize: PAGE })) {
+      if (DELETING.includes(stateOf(body) ?? "")) continue;
+      const found = comparable(body);
+      const same = (path: string) => readPath(found, path) === readPath(wanted, path);
+      if (!["name", "type", "location.metroCode", "project.projectId"].every(same)) continue;
+      if (readPath(wanted, "account.accountNumber") !== undefined && !same("account.accountNumber")) continue;
+      return { id: uuidOf(body, "cloud router search"), body };
+    }
+    return undefined;
+  },
+
+  eventSubject: (ref) => `${BASE}/${ref.id}`,
+};
+
+export const cloudRouters: KindDefinition<"cloudRouters"> = {
+  name: "cloudRouters",
+  description: "cloud routers (FCR) that IP_VC connections start at, by name",
+  spec: schema,
+  rules,
+  displayName: "name",
+  defaults: (d) => {
+    d.set("type", "XF_ROUTER");
+    if (d.provider.projectId) d.set("project", { projectId: d.provider.projectId });
+    if (d.provider.accountNumber) d.set("account", { accountNumber: d.provider.accountNumber });
+  },
+  sensitive: SecretPaths.NONE,
+  attributes: ["href", "uuid", "type", "name", "state", "location", "package", "order", "project", "account", "notifications", "equinixAsn", "connectionsCount", "marketplaceSubscription", "changeLog", "change"],
+  serverSet: ["href", "uuid", "state", "equinixAsn", "connectionsCount", "changeLog", "change"],
+  parents: {},
+  timeoutMs: 30 * 60_000,
+  handler,
+};
