@@ -62,6 +62,13 @@ export const CONFORMANCE_EXCEPTIONS: ConformanceException[] = [
     { operation: "GET /ne/v1/vpn/{uuid}", instancePath: "" },
     { operation: "GET /ne/v1/vpn", instancePath: "/data/*" },
   ].map((x) => ({ ...x, status: "200", keyword: "required", missingProperty: "password", reason: "specification 4.7: a VPN's BGP password is optional, so a VPN made without one has none; the official response schema requires it" })),
+  ...["GET /fabric/v4/routeFilters/{routeFilterId}/routeFilterRules/{routeFilterRuleId}", "GET /fabric/v4/routeAggregations/{routeAggregationId}/routeAggregationRules/{routeAggregationRuleId}"].map((operation) => ({
+    operation,
+    status: "200",
+    instancePath: "",
+    keyword: UNDOCUMENTED_STATUS,
+    reason: "a read of one rule answers 200 like every other read; the description lists 202, a copy of the create's",
+  })),
 ];
 
 /**
