@@ -15,6 +15,7 @@ import { isUnknownValue } from "../plan/values.js";
 import type { Body, ObjectRef, Observed, Operation, KindHandler } from "../kinds/index.js";
 import type { ResourceState, StateStore } from "../state/index.js";
 import type { EventSink, StepKind } from "./events.js";
+import { CreateBatcher } from "./create-batcher.js";
 import { scrubbed, type SecretHasher } from "./secrets.js";
 import type { Session } from "./session.js";
 import { Poller } from "./wait.js";
@@ -37,6 +38,7 @@ export interface ApplyInput {
 /** What every step of one apply shares. */
 interface StepContext extends ApplyInput {
   poller: Poller;
+  creates: CreateBatcher;
   /** The configuration's dependency graph, built once per apply. */
   dependencies: Graph;
 }
@@ -46,13 +48,14 @@ export interface ApplyOutcome {
   skipped: number;
 }
 
-type Step = { change: ResourceChange; kind: StepKind };
+/** A step; a delete the service does with the parent's (`deletedWithParent`) sends no request. */
+type Step = { change: ResourceChange; kind: StepKind; withParent?: true };
 
 /** While a replacement is created before the old object is deleted, the old one is kept under this address. */
 const deposedAddress = (address: string) => `${address}~deposed`;
 
 /** The steps of the plan, and the order they must run in. */
-function stepGraph(plan: Plan, dependencies: Graph, state: Readonly<Record<string, ResourceState>>): { graph: Graph; steps: Map<string, Step> } {
+function stepGraph(plan: Plan, dependencies: Graph, state: Readonly<Record<string, ResourceState>>, kinds: ReadonlyMap<string, KindHandler>): { graph: Graph; steps: Map<string, Step> } {
   const steps = new Map<string, Step>();
   const graph = new Graph();
   const add = (id: string, step: Step) => {
@@ -93,6 +96,18 @@ function stepGraph(plan: Plan, dependencies: Graph, state: Readonly<Record<strin
   // What each address depends on: as the configuration says now, and as the state recorded when it was applied.
   const dependsOnOf = new Map(plan.changes.map((c) => [c.address, new Set([...(dependencies.has(c.address) ? dependencies.dependenciesOf(c.address) : []), ...(state[c.address]?.dependencies ?? [])])]));
   const dependsOn = (address: string): ReadonlySet<string> => dependsOnOf.get(address) ?? new Set();
+  // Objects the service deletes with their parent, when the parent is deleted too: their step waits for
+  // the parent's delete instead of preceding it.
+  const deletedWith = new Map<string, string>();
+  for (const change of plan.changes) {
+    const recorded = state[change.address];
+    if (!steps.has(`${change.address}-`) || !recorded?.parent || !kinds.get(change.kind)?.deletedWithParent) continue;
+    const parent = [...dependsOn(change.address)].find((d) => state[d]?.id === recorded.parent && steps.has(`${d}-`));
+    if (parent === undefined) continue;
+    deletedWith.set(change.address, parent);
+    steps.get(`${change.address}-`)!.withParent = true;
+    graph.addEdge(`${change.address}-`, `${parent}-`);
+  }
   for (const change of plan.changes) {
     const a = change.address;
     // Creates and updates after what they depend on is in place.
@@ -101,7 +116,7 @@ function stepGraph(plan: Plan, dependencies: Graph, state: Readonly<Record<strin
     // An object is deleted only once nothing depends on it: its dependents are deleted first, or have been
     // changed to stop using it.
     for (const other of plan.changes) {
-      if (other.address === a || !dependsOn(other.address).has(a)) continue;
+      if (other.address === a || !dependsOn(other.address).has(a) || deletedWith.get(other.address) === a) continue;
       if (steps.has(`${other.address}-`)) graph.addEdge(`${a}-`, `${other.address}-`);
       else if (steps.has(`${other.address}+`) && changes.get(other.address)?.action !== "create") graph.addEdge(`${a}-`, `${other.address}+`);
     }
@@ -110,10 +125,11 @@ function stepGraph(plan: Plan, dependencies: Graph, state: Readonly<Record<strin
 }
 
 export async function applyPlan(applyInput: ApplyInput): Promise<ApplyOutcome> {
-  const input: StepContext = { ...applyInput, poller: new Poller(applyInput.session.ctx, applyInput.session.poll), dependencies: configGraph(applyInput.config) };
+  const { ctx } = applyInput.session;
+  const input: StepContext = { ...applyInput, poller: new Poller(ctx, applyInput.session.poll), creates: new CreateBatcher(ctx), dependencies: configGraph(applyInput.config) };
   const { plan, store, emit } = input;
   await adoptFoundObjects(input);
-  const { graph, steps } = stepGraph(plan, input.dependencies, store.state.resources);
+  const { graph, steps } = stepGraph(plan, input.dependencies, store.state.resources, input.session.kinds);
   for (const change of plan.changes) if (change.action !== "no-op" || change.awaiting) emit({ type: "planned_change", change });
 
   const outcomes = await walk(graph, {
@@ -180,7 +196,7 @@ async function runStep(input: StepContext, step: Step): Promise<string | undefin
     case "wait":
       return awaitEarlier(input, change);
     case "delete":
-      return remove(input, change);
+      return remove(input, change, step.withParent === true);
     default: {
       const unreachable: never = step.kind;
       throw new Error(`unknown step ${String(unreachable)}`);
@@ -250,10 +266,10 @@ const UNKNOWN_OUTCOME_TRIES = 3;
  * Sends a create. When the service may have acted without saying so, looks the object up and adopts
  * it; only when it is certainly not there is the create sent again.
  */
-async function createOnce(input: ApplyInput, kind: KindHandler, spec: Body): Promise<Observed> {
+async function createOnce(input: StepContext, kind: KindHandler, spec: Body): Promise<Observed> {
   for (let attempt = 1; ; attempt++) {
     try {
-      return await kind.create(input.session.ctx, spec);
+      return await input.creates.create(kind, spec);
     } catch (error) {
       if (!(error instanceof OutcomeUnknownError) || attempt >= UNKNOWN_OUTCOME_TRIES) throw error;
       const found = await kind.lookup(input.session.ctx, spec);
@@ -363,7 +379,7 @@ async function awaitEarlier(input: StepContext, change: ResourceChange): Promise
   return ref.id;
 }
 
-async function remove(input: StepContext, change: ResourceChange): Promise<string | undefined> {
+async function remove(input: StepContext, change: ResourceChange, withParent: boolean): Promise<string | undefined> {
   const replacing = change.action === "replace" && change.createBeforeDestroy;
   const address = replacing ? deposedAddress(change.address) : change.address;
   const recorded = input.store.resource(address);
@@ -375,7 +391,7 @@ async function remove(input: StepContext, change: ResourceChange): Promise<strin
   }
   const ref: ObjectRef = { id: recorded.id, ...(recorded.parent ? { parent: recorded.parent } : {}) };
   await input.store.setResource(address, { ...recorded, pending: { operation: "delete", startedAt: new Date().toISOString() } });
-  await kind.delete(input.session.ctx, ref);
+  if (!withParent) await kind.delete(input.session.ctx, ref);
   await waitFor(input, change, ref, "delete", "delete");
   await input.store.removeResource(address);
   return ref.id;
