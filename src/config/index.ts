@@ -31,7 +31,7 @@ export type { Defaults, KindCatalog, KindSchema, OrderingEdge } from "./catalog.
 export { configGraph, resourceAt, secretsAt } from "./dependencies.js";
 export { DEFAULT_PARALLELISM, buildConfiguration, defaultTimeouts, loadConfiguration, parseDuration, type LoadOptions, type LoadResult, type Source } from "./load.js";
 export { METROS_BY_REGION, METRO_CODES, type Region } from "./metros.js";
-export { cidrFamily, ipFamily } from "./network.js";
+export { cidrFamily, ipFamily, parsePrefix, type Prefix } from "./network.js";
 export { parseYaml, spanAt, type NodeSpan, type PositionIndex, type SourcePosition } from "./positions.js";
 export { ruleContext, type RuleContext, type RuleReport } from "./rules-context.js";
 export * from "./schema-common.js";
