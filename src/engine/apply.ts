@@ -347,8 +347,10 @@ async function update(input: StepContext, change: ResourceChange): Promise<strin
 async function importObject(input: StepContext, change: ResourceChange): Promise<string> {
   const resource = configResource(input, change.address);
   const kind = kindOf(input, change);
-  const found = input.refreshed.get(change.address);
-  const parent = found?.status === "present" ? found.parent : undefined;
+  // A nested object lives under the parent its configuration names (which exists by now); the refresh
+  // that planned the import keeps it apart from the state's objects.
+  const named = kind.parentField ? resolvedSpec(input, resource)[kind.parentField] : undefined;
+  const parent = typeof named === "string" ? named : undefined;
   const ref: ObjectRef = { id: change.id ?? change.importId!, ...(parent ? { parent } : {}) };
   const body = await kind.observe(input.session.ctx, ref);
   if (!body) throw new NetformError({ code: "import.missing", message: `${change.address}: the object ${ref.id} to import does not exist`, hint: "check the uuid in import:" });
