@@ -187,6 +187,42 @@ describe("route filter rules end to end", () => {
     expect((await run("plan", "--detailed-exitcode")).code).toBe(0);
   });
 
+  it("resolves a bulk create cut short address by address: adopts the rules it made, creates the others once", { timeout: 120_000 }, async () => {
+    const ws = workspace(config({}));
+    const run = runner(t, ws);
+    expect((await run("apply", "--auto-approve")).code).toBe(0);
+    const customer = idOf(ws, "routeFilters.customer-in");
+    // The bulk request reached the service for two of the three rules before netform died: the state
+    // holds the pending record each address wrote before the request, with the spec to look up.
+    const made = await t.call("POST", `/fabric/v4/routeFilters/${customer}/routeFilterRules/bulk`, {
+      body: { data: [{ name: "office-a", prefix: "10.1.0.0/16" }, { name: "office-b", prefix: "10.2.0.0/16", prefixMatch: "exact" }] },
+    });
+    expect(made.status).toBe(202);
+    const state = JSON.parse(ws.stateText()) as { resources: Record<string, unknown> };
+    for (const [name, rule] of Object.entries(RULES)) {
+      const lookup = { routeFilter: customer, prefix: rule.prefix, ...(rule.prefixMatch ? { prefixMatch: rule.prefixMatch } : {}), name };
+      state.resources[`routeFilterRules.${name}`] = { kind: "routeFilterRules", attributes: {}, sensitiveHashes: {}, dependencies: ["routeFilters.customer-in"], pending: { operation: "create", startedAt: new Date().toISOString(), lookup } };
+    }
+    ws.write(`${JSON.stringify(state, null, 2)}\n`, "netform.state.json");
+    ws.write(config(RULES));
+
+    const planned = await run("plan");
+    expect(planned.code, out(planned)).toBe(0);
+    expect(planned.stdout).toContain("+ routeFilterRules.office-c");
+    expect(planned.stdout).not.toContain("+ routeFilterRules.office-a");
+    let applied!: Awaited<ReturnType<typeof run>>;
+    const requests = await requestsDuring(async () => (applied = await run("apply", "--auto-approve")));
+    expect(applied.code, out(applied)).toBe(0);
+    expect(requests.filter((r) => r.method === "POST" && !r.path.endsWith("/search")).map((r) => r.path)).toEqual([`/fabric/v4/routeFilters/${customer}/routeFilterRules`]);
+    const onService = (await objects(t, "routeFilterRules")).filter((r: Obj) => r.state !== "DEPROVISIONED");
+    expect(onService.map((r) => r.prefix).sort()).toEqual(["10.1.0.0/16", "10.2.0.0/16", "10.3.0.0/16"]);
+    const recorded = ws.state().resources;
+    expect(recorded["routeFilterRules.office-a"]?.id).toBe(made.body.data[0].uuid);
+    expect(recorded["routeFilterRules.office-b"]?.id).toBe(made.body.data[1].uuid);
+    for (const name of Object.keys(RULES)) expect(recorded[`routeFilterRules.${name}`]?.pending).toBeUndefined();
+    expect((await run("plan", "--detailed-exitcode")).code).toBe(0);
+  });
+
   it("refuses a prefix of the other family than its filter before any call, naming the line", async () => {
     const ws = workspace(config({ v6: { filter: "customer-in", prefix: "2001:db8::/32" } }));
     const run = runner(t, ws);
