@@ -130,7 +130,7 @@ describe("route aggregation changes", () => {
 });
 
 describe("route aggregation rules", () => {
-  it("creates, lists, patches and deletes IPv4 rules, without prefixMatch", async () => {
+  it("creates, lists, patches, replaces and deletes IPv4 rules, without prefixMatch", async () => {
     const uuid = await provisionedAggregation();
     const created = await t.call("POST", rulesOf(uuid), { body: { name: "Private-subnet-aggregation", description: "Test rule", prefix: "192.168.0.0/24" } });
     expect(created.status).toBe(202);
@@ -148,8 +148,18 @@ describe("route aggregation rules", () => {
     await t.waitFor(href, "/state", "PROVISIONED");
     const search = await t.call("POST", `${rulesOf(uuid)}/search`, { body: { filter: { and: [{ property: "/prefix", operator: "=", values: ["192.168.0.0/23"] }] } } });
     expect(search.body.data.map((r: { uuid: string }) => r.uuid)).toEqual([created.body.uuid]);
+    const replaced = await t.call("PUT", href, { body: { name: "whole", prefix: "192.168.0.0/22" } });
+    expect(replaced.body).toMatchObject({ name: "whole", prefix: "192.168.0.0/22", state: "REPROVISIONING" });
+    expect(replaced.body.description).toBeUndefined();
+    expect((await t.waitFor(href, "/state", "PROVISIONED")).prefix).toBe("192.168.0.0/22");
     const changes = await t.call("GET", `${href}/changes`);
-    expect(changes.body.data.map((ch: { type: string }) => ch.type)).toEqual(["BGP_IPv4_PREFIX_AGGREGATION_RULE_CREATION", "BGP_IPv4_PREFIX_AGGREGATION_RULE_UPDATE"]);
+    expect(changes.body.data.map((ch: { type: string }) => ch.type)).toEqual([
+      "BGP_IPv4_PREFIX_AGGREGATION_RULE_CREATION",
+      "BGP_IPv4_PREFIX_AGGREGATION_RULE_UPDATE",
+      "BGP_IPv4_PREFIX_AGGREGATION_RULE_UPDATE",
+    ]);
+    const last = await t.call("GET", `${href}/changes/${String(changes.body.data[2].uuid)}`);
+    expect(last.body).toMatchObject({ status: "COMPLETED", data: { op: "replace", path: "/", value: { name: "whole", prefix: "192.168.0.0/22" } } });
     expect((await t.call("DELETE", href)).body).toMatchObject({ state: "DEPROVISIONING", change: { type: "BGP_IPv4_PREFIX_AGGREGATION_RULE_DELETION" } });
   });
 
