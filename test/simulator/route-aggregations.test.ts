@@ -219,9 +219,10 @@ describe("route aggregation attachments", () => {
     const v6 = await provisionedAggregation({ type: "BGP_IPv6_PREFIX_AGGREGATION" });
     const v6Attach = await t.call("PUT", attachment(seedConnection(t), v6));
     expect(v6Attach.body[0].additionalInfo[0].reason).toContain("only BGP_IPv4_PREFIX_AGGREGATION");
-    const young = await createAggregation({ name: "young" });
-    await t.call("PATCH", `/__sim/objects/${young.uuid}`, { body: { state: "PROVISIONING" } });
-    const early = await t.call("PUT", attachment(seedConnection(t), young.uuid));
+    // Held in a transient state once its own transition is over (the test clock would otherwise end it at once).
+    const young = await provisionedAggregation({ name: "young" });
+    await t.call("PATCH", `/__sim/objects/${young}`, { body: { state: "PROVISIONING" } });
+    const early = await t.call("PUT", attachment(seedConnection(t), young));
     expect(early.body[0].additionalInfo[0].reason).toContain("only PROVISIONED aggregations");
   });
 
