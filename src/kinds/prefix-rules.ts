@@ -76,7 +76,7 @@ export function prefixRuleKind<Name extends string>(options: PrefixRuleOptions<N
   const { noun, parentField } = options;
   const rulesOf = (policy: string) => `${options.parentBase}/${policy}/${options.segment}`;
   const ruleHref = (ref: ObjectRef) => `${rulesOf(parentOf(ref))}/${ref.id}`;
-  const FIELDS = ["prefix", ...(options.prefixMatch ? ["prefixMatch"] : []), "name", "description"] as const;
+  const fields = ["prefix", ...(options.prefixMatch ? ["prefixMatch"] : []), "name", "description"] as const;
 
   const schema = z.strictObject({
     [parentField]: uuid().describe(`the ${options.parentNoun}'s uuid, normally \${${options.parentKind}.NAME.uuid}`),
@@ -121,7 +121,7 @@ export function prefixRuleKind<Name extends string>(options: PrefixRuleOptions<N
   }
 
   /** The request fields of a spec, for a create or one item of a bulk create. */
-  const requestBody = (spec: Body): Body => compact(Object.fromEntries(FIELDS.map((f) => [f, f === "prefix" ? canonicalPrefix(spec.prefix) : spec[f]]))) as Body;
+  const requestBody = (spec: Body): Body => compact(Object.fromEntries(fields.map((f) => [f, f === "prefix" ? canonicalPrefix(spec.prefix) : spec[f]]))) as Body;
 
   async function observe(ctx: KindContext, ref: ObjectRef): Promise<Body | undefined> {
     const body = await orGone(() => ctx.api.call<Body>("GET", ruleHref(ref)));
@@ -157,7 +157,7 @@ export function prefixRuleKind<Name extends string>(options: PrefixRuleOptions<N
     desired: (spec) => comparable(spec[parentField], spec),
     observed: (body) => comparable(policyInHref(body), body),
 
-    updatable: Object.fromEntries(FIELDS.map((f) => [f, { via: "patch", path: `/${f}` } satisfies UpdateMethod])),
+    updatable: Object.fromEntries(fields.map((f) => [f, { via: "patch", path: `/${f}` } satisfies UpdateMethod])),
 
     async create(ctx, spec) {
       const policy = policyOf(spec);
@@ -180,10 +180,10 @@ export function prefixRuleKind<Name extends string>(options: PrefixRuleOptions<N
 
     async update(ctx, ref, spec, changed) {
       const covered = (f: string) => changed.some((path) => path === f);
-      const uncovered = changed.filter((path) => !(FIELDS as readonly string[]).includes(path));
+      const uncovered = changed.filter((path) => !(fields as readonly string[]).includes(path));
       if (uncovered.length > 0) throw new NetformError({ code: "internal.not_updatable", source: "internal", message: `${noun} ${ref.id}: ${uncovered.join(", ")} cannot change in place` });
       const desired = comparable(spec[parentField], spec);
-      const operations = FIELDS.filter(covered).map((f) => ({ op: "replace", path: `/${f}`, value: desired[f] }));
+      const operations = fields.filter(covered).map((f) => ({ op: "replace", path: `/${f}`, value: desired[f] }));
       if (operations.length > 0) await ctx.api.call("PATCH", ruleHref(ref), { body: operations });
     },
 
@@ -211,7 +211,7 @@ export function prefixRuleKind<Name extends string>(options: PrefixRuleOptions<N
         for await (const body of searchAll<Body>(ctx.api, `${rulesOf(policy)}/search`, { filter }, { pageSize: PAGE })) {
           if (DELETING.includes(stateOf(body) ?? "")) continue;
           const found = comparable(policy, body);
-          if (FIELDS.every((f) => found[f] === want[f])) return { id: uuidOf(body, `${noun} search`), parent: policy, body };
+          if (fields.every((f) => found[f] === want[f])) return { id: uuidOf(body, `${noun} search`), parent: policy, body };
         }
       } catch (e) {
         if (!isNotFound(e)) throw e;
@@ -230,7 +230,7 @@ export function prefixRuleKind<Name extends string>(options: PrefixRuleOptions<N
     crossRules: (own, all) => crossRules(options, own, all),
     sensitive: SecretPaths.NONE,
     attributes: options.attributes,
-    serverSet: [...options.attributes.filter((a) => !FIELDS.includes(a as (typeof FIELDS)[number])), "changelog"],
+    serverSet: [...options.attributes.filter((a) => !fields.includes(a as (typeof fields)[number])), "changelog"],
     parents: { [parentField]: options.parentKind },
     timeoutMs: 10 * 60_000,
     handler,
