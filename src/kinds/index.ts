@@ -6,13 +6,17 @@ import type { KindCatalog } from "../config/index.js";
 import { connections } from "./connections/index.js";
 import { devices } from "./devices/index.js";
 import { routeFilterAttachments } from "./route-filter-attachments.js";
+import { routeFilterRules } from "./route-filter-rules.js";
 import { routeFilters } from "./route-filters.js";
+import { routeAggregationAttachments } from "./route-aggregation-attachments.js";
+import { routeAggregationRules } from "./route-aggregation-rules.js";
+import { routeAggregations } from "./route-aggregations.js";
 import { routingProtocols } from "./routing-protocols/index.js";
 import type { KindDefinition, KindHandler } from "./types.js";
 import { vpns } from "./vpns.js";
 
 /** Every kind, in the order the configuration's sections and the JSON Schema list them. */
-const DEFINITIONS = [routeFilters, routeFilterAttachments, connections, routingProtocols, devices, vpns] as const;
+const DEFINITIONS = [routeFilters, routeFilterRules, routeFilterAttachments, connections, routingProtocols, devices, vpns, routeAggregations, routeAggregationRules, routeAggregationAttachments] as const;
 
 export type Kind = (typeof DEFINITIONS)[number]["name"];
 

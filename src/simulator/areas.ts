@@ -3,12 +3,14 @@
 import type { Area } from "./core/context.js";
 import { coreArea } from "./core/seed.js";
 import { routeFiltersArea, connectionsArea, routingProtocolsArea, metrosArea, pricesArea, portsArea, cloudEventsArea } from "./fabric/index.js";
+import { routeAggregationsArea } from "./fabric/index.js";
 import { deviceTypesArea, devicesArea, vpnArea, backupsArea, imagesArea, publicKeysArea, filesArea, orderSummaryArea } from "./network-edge/index.js";
 import { signaturePoliciesArea, metalApiKeysArea, maintenanceNotificationsArea, legacyLayer2Area } from "./other/index.js";
 
 export const ALL_AREAS: readonly Area[] = [
   coreArea,
   routeFiltersArea,
+  routeAggregationsArea,
   connectionsArea,
   routingProtocolsArea,
   metrosArea,
