@@ -16,6 +16,7 @@ import { isUnknownValue } from "../plan/values.js";
 import type { Body, ObjectRef, Observed, Operation, KindHandler } from "../kinds/index.js";
 import type { ResourceState, StateStore } from "../state/index.js";
 import type { EventSink, StepKind } from "./events.js";
+import { CreateBatcher } from "./create-batcher.js";
 import { InterruptedError } from "./interrupt.js";
 import { deposedAddress, Recorder } from "./records.js";
 import type { SecretHasher } from "./secrets.js";
@@ -41,6 +42,7 @@ export interface ApplyInput {
 interface StepContext extends ApplyInput {
   poller: Poller;
   records: Recorder;
+  creates: CreateBatcher;
   /** The configuration's dependency graph, built once per apply. */
   dependencies: Graph;
 }
@@ -52,10 +54,11 @@ export interface ApplyOutcome {
   interrupted: number;
 }
 
-type Step = { change: ResourceChange; kind: StepKind };
+/** A step; a delete the service does with the parent's (`deletedWithParent`) sends no request. */
+type Step = { change: ResourceChange; kind: StepKind; withParent?: true };
 
 /** The steps of the plan, and the order they must run in. */
-export function stepGraph(plan: Plan, dependencies: Graph, state: Readonly<Record<string, ResourceState>>): { graph: Graph; steps: Map<string, Step> } {
+export function stepGraph(plan: Plan, dependencies: Graph, state: Readonly<Record<string, ResourceState>>, kinds: ReadonlyMap<string, KindHandler>): { graph: Graph; steps: Map<string, Step> } {
   const steps = new Map<string, Step>();
   const graph = new Graph();
   const add = (id: string, step: Step) => {
@@ -96,6 +99,18 @@ export function stepGraph(plan: Plan, dependencies: Graph, state: Readonly<Recor
   // What each address depends on: as the configuration says now, and as the state recorded when it was applied.
   const dependsOnOf = new Map(plan.changes.map((c) => [c.address, new Set([...(dependencies.has(c.address) ? dependencies.dependenciesOf(c.address) : []), ...(state[c.address]?.dependencies ?? [])])]));
   const dependsOn = (address: string): ReadonlySet<string> => dependsOnOf.get(address) ?? new Set();
+  // Objects the service deletes with their parent, when the parent is deleted too: their step waits for
+  // the parent's delete instead of preceding it.
+  const deletedWith = new Map<string, string>();
+  for (const change of plan.changes) {
+    const recorded = state[change.address];
+    if (!steps.has(`${change.address}-`) || !recorded?.parent || !kinds.get(change.kind)?.deletedWithParent) continue;
+    const parent = [...dependsOn(change.address)].find((d) => state[d]?.id === recorded.parent && steps.has(`${d}-`));
+    if (parent === undefined) continue;
+    deletedWith.set(change.address, parent);
+    steps.get(`${change.address}-`)!.withParent = true;
+    graph.addEdge(`${change.address}-`, `${parent}-`);
+  }
   for (const change of plan.changes) {
     const a = change.address;
     // Creates and updates after what they depend on is in place.
@@ -104,7 +119,7 @@ export function stepGraph(plan: Plan, dependencies: Graph, state: Readonly<Recor
     // An object is deleted only once nothing depends on it: its dependents are deleted first, or have been
     // changed to stop using it.
     for (const other of plan.changes) {
-      if (other.address === a || !dependsOn(other.address).has(a)) continue;
+      if (other.address === a || !dependsOn(other.address).has(a) || deletedWith.get(other.address) === a) continue;
       if (steps.has(`${other.address}-`)) graph.addEdge(`${a}-`, `${other.address}-`);
       else if (steps.has(`${other.address}+`) && changes.get(other.address)?.action !== "create") graph.addEdge(`${a}-`, `${other.address}+`);
     }
@@ -113,15 +128,17 @@ export function stepGraph(plan: Plan, dependencies: Graph, state: Readonly<Recor
 }
 
 export async function applyPlan(applyInput: ApplyInput): Promise<ApplyOutcome> {
+  const { ctx } = applyInput.session;
   const input: StepContext = {
     ...applyInput,
-    poller: new Poller(applyInput.session.ctx, applyInput.session.poll),
+    poller: new Poller(ctx, applyInput.session.poll),
     records: new Recorder(applyInput.store, applyInput.hash),
+    creates: new CreateBatcher(ctx),
     dependencies: configGraph(applyInput.config),
   };
   const { plan, store, emit } = input;
   await adoptFoundObjects(input);
-  const { graph, steps } = stepGraph(plan, input.dependencies, store.state.resources);
+  const { graph, steps } = stepGraph(plan, input.dependencies, store.state.resources, input.session.kinds);
   for (const change of plan.changes) if (change.action !== "no-op" || change.awaiting) emit({ type: "planned_change", change });
 
   // Steps the interrupt stopped, or kept from starting: what they block is not "skipped because it failed".
@@ -206,7 +223,7 @@ async function runStep(input: StepContext, step: Step): Promise<string | undefin
     case "wait":
       return awaitEarlier(input, change);
     case "delete":
-      return remove(input, change);
+      return remove(input, change, step.withParent === true);
     default: {
       const unreachable: never = step.kind;
       throw new Error(`unknown step ${String(unreachable)}`);
@@ -264,10 +281,10 @@ const UNKNOWN_OUTCOME_TRIES = 3;
  * Sends a create. When the service may have acted without saying so, looks the object up and adopts
  * it; only when it is certainly not there is the create sent again.
  */
-async function createOnce(input: ApplyInput, kind: KindHandler, spec: Body): Promise<Observed> {
+async function createOnce(input: StepContext, kind: KindHandler, spec: Body): Promise<Observed> {
   for (let attempt = 1; ; attempt++) {
     try {
-      return await kind.create(input.session.ctx, spec);
+      return await input.creates.create(kind, spec);
     } catch (error) {
       if (!(error instanceof OutcomeUnknownError) || attempt >= UNKNOWN_OUTCOME_TRIES) throw error;
       const found = await kind.lookup(input.session.ctx, spec);
@@ -314,8 +331,10 @@ async function update(input: StepContext, change: ResourceChange): Promise<strin
 async function importObject(input: StepContext, change: ResourceChange): Promise<string> {
   const resource = configResource(input, change.address);
   const kind = kindOf(input, change);
-  const found = input.refreshed.get(change.address);
-  const parent = found?.status === "present" ? found.parent : undefined;
+  // A nested object lives under the parent its configuration names (which exists by now); the refresh
+  // that planned the import keeps it apart from the state's objects.
+  const named = kind.parentField ? resolvedSpec(input, resource)[kind.parentField] : undefined;
+  const parent = typeof named === "string" ? named : undefined;
   const ref: ObjectRef = { id: change.id ?? change.importId!, ...(parent ? { parent } : {}) };
   const body = await kind.observe(input.session.ctx, ref);
   if (!body) throw new NetformError({ code: "import.missing", message: `${change.address}: the object ${ref.id} to import does not exist`, hint: "check the uuid in import:" });
@@ -338,7 +357,7 @@ async function awaitEarlier(input: StepContext, change: ResourceChange): Promise
   return ref.id;
 }
 
-async function remove(input: StepContext, change: ResourceChange): Promise<string | undefined> {
+async function remove(input: StepContext, change: ResourceChange, withParent: boolean): Promise<string | undefined> {
   const replacing = change.action === "replace" && change.createBeforeDestroy;
   const address = replacing ? deposedAddress(change.address) : change.address;
   const recorded = input.records.recorded(address);
@@ -350,7 +369,7 @@ async function remove(input: StepContext, change: ResourceChange): Promise<strin
   }
   const ref: ObjectRef = { id: recorded.id, ...(recorded.parent ? { parent: recorded.parent } : {}) };
   await input.records.begin(address, "delete");
-  await kind.delete(input.session.ctx, ref);
+  if (!withParent) await kind.delete(input.session.ctx, ref);
   await waitFor(input, change, ref, "delete", "delete");
   await input.records.forget(address);
   return ref.id;

@@ -8,14 +8,32 @@ import { connections } from "./connections/index.js";
 import { devices } from "./devices/index.js";
 import { networks } from "./networks.js";
 import { routeFilterAttachments } from "./route-filter-attachments.js";
+import { routeFilterRules } from "./route-filter-rules.js";
 import { routeFilters } from "./route-filters.js";
+import { routeAggregationAttachments } from "./route-aggregation-attachments.js";
+import { routeAggregationRules } from "./route-aggregation-rules.js";
+import { routeAggregations } from "./route-aggregations.js";
 import { routingProtocols } from "./routing-protocols/index.js";
 import { serviceTokens } from "./service-tokens.js";
 import type { KindDefinition, KindHandler } from "./types.js";
 import { vpns } from "./vpns.js";
 
 /** Every kind, in the order the configuration's sections and the JSON Schema list them. */
-const DEFINITIONS = [routeFilters, routeFilterAttachments, cloudRouters, networks, serviceTokens, connections, routingProtocols, devices, vpns] as const;
+const DEFINITIONS = [
+  routeFilters,
+  routeFilterRules,
+  routeFilterAttachments,
+  cloudRouters,
+  networks,
+  serviceTokens,
+  connections,
+  routingProtocols,
+  devices,
+  vpns,
+  routeAggregations,
+  routeAggregationRules,
+  routeAggregationAttachments,
+] as const;
 
 export type Kind = (typeof DEFINITIONS)[number]["name"];
 

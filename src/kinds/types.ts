@@ -72,10 +72,23 @@ export interface KindHandler {
 
   /** Sends the create; returns once the API accepted it, with the new object's ref and body. */
   create(ctx: KindContext, spec: Body): Promise<Observed>;
+  /**
+   * Where the API creates many objects in one request (a route filter's rules): the engine sends the
+   * creates of this kind that start together and share a key through it. Each address is still recorded
+   * as pending before the request, so an interrupted bulk create is resolved address by address by
+   * `lookup`; a refused bulk is sent again one create at a time, so each address gets its own outcome.
+   */
+  bulkCreate?: BulkCreate;
   /** Sends the changes to `changed` (dotted paths of the desired form) for an existing object. */
   update(ctx: KindContext, ref: ObjectRef, spec: Body, changed: string[]): Promise<void>;
   /** Sends the delete; an object already gone counts as deleted. */
   delete(ctx: KindContext, ref: ObjectRef): Promise<void>;
+  /**
+   * The service deletes this object with its parent (a route filter's rules go with the filter). When
+   * both are deleted in one run, the engine deletes the parent, then waits for this object to be gone
+   * without a request of its own.
+   */
+  deletedWithParent?: boolean;
 
   /** From the state tables: is the operation done, still running, or failed (with the service's reason)? */
   readiness(body: Body, operation: Operation): Readiness;
@@ -88,6 +101,14 @@ export interface KindHandler {
   lookup(ctx: KindContext, spec: Body): Promise<Observed | undefined>;
   /** The resource path the service's cloud events name as their subject for this object: how drift finds who changed it. */
   eventSubject(ref: ObjectRef): string | undefined;
+}
+
+/** Creates that may share one request, and the request. */
+export interface BulkCreate {
+  /** Creates with the same key may share a request (the parent they are created in). */
+  key(spec: Body): string;
+  /** Creates every spec in one request; returns one object per spec, in their order. */
+  create(ctx: KindContext, specs: Body[]): Promise<Observed[]>;
 }
 
 /** One kind: what the configuration reads and checks, and how the engine manages its objects. */

@@ -2,21 +2,35 @@
 
 import type { Area } from "./core/context.js";
 import { coreArea } from "./core/seed.js";
-import { routeFiltersArea, connectionsArea, routingProtocolsArea, metrosArea, pricesArea, portsArea, cloudEventsArea } from "./fabric/index.js";
-import { cloudRoutersArea, networksArea, serviceTokensArea } from "./fabric/index.js";
-import { deviceTypesArea, devicesArea, vpnArea, backupsArea, imagesArea, publicKeysArea, filesArea, orderSummaryArea } from "./network-edge/index.js";
-import { signaturePoliciesArea, metalApiKeysArea, maintenanceNotificationsArea, legacyLayer2Area } from "./other/index.js";
-
-export const ALL_AREAS: readonly Area[] = [
-  coreArea,
+import {
   routeFiltersArea,
+  routeAggregationsArea,
   connectionsArea,
   routingProtocolsArea,
   metrosArea,
   pricesArea,
   portsArea,
   cloudEventsArea,
-  cloudRoutersArea, networksArea, serviceTokensArea,
+  cloudRoutersArea,
+  networksArea,
+  serviceTokensArea,
+} from "./fabric/index.js";
+import { deviceTypesArea, devicesArea, vpnArea, backupsArea, imagesArea, publicKeysArea, filesArea, orderSummaryArea } from "./network-edge/index.js";
+import { signaturePoliciesArea, metalApiKeysArea, maintenanceNotificationsArea, legacyLayer2Area } from "./other/index.js";
+
+export const ALL_AREAS: readonly Area[] = [
+  coreArea,
+  routeFiltersArea,
+  routeAggregationsArea,
+  connectionsArea,
+  routingProtocolsArea,
+  metrosArea,
+  pricesArea,
+  portsArea,
+  cloudEventsArea,
+  cloudRoutersArea,
+  networksArea,
+  serviceTokensArea,
   deviceTypesArea,
   devicesArea,
   vpnArea,

@@ -66,8 +66,8 @@ interface Lifecycle {
     /** What the service shows of what is left. */
     shows?(ids: Ids): Reading[];
   };
-  /** Where the service serves one object of the kind, by its id and the ids of what it lives on. */
-  path(id: string, ids: Ids): string;
+  /** Where the service serves one object of the kind, by its id, the ids of what it lives on, and the parent the state records for it (a rule's policy). */
+  path(id: string, ids: Ids, parent: string | undefined): string;
   /** Whether the answer to a GET of that path says the service no longer has the object. */
   gone(res: CallResult): boolean;
   /** Whether an object `/__sim/objects` lists for the kind is still in service. */
@@ -82,6 +82,12 @@ const numeric = (n: number) => expect.toBeOneOf([n, String(n)]);
 const sameMembers = (members: string[]) =>
   expect.toSatisfy((v: unknown) => Array.isArray(v) && JSON.stringify([...v].sort()) === JSON.stringify([...members].sort()), `the members ${members.join(", ")}`);
 const ATTACHED = expect.toBeOneOf(["ATTACHED", "PENDING_BGP_CONFIGURATION"]);
+
+/** The parent a row's path needs, which the state must have recorded. */
+const recordedParent = (parent: string | undefined): string => {
+  if (parent === undefined) throw new Error("the state records no parent for the object");
+  return parent;
+};
 
 // ── route filters ─────────────────────────────────────────────────────────────────────────────
 
@@ -121,6 +127,78 @@ const ROUTE_FILTERS: Lifecycle = {
   path: (id) => `/fabric/v4/routeFilters/${id}`,
   gone: (res) => res.body.state === "DEPROVISIONED",
   live: (f) => f.state !== "DEPROVISIONED",
+};
+
+// ── route filter rules ────────────────────────────────────────────────────────────────────────
+
+type FilterName = "customer-in" | "partner-in";
+
+/** One rule on one of two filters; the filters the configuration keeps are given when the rule goes with its own. */
+const filterRule = (rule?: { filter: FilterName; prefix: string }, filters: FilterName[] = ["customer-in", "partner-in"]) => `${CONFIG_HEADER}routeFilters:${filters
+  .map(
+    (name) => `
+  ${name}:
+    type: BGP_IPv4_PREFIX_FILTER`,
+  )
+  .join("")}
+routeFilterRules:${
+  rule === undefined
+    ? " {}"
+    : `
+  office-a:
+    routeFilter: \${routeFilters.${rule.filter}.uuid}
+    prefix: ${rule.prefix}`
+}
+`;
+
+const OFFICE = "routeFilterRules.office-a";
+const filterPath = (filter: string) => `/fabric/v4/routeFilters/${filter}`;
+const filterRulePath = (filter: string, rule: string) => `${filterPath(filter)}/routeFilterRules/${rule}`;
+
+const ROUTE_FILTER_RULES: Lifecycle = {
+  address: OFFICE,
+  speed: 500,
+  create: {
+    config: filterRule({ filter: "customer-in", prefix: "10.1.0.0/16" }),
+    added: 3,
+    shows: (ids) => [
+      // No prefixMatch written: the service's default, the prefix and every longer one within it.
+      [filterRulePath(ids("routeFilters.customer-in"), ids(OFFICE)), { uuid: ids(OFFICE), name: "office-a", prefix: "10.1.0.0/16", prefixMatch: "orlonger", state: "PROVISIONED", type: "BGP_IPv4_PREFIX_FILTER_RULE" }],
+      [filterPath(ids("routeFilters.customer-in")), { rulesCount: 1 }],
+    ],
+    recorded: (ids) => ({ parent: ids("routeFilters.customer-in"), attributes: { prefix: "10.1.0.0/16", state: "PROVISIONED" } }),
+  },
+  updates: [
+    {
+      config: filterRule({ filter: "customer-in", prefix: "10.10.0.0/16" }),
+      plan: [/~ prefix\s+= "10\.1\.0\.0\/16" -> "10\.10\.0\.0\/16"/],
+      calls: (ids) => [`PATCH ${filterRulePath(ids("routeFilters.customer-in"), ids(OFFICE))} 202`],
+      shows: (ids) => [[filterRulePath(ids("routeFilters.customer-in"), ids(OFFICE)), { prefix: "10.10.0.0/16", state: "PROVISIONED" }]],
+    },
+  ],
+  replaces: [
+    {
+      // The service has no move between filters.
+      config: filterRule({ filter: "partner-in", prefix: "10.10.0.0/16" }),
+      because: "routeFilter cannot change in place",
+      shows: (ids) => [
+        [filterRulePath(ids("routeFilters.partner-in"), ids(OFFICE)), { prefix: "10.10.0.0/16", state: "PROVISIONED" }],
+        [filterPath(ids("routeFilters.customer-in")), { rulesCount: 0 }],
+        [filterPath(ids("routeFilters.partner-in")), { rulesCount: 1 }],
+      ],
+      recorded: (ids) => ({ parent: ids("routeFilters.partner-in") }),
+    },
+  ],
+  delete: {
+    // With its filter: the filter's DELETE takes its rules, and the rule has no call of its own.
+    config: filterRule(undefined, ["customer-in"]),
+    deleted: [OFFICE, "routeFilters.partner-in"],
+    calls: (was) => [`DELETE ${filterPath(was("routeFilters.partner-in"))} 202`],
+    shows: (ids) => [[filterPath(ids("routeFilters.customer-in")), { state: "PROVISIONED", rulesCount: 0 }]],
+  },
+  path: (id, _ids, filter) => filterRulePath(recordedParent(filter), id),
+  gone: (res) => res.body.state === "DEPROVISIONED",
+  live: (r) => r.state !== "DEPROVISIONED",
 };
 
 // ── route filter attachments ──────────────────────────────────────────────────────────────────
@@ -532,6 +610,184 @@ const VPNS: Lifecycle = {
   live: (v) => v.status !== "DEPROVISIONED",
 };
 
+// ── route aggregations ────────────────────────────────────────────────────────────────────────
+
+const routeAggregation = (type: string, name: string, description: string) => `${CONFIG_HEADER}routeAggregations:
+  summary:
+    type: ${type}
+    name: ${name}
+    description: ${description}
+`;
+
+const aggregationPath = (id: string) => `/fabric/v4/routeAggregations/${id}`;
+
+const ROUTE_AGGREGATIONS: Lifecycle = {
+  address: "routeAggregations.summary",
+  speed: 500,
+  create: {
+    config: routeAggregation("BGP_IPv4_PREFIX_AGGREGATION", "summary", "first"),
+    added: 1,
+    shows: (ids) => [
+      [
+        aggregationPath(ids("routeAggregations.summary")),
+        { uuid: ids("routeAggregations.summary"), name: "summary", description: "first", state: "PROVISIONED", type: "BGP_IPv4_PREFIX_AGGREGATION", project: { projectId: PROJECT }, rulesCount: 0, connectionsCount: 0 },
+      ],
+    ],
+  },
+  updates: [
+    {
+      // Name and description in one PATCH.
+      config: routeAggregation("BGP_IPv4_PREFIX_AGGREGATION", "summary-v2", "second"),
+      plan: [/~ name\s+= "summary" -> "summary-v2"/, /~ description\s+= "first" -> "second"/],
+      calls: (ids) => [`PATCH ${aggregationPath(ids("routeAggregations.summary"))} 202`],
+      shows: (ids) => [[aggregationPath(ids("routeAggregations.summary")), { name: "summary-v2", description: "second", state: "PROVISIONED" }]],
+    },
+  ],
+  replaces: [
+    {
+      config: routeAggregation("BGP_IPv6_PREFIX_AGGREGATION", "summary-v2", "second"),
+      because: "type cannot change in place",
+      shows: (ids) => [[aggregationPath(ids("routeAggregations.summary")), { type: "BGP_IPv6_PREFIX_AGGREGATION", name: "summary-v2", state: "PROVISIONED" }]],
+    },
+  ],
+  delete: {
+    config: `${CONFIG_HEADER}routeAggregations: {}\n`,
+    calls: (was) => [`DELETE ${aggregationPath(was("routeAggregations.summary"))} 202`],
+  },
+  path: aggregationPath,
+  gone: (res) => res.body.state === "DEPROVISIONED",
+  live: (a) => a.state !== "DEPROVISIONED",
+};
+
+// ── route aggregation rules ───────────────────────────────────────────────────────────────────
+
+type AggregationName = "summary" | "backup";
+
+/** One rule on one of two aggregations; the aggregations the configuration keeps are given when the rule goes with its own. */
+const aggregationRule = (rule?: { aggregation: AggregationName; prefix: string }, aggregations: AggregationName[] = ["summary", "backup"]) => `${CONFIG_HEADER}routeAggregations:${aggregations
+  .map(
+    (name) => `
+  ${name}:
+    type: BGP_IPv4_PREFIX_AGGREGATION`,
+  )
+  .join("")}
+routeAggregationRules:${
+  rule === undefined
+    ? " {}"
+    : `
+  private-10:
+    routeAggregation: \${routeAggregations.${rule.aggregation}.uuid}
+    prefix: ${rule.prefix}`
+}
+`;
+
+const PRIVATE = "routeAggregationRules.private-10";
+const aggregationRulePath = (aggregation: string, rule: string) => `${aggregationPath(aggregation)}/routeAggregationRules/${rule}`;
+
+const ROUTE_AGGREGATION_RULES: Lifecycle = {
+  address: PRIVATE,
+  speed: 500,
+  create: {
+    config: aggregationRule({ aggregation: "summary", prefix: "10.0.0.0/8" }),
+    added: 3,
+    shows: (ids) => [
+      [aggregationRulePath(ids("routeAggregations.summary"), ids(PRIVATE)), { uuid: ids(PRIVATE), name: "private-10", prefix: "10.0.0.0/8", state: "PROVISIONED", type: "BGP_IPv4_PREFIX_AGGREGATION_RULE" }],
+      [aggregationPath(ids("routeAggregations.summary")), { rulesCount: 1 }],
+    ],
+    recorded: (ids) => ({ parent: ids("routeAggregations.summary"), attributes: { prefix: "10.0.0.0/8", state: "PROVISIONED" } }),
+  },
+  updates: [
+    {
+      config: aggregationRule({ aggregation: "summary", prefix: "10.0.0.0/9" }),
+      plan: [/~ prefix\s+= "10\.0\.0\.0\/8" -> "10\.0\.0\.0\/9"/],
+      calls: (ids) => [`PATCH ${aggregationRulePath(ids("routeAggregations.summary"), ids(PRIVATE))} 202`],
+      shows: (ids) => [[aggregationRulePath(ids("routeAggregations.summary"), ids(PRIVATE)), { prefix: "10.0.0.0/9", state: "PROVISIONED" }]],
+    },
+  ],
+  replaces: [
+    {
+      // The service has no move between aggregations.
+      config: aggregationRule({ aggregation: "backup", prefix: "10.0.0.0/9" }),
+      because: "routeAggregation cannot change in place",
+      shows: (ids) => [
+        [aggregationRulePath(ids("routeAggregations.backup"), ids(PRIVATE)), { prefix: "10.0.0.0/9", state: "PROVISIONED" }],
+        [aggregationPath(ids("routeAggregations.summary")), { rulesCount: 0 }],
+        [aggregationPath(ids("routeAggregations.backup")), { rulesCount: 1 }],
+      ],
+      recorded: (ids) => ({ parent: ids("routeAggregations.backup") }),
+    },
+  ],
+  delete: {
+    // With its aggregation: the aggregation's DELETE takes its rules, and the rule has no call of its own.
+    config: aggregationRule(undefined, ["summary"]),
+    deleted: [PRIVATE, "routeAggregations.backup"],
+    calls: (was) => [`DELETE ${aggregationPath(was("routeAggregations.backup"))} 202`],
+    shows: (ids) => [[aggregationPath(ids("routeAggregations.summary")), { state: "PROVISIONED", rulesCount: 0 }]],
+  },
+  path: (id, _ids, aggregation) => aggregationRulePath(recordedParent(aggregation), id),
+  gone: (res) => res.body.state === "DEPROVISIONED",
+  live: (r) => r.state !== "DEPROVISIONED",
+};
+
+// ── route aggregation attachments ─────────────────────────────────────────────────────────────
+
+/** Two aggregations and one connection; the attachment applies one of them (an attachment has nothing to change in place). */
+const summarised = (aggregation?: "primary" | "alternate") => `${CONFIG_HEADER}routeAggregations:
+  primary:
+    type: BGP_IPv4_PREFIX_AGGREGATION
+  alternate:
+    type: BGP_IPv4_PREFIX_AGGREGATION
+connections:
+${portConnectionYaml("summarised", { aPort: PORTS.svPrimary, vlanA: 2401, zPort: PORTS.svSecondary, vlanZ: 2402 })}routeAggregationAttachments:${
+  aggregation === undefined
+    ? " {}"
+    : `
+  summarised-edge:
+    connection: \${connections.summarised.uuid}
+    routeAggregation: \${routeAggregations.${aggregation}.uuid}`
+}
+`;
+
+const SUMMARISED = "routeAggregationAttachments.summarised-edge";
+const aggregationAttachmentPath = (id: string, ids: Ids) => `/fabric/v4/connections/${ids("connections.summarised")}/routeAggregations/${id}`;
+
+const ROUTE_AGGREGATION_ATTACHMENTS: Lifecycle = {
+  address: SUMMARISED,
+  speed: 500,
+  create: {
+    config: summarised("primary"),
+    added: 4,
+    shows: (ids) => [
+      [aggregationAttachmentPath(ids(SUMMARISED), ids), { uuid: ids("routeAggregations.primary"), type: "BGP_IPv4_PREFIX_AGGREGATION", attachmentStatus: ATTACHED }],
+      [aggregationPath(ids("routeAggregations.primary")), { connectionsCount: 1 }],
+    ],
+    // The service names an attachment by its connection and its aggregation: the id is the aggregation's uuid.
+    recorded: (ids) => ({ id: ids("routeAggregations.primary"), parent: ids("connections.summarised") }),
+  },
+  updates: [],
+  replaces: [
+    {
+      // The service applies one aggregation to a connection: a detach, then the new attach.
+      config: summarised("alternate"),
+      because: "routeAggregation cannot change in place",
+      shows: (ids) => [
+        [aggregationAttachmentPath(ids(SUMMARISED), ids), { uuid: ids("routeAggregations.alternate"), attachmentStatus: ATTACHED }],
+        [aggregationPath(ids("routeAggregations.primary")), { connectionsCount: 0 }],
+        [aggregationPath(ids("routeAggregations.alternate")), { connectionsCount: 1 }],
+      ],
+      recorded: (ids) => ({ id: ids("routeAggregations.alternate") }),
+    },
+  ],
+  delete: {
+    config: summarised(),
+    calls: (was) => [`DELETE ${aggregationAttachmentPath(was(SUMMARISED), was)} 202`],
+    shows: (ids) => [[aggregationPath(ids("routeAggregations.alternate")), { connectionsCount: 0 }]],
+  },
+  path: aggregationAttachmentPath,
+  gone: (res) => res.status === 404 || res.body.attachmentStatus === "DETACHED",
+  live: (a) => a.attachmentStatus !== "DETACHED",
+};
+
 // ── cloud routers, networks, service tokens ──────────────────────────────────────────────────
 
 /** The router, network and token every world starts with: in service, never in a state. */
@@ -701,6 +957,7 @@ const SERVICE_TOKENS: Lifecycle = {
 /** The table: a row for every kind, so that a new kind cannot go without one. */
 const LIFECYCLES: Record<Kind, Lifecycle> = {
   routeFilters: ROUTE_FILTERS,
+  routeFilterRules: ROUTE_FILTER_RULES,
   routeFilterAttachments: ROUTE_FILTER_ATTACHMENTS,
   cloudRouters: CLOUD_ROUTERS,
   networks: NETWORKS,
@@ -709,6 +966,9 @@ const LIFECYCLES: Record<Kind, Lifecycle> = {
   routingProtocols: ROUTING_PROTOCOLS,
   devices: DEVICES,
   vpns: VPNS,
+  routeAggregations: ROUTE_AGGREGATIONS,
+  routeAggregationRules: ROUTE_AGGREGATION_RULES,
+  routeAggregationAttachments: ROUTE_AGGREGATION_ATTACHMENTS,
 };
 
 // ── the runner ────────────────────────────────────────────────────────────────────────────────
@@ -717,6 +977,9 @@ const contains = (text: string, expected: string | RegExp): void => {
   if (typeof expected === "string") expect(text).toContain(expected);
   else expect(text).toMatch(expected);
 };
+
+/** What the state records of each address: its kind, id and parent. */
+type StateRecords = ReturnType<Workspace["state"]>["resources"];
 
 /** Every address's id in the state now. */
 function snapshot(ws: Workspace): Record<string, string> {
@@ -778,9 +1041,13 @@ async function runLifecycle(t: TestSim, row: Lifecycle): Promise<void> {
     if (step.config !== undefined) ws.write(step.config);
     env = { ...env, ...step.env };
   };
-  const expectGone = async (id: string, was: Ids): Promise<void> => {
-    const res = await t.call("GET", row.path(id, was));
-    expect(row.gone(res), `${row.path(id, was)} still in service: ${res.text}`).toBe(true);
+  /** Asked of the row of the address's own kind, as a delete or a replace may take objects of other kinds with it. */
+  const expectGone = async (address: string, was: Ids, records: StateRecords): Promise<void> => {
+    const { kind, parent } = records[address]!;
+    const kindRow = LIFECYCLES[kind as Kind];
+    const path = kindRow.path(was(address), was, parent);
+    const res = await t.call("GET", path);
+    expect(kindRow.gone(res), `${path} still in service: ${res.text}`).toBe(true);
   };
 
   // Create and read back.
@@ -819,6 +1086,7 @@ async function runLifecycle(t: TestSim, row: Lifecycle): Promise<void> {
   // Replaced: new ids for what is replaced, the old objects gone, everything else untouched.
   for (const replace of row.replaces) {
     edit(replace);
+    const records = ws.state().resources;
     const before = snapshot(ws);
     const replaced = replace.replaced ?? [address];
     const plan = await run("plan", "--detailed-exitcode", ...(replace.args ?? []));
@@ -840,7 +1108,7 @@ async function runLifecycle(t: TestSim, row: Lifecycle): Promise<void> {
       if (replaced.includes(a)) expect(after[a], `${a} is a new object`).not.toBe(id);
       else expect(after[a], `${a} is the same object`).toBe(id);
     }
-    for (const a of replaced) await expectGone(before[a]!, idsOf(before));
+    for (const a of replaced) await expectGone(a, idsOf(before), records);
     await expectShows(t, replace.shows(ids));
     if (replace.recorded) expect(ws.state().resources[address]).toMatchObject(replace.recorded(ids));
     await expectServiceHoldsState(t, ws);
@@ -849,6 +1117,7 @@ async function runLifecycle(t: TestSim, row: Lifecycle): Promise<void> {
 
   // Deleted: gone from the state and from the service, and what it needed left as it was.
   edit(row.delete);
+  const records = ws.state().resources;
   const before = snapshot(ws);
   const was = idsOf(before);
   const deleted = row.delete.deleted ?? [address];
@@ -858,7 +1127,7 @@ async function runLifecycle(t: TestSim, row: Lifecycle): Promise<void> {
   expect(removed.stdout).toContain(`Apply complete! Resources: 0 added, 0 changed, 0 replaced, ${deleted.length} destroyed.`);
   expect(await mutations(t)).toEqual(row.delete.calls(was));
   expect(snapshot(ws)).toEqual(Object.fromEntries(Object.entries(before).filter(([a]) => !deleted.includes(a))));
-  for (const a of deleted) await expectGone(was(a), was);
+  for (const a of deleted) await expectGone(a, was, records);
   await expectShows(t, row.delete.shows?.(ids) ?? []);
   await expectServiceHoldsState(t, ws);
   await expectNoChanges();

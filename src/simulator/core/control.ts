@@ -19,6 +19,7 @@ export const CONTROL_KINDS = [
   "routeFilters", "routeFilterAttachments", "connections", "routingProtocols", "devices", "vpns", "ports",
   "serviceProfiles", "deviceBackups", "publicKeys", "files", "apiKeys", "cloudEvents", "projects", "accounts",
   "ibxNotifications", "networkNotifications", "networks", "routers", "serviceTokens", "legacyConnections",
+  "routeFilterRules", "routeAggregations", "routeAggregationRules", "routeAggregationAttachments",
 ] as const;
 
 export const PORTAL_USER = { userName: "portal-user", fullName: "Portal User", email: "portal.user@example.com" };

@@ -58,6 +58,11 @@ export const ERRORS = {
   routeFilterConnectionTransient: { status: 400, code: "EQ-3044008", message: "Cannot attach or detach route filter with connection in transient state" },
   routeFilterInvalidOperation: { status: 400, code: "EQ-3044011", message: "Invalid argument passed" },
   routeFilterConnectionNotFound: { status: 404, code: "EQ-3041120", message: "The connection ID was not found or was already deleted." },
+  // Route aggregations, and the rules of filters and aggregations: the same family's examples.
+  routeAggregationStillAttached: { status: 400, code: "EQ-3044007", message: "Cannot delete route aggregation still attached to a connection" },
+  routeAggregationConnectionTransient: { status: 400, code: "EQ-3044008", message: "Cannot attach or detach route aggregation with connection in transient state" },
+  routeRuleInvalidValue: { status: 400, code: "EQ-3044013", message: "Invalid argument value passed" },
+  routeRuleTransient: { status: 400, code: "EQ-3044215", message: "Cannot delete or change a rule in transient state" },
 
   // ── Connections (4.5) ───────────────────────────────────────────────────────────────────
   // area:connections

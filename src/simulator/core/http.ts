@@ -143,9 +143,9 @@ export interface SearchRules {
 
 type Predicate = (item: JsonObject) => boolean;
 
-function likeToRegExp(pattern: string): RegExp {
+function likeToRegExp(pattern: string, caseSensitive = false): RegExp {
   const escaped = pattern.replace(/[.*+?^${}()|[\]\\]/g, "\\$&").replace(/%/g, ".*").replace(/_/g, ".");
-  return new RegExp(`^${escaped}$`, "i");
+  return new RegExp(`^${escaped}$`, caseSensitive ? "" : "i");
 }
 
 function asComparable(v: Json | undefined): string | number | undefined {
@@ -187,12 +187,17 @@ export function compileFilter(filter: Json | undefined, rules: SearchRules, path
     case "!=":
     case "NOT IN":
       return (item) => !wanted.some((w) => eq(read(item), w));
-    case "like": {
-      const patterns = wanted.map((w) => likeToRegExp(String(w)));
-      return (item) => {
+    // The specification's `like` and the newer descriptions' `ILIKE` ignore case; their `LIKE` does not.
+    case "like":
+    case "ILIKE":
+    case "LIKE":
+    case "NOT LIKE": {
+      const patterns = wanted.map((w) => likeToRegExp(String(w), operator === "LIKE" || operator === "NOT LIKE"));
+      const like = (item: JsonObject) => {
         const v = read(item);
         return v !== undefined && patterns.some((p) => p.test(String(v)));
       };
+      return operator === "NOT LIKE" ? (item) => !like(item) : like;
     }
     case ">":
     case ">=":

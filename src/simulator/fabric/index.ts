@@ -3,6 +3,7 @@
 // checks a request must pass, apart from the routes that serve it.
 
 export { routeFiltersArea } from "./route-filters.js";
+export { routeAggregationsArea } from "./route-aggregations.js";
 export { connectionsArea } from "./connections.js";
 export { routingProtocolsArea } from "./routing-protocols.js";
 export { metrosArea } from "./metros.js";

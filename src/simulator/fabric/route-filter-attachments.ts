@@ -5,7 +5,7 @@
 // in its meta, and drops it a while after it has been detached.
 
 import type { Context } from "hono";
-import { fail } from "../core/errors.js";
+import { fail, type ErrorKey } from "../core/errors.js";
 import { canSee, findVisible, type SimApp, type SimEnv } from "../core/context.js";
 import { changeLogUpdate, newChangeLog, paginate, pageLink, queryPage, readObject, rejectUnknownQuery } from "../core/http.js";
 import { getPointer, type Json, type JsonObject, type SimObject, type World } from "../core/world.js";
@@ -18,11 +18,11 @@ export type AttachmentStatus = "ATTACHING" | "ATTACHED" | "DETACHING" | "DETACHE
 export type Direction = "INBOUND" | "OUTBOUND";
 const DIRECTIONS: readonly Direction[] = ["INBOUND", "OUTBOUND"];
 
-/** Simulated durations: attaching programs the filter on the connection's BGP sessions. */
-const ATTACH_MS = 8_000;
-const DETACH_MS = 6_000;
+/** Simulated durations: attaching programs the filter (or aggregation) on the connection's BGP sessions. */
+export const ATTACH_MS = 8_000;
+export const DETACH_MS = 6_000;
 /** How long a detached attachment stays readable (as DETACHED) before it is gone. */
-const DETACHED_VISIBLE_MS = 120_000;
+export const DETACHED_VISIBLE_MS = 120_000;
 
 /** Connection states in which the service refuses to attach or detach (EQ-3044008). */
 const TRANSIENT_CONNECTION_STATES = new Set(["PROVISIONING", "REPROVISIONING", "DEPROVISIONING", "PENDING", "PENDING_INTERFACE_CONFIGURATION"]);
@@ -59,7 +59,7 @@ const connectionOf = (attachment: SimObject) => String(attachment.meta.connectio
 const filterOf = (attachment: SimObject) => String(attachment.meta.routeFilterUuid);
 
 /** A deleted connection uses no filter any more, whether it is gone or still readable as DEPROVISIONED. */
-function connectionInService(world: World, connectionUuid: string): boolean {
+export function connectionInService(world: World, connectionUuid: string): boolean {
   const connection = world.get(connectionUuid, CONNECTION_KIND);
   return connection !== undefined && stringAt(world.view(connection), "/state") !== "DEPROVISIONED";
 }
@@ -86,7 +86,7 @@ export function defineAttachmentKind(world: World): void {
 
 // ── checks ───────────────────────────────────────────────────────────────────────────────
 
-function visibleConnection(world: World, c: Context<SimEnv>, connectionUuid: string): SimObject {
+export function visibleConnection(world: World, c: Context<SimEnv>, connectionUuid: string): SimObject {
   const connection = world.get(connectionUuid, CONNECTION_KIND);
   if (!connection || !canSee(c.get("principal"), connection)) {
     return fail("routeFilterConnectionNotFound", "connectionId", `connection ${connectionUuid} was not found`, connectionUuid);
@@ -94,13 +94,16 @@ function visibleConnection(world: World, c: Context<SimEnv>, connectionUuid: str
   return connection;
 }
 
-/** Attach and detach need a connection that is provisioned and not in the middle of a change. */
-function requireStableConnection(world: World, connection: SimObject): void {
+/**
+ * Attach and detach need a connection that is provisioned and not in the middle of a change; `transient`
+ * is the refusal of the policy's family (EQ-3044008 names route filters or route aggregations).
+ */
+export function requireStableConnection(world: World, connection: SimObject, transient: ErrorKey = "routeFilterConnectionTransient"): void {
   const state = stringAt(world.view(connection), "/state") ?? "UNKNOWN";
   if (TRANSIENT_CONNECTION_STATES.has(state)) {
-    fail("routeFilterConnectionTransient", "connectionId", `connection ${connection.uuid} is ${state}; retry when it is PROVISIONED`, state);
+    fail(transient, "connectionId", `connection ${connection.uuid} is ${state}; retry when it is PROVISIONED`, state);
   }
-  if (state !== "PROVISIONED") fail("invalidProperty", "connectionId", `connection ${connection.uuid} is ${state}; route filters attach only to PROVISIONED connections`, state);
+  if (state !== "PROVISIONED") fail("invalidProperty", "connectionId", `connection ${connection.uuid} is ${state}; routing policies attach only to PROVISIONED connections`, state);
 }
 
 function readDirection(body: JsonObject): Direction {
@@ -198,7 +201,7 @@ export function attachmentRoutes(app: SimApp, world: World): void {
 }
 
 /** The attachment as the service answers the accepted request, even when a fast test clock has moved on. */
-function asAccepted(world: World, attachment: SimObject, status: AttachmentStatus): JsonObject {
+export function asAccepted(world: World, attachment: SimObject, status: AttachmentStatus): JsonObject {
   return { ...world.view(attachment), attachmentStatus: status };
 }
 

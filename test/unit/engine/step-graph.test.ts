@@ -2,6 +2,7 @@
 // and those the state recorded, the steps (ADDRESS+ creates, updates or waits; ADDRESS- deletes) and every
 // edge between them, written "X after Y". A row lists all the edges, so an extra one fails it too.
 
+import { KIND_HANDLERS } from "../../../src/kinds/index.js";
 import { describe, expect, it } from "vitest";
 import { stepGraph } from "../../../src/engine/apply.js";
 import type { StepKind } from "../../../src/engine/events.js";
@@ -77,7 +78,7 @@ describe("stepGraph", () => {
       const dependencies = new Graph();
       for (const c of row.changes) if (c.action !== "delete") dependencies.addNode(c.address);
       for (const [dependent, dependency] of row.configured) dependencies.addEdge(dependent, dependency);
-      const { graph, steps } = stepGraph(plan(row.changes), dependencies, stateOf(row.recorded));
+      const { graph, steps } = stepGraph(plan(row.changes), dependencies, stateOf(row.recorded), KIND_HANDLERS);
       expect(Object.fromEntries([...steps].map(([id, step]) => [id, step.kind]))).toEqual(row.steps);
       const edges = graph.nodes.flatMap((node) => graph.dependenciesOf(node).map((d) => `${node} after ${d}`));
       expect(edges.sort()).toEqual([...row.edges].sort());
