@@ -26,6 +26,10 @@ const MANAGED: ReadonlyArray<{ kind: string; state: string; gone: readonly strin
   { kind: "routers", state: "state", gone: ["DEPROVISIONED"] },
   { kind: "networks", state: "state", gone: ["DELETED"] },
   { kind: "serviceTokens", state: "state", gone: ["DELETED"] },
+  { kind: "routeFilterRules", state: "state", gone: ["DEPROVISIONED"] },
+  { kind: "routeAggregations", state: "state", gone: ["DEPROVISIONED"] },
+  { kind: "routeAggregationRules", state: "state", gone: ["DEPROVISIONED"] },
+  { kind: "routeAggregationAttachments", state: "attachmentStatus", gone: ["DETACHED"] },
 ];
 
 /** The network, router and token every world starts with: never an example's to delete. */
@@ -163,15 +167,16 @@ describe("examples end to end", () => {
   it("fabric-edge: validates, applies, plans clean, and destroys the router, network and token after their connections", { timeout: 180_000 }, async () => {
     const ws = copyExample("fabric-edge");
     const run = runner(t, ws);
-    await lifecycle(ws, run, { resources: 11 });
+    await lifecycle(ws, run, { resources: 13 });
     const id = (address: string) => ws.state().resources[address]!.id!;
     expect((await t.call("GET", `/fabric/v4/routers/${id("cloudRouters.dc-fcr")}`)).body).toMatchObject({ state: "PROVISIONED", connectionsCount: 2 });
     expect((await t.call("GET", `/fabric/v4/networks/${id("networks.branch-lan")}`)).body).toMatchObject({ state: "ACTIVE", connectionsCount: 2 });
     expect((await t.call("GET", `/fabric/v4/serviceTokens/${id("serviceTokens.partner-in")}`)).body).toMatchObject({ state: "INACTIVE", connection: { zSide: { accessPointSelectors: [{ linkProtocol: { vlanTag: 1401 } }] } } });
     expect((await t.call("GET", `/fabric/v4/connections/${id("connections.fcr-to-dc-port")}/routeFilters/${id("routeFilterAttachments.customer-in-on-fcr")}`)).body.direction).toBe("INBOUND");
-    expect(await liveObjects(fromTestSim(t))).toHaveLength(11);
+    expect((await t.call("GET", `/fabric/v4/routeFilters/${id("routeFilters.customer-in")}`)).body).toMatchObject({ rulesCount: 2 });
+    expect(await liveObjects(fromTestSim(t))).toHaveLength(13);
 
-    await destroyAll(ws, run, { resources: 11 });
+    await destroyAll(ws, run, { resources: 13 });
     expect(await liveObjects(fromTestSim(t))).toEqual([]);
   });
 
