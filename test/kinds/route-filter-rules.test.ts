@@ -84,7 +84,7 @@ describe("routeFilterRules handler", () => {
       `GET /fabric/v4/routeFilters/${a}/routeFilterRules`,
       `GET /fabric/v4/routeFilters/${a}/routeFilterRules`,
       `GET /fabric/v4/routeFilters/${b}/routeFilterRules`,
-    ]);
+    ].sort());
     expect(read.result.size).toBe(122);
     expect(read.result.has(`${a}/${missing.id}`)).toBe(false);
     expectNoDiff(kind, specsB[1]!, read.result.get(`${b}/${inB[1]!.id}`));
