@@ -7,11 +7,10 @@
 
 import { z } from "zod";
 import { digits, metroCode, project, readPath, SecretPaths, text, type RuleContext } from "../config/index.js";
-import { NetformError } from "../diag/index.js";
 import { searchAll } from "../api/index.js";
-import { asNumber, compact, deleteIdempotently, orGone, projectIdOf, readinessFrom, refKey, searchByUuid, uuidOf, type StateTable } from "./common.js";
+import { asNumber, compact, deleteIdempotently, orGone, patchChanged, patchUpdatable, projectIdOf, readinessFrom, refKey, searchByUuid, type StateTable, uuidOf } from "./common.js";
 import { notificationsSpec, sortedNotifications } from "./notifications.js";
-import type { Body, KindContext, KindDefinition, KindHandler, ObjectRef, Observed, Operation, Readiness, UpdateMethod } from "./types.js";
+import type { Body, KindContext, KindDefinition, KindHandler, ObjectRef, Observed, Operation, Readiness } from "./types.js";
 
 export const ROUTER_PACKAGES = ["LAB", "STANDARD"] as const;
 export type RouterPackage = (typeof ROUTER_PACKAGES)[number];
@@ -75,7 +74,6 @@ function comparable(body: Body): Body {
   }) as Body;
 }
 
-const covers = (field: string, path: string): boolean => path === field || path.startsWith(`${field}.`);
 
 const projectFilter = (projectId: string): Body => ({ property: "/project/projectId", operator: "=", values: [projectId] });
 
@@ -102,7 +100,7 @@ const handler: KindHandler = {
   desired: comparable,
   observed: comparable,
 
-  updatable: Object.fromEntries(PATCHES.map((p) => [p.field, { via: "patch", path: p.path }])) as Record<string, UpdateMethod>,
+  updatable: patchUpdatable(PATCHES),
 
   async create(ctx, spec) {
     const project = spec.project ?? (ctx.provider.projectId ? { projectId: ctx.provider.projectId } : undefined);
@@ -113,15 +111,7 @@ const handler: KindHandler = {
     return { id: uuidOf(body, "create cloud router"), body };
   },
 
-  async update(ctx, ref, spec, changed) {
-    const uncovered = changed.filter((path) => !PATCHES.some((p) => covers(p.field, path)));
-    if (uncovered.length > 0) {
-      throw new NetformError({ code: "internal.not_updatable", source: "internal", message: `cloud router ${ref.id}: ${uncovered.join(", ")} cannot change in place` });
-    }
-    const operations = PATCHES.filter((p) => changed.some((path) => covers(p.field, path))).map((p) => ({ op: "replace", path: p.path, value: readPath(spec, p.field) }));
-    if (operations.length === 0) return;
-    await ctx.api.call("PATCH", `${BASE}/${ref.id}`, { body: operations });
-  },
+  update: (ctx, ref, spec, changed) => patchChanged(ctx, `${BASE}/${ref.id}`, `cloud router ${ref.id}`, PATCHES, spec, changed),
 
   delete: (ctx, ref) =>
     deleteIdempotently(

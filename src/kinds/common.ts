@@ -2,8 +2,9 @@
 // comparison (numbers sent as strings, lists without order, absent versus default).
 
 import { ApiError, searchAll } from "../api/index.js";
+import { readPath } from "../config/index.js";
 import { NetformError } from "../diag/index.js";
-import type { Body, KindContext, ObjectRef, Operation, Readiness } from "./types.js";
+import type { Body, KindContext, ObjectRef, Operation, Readiness, UpdateMethod } from "./types.js";
 
 /** The key observeMany files an object under: its id, within its parent for nested kinds. */
 export const refKey = (ref: ObjectRef): string => (ref.parent ? `${ref.parent}/${ref.id}` : ref.id);
@@ -132,4 +133,29 @@ export async function* sameNameAndType(ctx: KindContext, searchPath: string, spe
     if (projectId !== undefined && projectIdOf(body.project) !== projectId) continue;
     yield body;
   }
+}
+
+/** A field the service's JSON patch replaces in place, and the patch path it replaces it at. */
+export interface PatchPath {
+  field: string;
+  path: string;
+}
+
+/** Whether a changed leaf path lies in `field` (the field itself or below it). */
+const covers = (field: string, path: string): boolean => path === field || path.startsWith(`${field}.`);
+
+/** The `updatable` table of a kind whose in-place changes are exactly these patch paths. */
+export const patchUpdatable = (patches: readonly PatchPath[]): Record<string, UpdateMethod> => Object.fromEntries(patches.map((p) => [p.field, { via: "patch", path: p.path }]));
+
+/**
+ * Sends one JSON patch replacing every changed field with its value in `wanted` (the desired form). A change
+ * outside `patches` is a defect of the plan, which makes such a change a replace.
+ */
+export async function patchChanged(ctx: KindContext, url: string, what: string, patches: readonly PatchPath[], wanted: Body, changed: readonly string[]): Promise<void> {
+  const uncovered = changed.filter((path) => !patches.some((p) => covers(p.field, path)));
+  if (uncovered.length > 0) {
+    throw new NetformError({ code: "internal.not_updatable", source: "internal", message: `${what}: ${uncovered.join(", ")} cannot change in place` });
+  }
+  const operations = patches.filter((p) => changed.some((path) => covers(p.field, path))).map((p) => ({ op: "replace", path: p.path, value: readPath(wanted, p.field) }));
+  if (operations.length > 0) await ctx.api.call("PATCH", url, { body: operations });
 }

@@ -7,10 +7,9 @@
 
 import { z } from "zod";
 import { project, readPath, SecretPaths, type RuleContext } from "../config/index.js";
-import { NetformError } from "../diag/index.js";
-import { compact, deleteIdempotently, orGone, projectIdOf, readinessFrom, sameNameAndType, searchByUuid, uuidOf, type StateTable } from "./common.js";
+import { compact, deleteIdempotently, orGone, patchChanged, patchUpdatable, projectIdOf, readinessFrom, sameNameAndType, searchByUuid, type StateTable, uuidOf } from "./common.js";
 import { notificationsSpec, sortedNotifications } from "./notifications.js";
-import type { Body, KindContext, KindDefinition, KindHandler, ObjectRef, Observed, Operation, Readiness, UpdateMethod } from "./types.js";
+import type { Body, KindContext, KindDefinition, KindHandler, ObjectRef, Observed, Operation, Readiness } from "./types.js";
 
 /** The official enumeration (fabricv4 NetworkType); a connection joins a network as its type's _VC. */
 export const NETWORK_TYPES = ["EVPLAN", "EPLAN", "IPWAN", "EVPTREE", "EPTREE"] as const;
@@ -71,7 +70,6 @@ function comparable(body: Body): Body {
   }) as Body;
 }
 
-const covers = (field: string, path: string): boolean => path === field || path.startsWith(`${field}.`);
 
 async function observe(ctx: KindContext, ref: ObjectRef): Promise<Body | undefined> {
   const body = await orGone(() => ctx.api.call<Body>("GET", `${BASE}/${ref.id}`));
@@ -88,7 +86,7 @@ const handler: KindHandler = {
   desired: comparable,
   observed: comparable,
 
-  updatable: Object.fromEntries(PATCHES.map((p) => [p.field, { via: "patch", path: p.path }])) as Record<string, UpdateMethod>,
+  updatable: patchUpdatable(PATCHES),
 
   async create(ctx, spec) {
     const project = spec.project ?? (ctx.provider.projectId ? { projectId: ctx.provider.projectId } : undefined);
@@ -96,15 +94,7 @@ const handler: KindHandler = {
     return { id: uuidOf(body, "create network"), body };
   },
 
-  async update(ctx, ref, spec, changed) {
-    const uncovered = changed.filter((path) => !PATCHES.some((p) => covers(p.field, path)));
-    if (uncovered.length > 0) {
-      throw new NetformError({ code: "internal.not_updatable", source: "internal", message: `network ${ref.id}: ${uncovered.join(", ")} cannot change in place` });
-    }
-    const operations = PATCHES.filter((p) => changed.some((path) => covers(p.field, path))).map((p) => ({ op: "replace", path: p.path, value: spec[p.field] }));
-    if (operations.length === 0) return;
-    await ctx.api.call("PATCH", `${BASE}/${ref.id}`, { body: operations });
-  },
+  update: (ctx, ref, spec, changed) => patchChanged(ctx, `${BASE}/${ref.id}`, `network ${ref.id}`, PATCHES, spec, changed),
 
   delete: (ctx, ref) =>
     deleteIdempotently(

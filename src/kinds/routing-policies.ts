@@ -5,9 +5,8 @@
 
 import { z } from "zod";
 import { project, SecretPaths, type RuleContext } from "../config/index.js";
-import { NetformError } from "../diag/index.js";
-import { compact, deleteIdempotently, orGone, projectIdOf, readinessFrom, sameNameAndType, searchByUuid, uuidOf, type StateTable } from "./common.js";
-import type { Body, KindContext, KindDefinition, KindHandler, ObjectRef, Observed, Operation, Readiness, UpdateMethod } from "./types.js";
+import { compact, deleteIdempotently, orGone, patchChanged, type PatchPath, patchUpdatable, projectIdOf, readinessFrom, sameNameAndType, searchByUuid, type StateTable, uuidOf } from "./common.js";
+import type { Body, KindContext, KindDefinition, KindHandler, ObjectRef, Observed, Operation, Readiness } from "./types.js";
 
 export interface RoutingPolicyOptions<Name extends string> {
   name: Name;
@@ -30,8 +29,10 @@ const STATES: StateTable = {
 const DELETING = ["DEPROVISIONING", "DEPROVISIONED", "NOT_DEPROVISIONED"];
 
 /** The two fields a PATCH may replace (the simulator and the service's console accept both). */
-const PATCHABLE = ["name", "description"] as const;
-type Patchable = (typeof PATCHABLE)[number];
+const PATCHES: readonly PatchPath[] = [
+  { field: "name", path: "/name" },
+  { field: "description", path: "/description" },
+];
 
 const stateOf = (body: Body): string | undefined => (typeof body.state === "string" ? body.state : undefined);
 const isGone = (body: Body): boolean => stateOf(body) === "DEPROVISIONED";
@@ -50,7 +51,6 @@ function comparable(body: Body): Body {
   }) as Body;
 }
 
-const covers = (field: string, path: string): boolean => path === field || path.startsWith(`${field}.`);
 
 export function routingPolicyKind<Name extends string>(options: RoutingPolicyOptions<Name>): KindDefinition<Name> {
   const { base, noun } = options;
@@ -83,7 +83,7 @@ export function routingPolicyKind<Name extends string>(options: RoutingPolicyOpt
     desired: comparable,
     observed: comparable,
 
-    updatable: { name: { via: "patch", path: "/name" }, description: { via: "patch", path: "/description" } } satisfies Record<Patchable, UpdateMethod>,
+    updatable: patchUpdatable(PATCHES),
 
     async create(ctx, spec) {
       const project = spec.project ?? (ctx.provider.projectId ? { projectId: ctx.provider.projectId } : undefined);
@@ -91,15 +91,7 @@ export function routingPolicyKind<Name extends string>(options: RoutingPolicyOpt
       return { id: uuidOf(body, `create ${noun}`), body };
     },
 
-    async update(ctx, ref, spec, changed) {
-      const uncovered = changed.filter((path) => !PATCHABLE.some((f) => covers(f, path)));
-      if (uncovered.length > 0) {
-        throw new NetformError({ code: "internal.not_updatable", source: "internal", message: `${noun} ${ref.id}: ${uncovered.join(", ")} cannot change in place` });
-      }
-      const operations = PATCHABLE.filter((f) => changed.some((path) => covers(f, path))).map((f) => ({ op: "replace", path: `/${f}`, value: comparable(spec)[f] }));
-      if (operations.length === 0) return;
-      await ctx.api.call("PATCH", `${base}/${ref.id}`, { body: operations });
-    },
+    update: (ctx, ref, spec, changed) => patchChanged(ctx, `${base}/${ref.id}`, `${noun} ${ref.id}`, PATCHES, comparable(spec), changed),
 
     delete: (ctx, ref) =>
       deleteIdempotently(

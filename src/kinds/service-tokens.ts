@@ -15,10 +15,9 @@
 import { z } from "zod";
 import { ApiError } from "../api/index.js";
 import { isPlainObject, project, readPath, SecretPaths, uuid, vlanTag, type FieldPath, type RuleContext } from "../config/index.js";
-import { NetformError } from "../diag/index.js";
-import { asNumber, compact, deleteIdempotently, isNotFound, projectIdOf, readinessFrom, sameNameAndType, searchByUuid, uuidOf, type StateTable } from "./common.js";
+import { asNumber, compact, deleteIdempotently, isNotFound, patchChanged, patchUpdatable, projectIdOf, readinessFrom, sameNameAndType, searchByUuid, type StateTable, uuidOf } from "./common.js";
 import { notificationsSpec, sortedNotifications } from "./notifications.js";
-import type { Body, KindContext, KindDefinition, KindHandler, ObjectRef, Observed, Operation, Readiness, UpdateMethod } from "./types.js";
+import type { Body, KindContext, KindDefinition, KindHandler, ObjectRef, Observed, Operation, Readiness } from "./types.js";
 
 /** The official enumeration (fabricv4 ServiceTokenConnection.type). */
 export const TOKEN_CONNECTION_TYPES = ["EVPL_VC", "EPL_VC", "EVPLAN_VC", "EPLAN_VC", "IPWAN_VC", "IP_VC", "EVPTREE_VC", "EPTREE_VC"] as const;
@@ -196,7 +195,6 @@ function comparable(body: Body): Body {
   }) as Body;
 }
 
-const covers = (field: string, path: string): boolean => path === field || path.startsWith(`${field}.`);
 
 async function observe(ctx: KindContext, ref: ObjectRef): Promise<Body | undefined> {
   try {
@@ -228,7 +226,7 @@ const handler: KindHandler = {
   desired: comparable,
   observed: comparable,
 
-  updatable: Object.fromEntries(PATCHES.map((p) => [p.field, { via: "patch", path: p.path }])) as Record<string, UpdateMethod>,
+  updatable: patchUpdatable(PATCHES),
 
   async create(ctx, spec) {
     const project = spec.project ?? (ctx.provider.projectId ? { projectId: ctx.provider.projectId } : undefined);
@@ -236,16 +234,7 @@ const handler: KindHandler = {
     return { id: uuidOf(body, "create service token"), body };
   },
 
-  async update(ctx, ref, spec, changed) {
-    const uncovered = changed.filter((path) => !PATCHES.some((p) => covers(p.field, path)));
-    if (uncovered.length > 0) {
-      throw new NetformError({ code: "internal.not_updatable", source: "internal", message: `service token ${ref.id}: ${uncovered.join(", ")} cannot change in place` });
-    }
-    const wanted = comparable(spec);
-    const operations = PATCHES.filter((p) => changed.some((path) => covers(p.field, path))).map((p) => ({ op: "replace", path: p.path, value: readPath(wanted, p.field) }));
-    if (operations.length === 0) return;
-    await ctx.api.call("PATCH", `${BASE}/${ref.id}`, { body: operations });
-  },
+  update: (ctx, ref, spec, changed) => patchChanged(ctx, `${BASE}/${ref.id}`, `service token ${ref.id}`, PATCHES, comparable(spec), changed),
 
   // A token the service does not know is a 400, which a fresh read finds gone: deleted.
   delete: (ctx, ref) =>
