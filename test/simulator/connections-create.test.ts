@@ -300,3 +300,36 @@ describe("GET /fabric/v4/connections/{uuid}", () => {
     expect(problem(foreign.body).errorCode).toBe("EQ-3073004");
   });
 });
+
+describe("POST /fabric/v4/connections: shapes the official description allows", () => {
+  it("takes a QINQ port connection with only the outer tag, which then holds every inner tag under it", async () => {
+    const sandbox = { project: { projectId: SANDBOX } };
+    const res = await t.call("POST", CONNECTIONS, { body: connectionBody({ aSide: qinqSide(seededPort("DC", "QINQ"), 1001), ...sandbox }) });
+    expect(res.status, res.text).toBe(201);
+    expect(res.body.aSide.accessPoint.linkProtocol).toEqual({ type: "QINQ", vlanSTag: 1001 });
+    await expectProblem(connectionBody({ aSide: qinqSide(seededPort("DC", "QINQ"), 1001, 7), ...sandbox }), "EQ-2010010", "/aSide/accessPoint/linkProtocol");
+  });
+
+  it("takes the port's own metro as the location of a COLO access point, and refuses another", async () => {
+    const port = seededPort("DC", "PRIMARY");
+    const res = await t.call("POST", CONNECTIONS, { body: connectionBody({ aSide: { accessPoint: { ...coloSide(port, 100).accessPoint, location: { metroCode: "DC" } } } }) });
+    expect(res.status, res.text).toBe(201);
+    expect(res.body.aSide.accessPoint.location).toMatchObject({ metroCode: "DC", metroName: "Washington, D.C." });
+    const reason = await expectProblem(connectionBody({ aSide: { accessPoint: { ...coloSide(port, 101).accessPoint, location: { metroCode: "SV" } } } }), "EQ-2010010", "/aSide/accessPoint/location/metroCode");
+    expect(reason).toMatch(/is in DC, not SV/);
+  });
+
+  it("takes a virtual device without an interface, or with only its id or only its type", async () => {
+    const device = seedDevice(t);
+    const bare = await t.call("POST", CONNECTIONS, { body: connectionBody({ aSide: { accessPoint: { type: "VD", virtualDevice: { type: "EDGE", uuid: device } } } }) });
+    expect(bare.status, bare.text).toBe(201);
+    expect(bare.body.aSide.accessPoint.interface).toBeUndefined();
+    const idOnly = await t.call("POST", CONNECTIONS, { body: connectionBody({ aSide: deviceSide(device, { interface: { id: 7 } }) }) });
+    expect(idOnly.status, idOnly.text).toBe(201);
+    expect(idOnly.body.aSide.accessPoint.interface).toEqual({ type: "NETWORK", id: 7 });
+    const typeOnly = await t.call("POST", CONNECTIONS, { body: connectionBody({ aSide: deviceSide(device, { interface: { type: "CLOUD" } }) }) });
+    expect(typeOnly.status, typeOnly.text).toBe(201);
+    expect(typeOnly.body.aSide.accessPoint.interface).toEqual({ type: "CLOUD" });
+    await expectProblem(connectionBody({ aSide: deviceSide(device, { interface: { type: "WAN", id: 3 } }) }), "EQ-2012025", "/aSide/accessPoint/interface/type");
+  });
+});

@@ -13,7 +13,8 @@ const FIELD_TYPES: Record<string, readonly AccessPointType[]> = {
   virtualDevice: ["VD"],
   interface: ["VD"],
   profile: ["SP"],
-  location: ["SP"],
+  // A port's metro may be stated on a COLO access point; the service checks it against the port.
+  location: ["COLO", "SP"],
   network: ["NETWORK"],
   router: ["CLOUD_ROUTER"],
 };
@@ -103,10 +104,10 @@ function accessPointRules(r: RuleContext, at: FieldPath, startsAtDevice: boolean
       r.report({ path: [...at, field], code: "rule.access-point", message: `${field} applies only to access points of type ${types.join(" or ")}, not ${apType}`, atKey: true });
     }
   }
-  if (r.has([...at, "linkProtocol"]) && FIELD_TYPES.linkProtocol?.includes(apType)) linkProtocolRules(r, [...at, "linkProtocol"], startsAtDevice);
+  if (r.has([...at, "linkProtocol"]) && FIELD_TYPES.linkProtocol?.includes(apType)) linkProtocolRules(r, [...at, "linkProtocol"], apType, startsAtDevice);
 }
 
-function linkProtocolRules(r: RuleContext, at: FieldPath, startsAtDevice: boolean): void {
+function linkProtocolRules(r: RuleContext, at: FieldPath, apType: AccessPointType, startsAtDevice: boolean): void {
   const type = r.get([...at, "type"]);
   if (typeof type !== "string" || !(LINK_PROTOCOL_TYPES as readonly string[]).includes(type)) return;
   const lpType = type as LinkProtocolType;
@@ -145,6 +146,8 @@ function linkProtocolRules(r: RuleContext, at: FieldPath, startsAtDevice: boolea
       break;
     case "QINQ":
       if (!r.has([...at, "vlanSTag"])) r.report({ path: [...at, "vlanSTag"], code: "rule.link-protocol", message: "QINQ needs vlanSTag (the outer tag)" });
+      // On a port the outer tag alone is a whole S-tag: every inner tag under it belongs to the connection.
+      if (apType === "COLO" && !r.has([...at, "vlanCTag"]) && !r.has([...at, "vlanCTagMin"]) && !r.has([...at, "vlanCTagMax"])) break;
       range("vlanCTag", "vlanCTagMin", "vlanCTagMax", "the inner tag");
       break;
     case "UNTAGGED":

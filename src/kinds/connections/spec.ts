@@ -28,7 +28,7 @@ export const linkProtocolSpec = z.strictObject({
   type: z.enum(LINK_PROTOCOL_TYPES),
   vlanTag: vlanTag().optional().describe("DOT1Q tag"),
   vlanSTag: vlanTag().optional().describe("QINQ outer tag"),
-  vlanCTag: vlanTag().optional().describe("QINQ inner tag"),
+  vlanCTag: vlanTag().optional().describe("QINQ inner tag; on a port, absent takes every inner tag under vlanSTag"),
   vlanTagMin: vlanTag().optional().describe("DOT1Q range start, connections from a virtual device only"),
   vlanTagMax: vlanTag().optional().describe("DOT1Q range end, connections from a virtual device only"),
   vlanCTagMin: vlanTag().optional().describe("QINQ inner range start, connections from a virtual device only"),
@@ -41,9 +41,12 @@ export const accessPointSpec = z.strictObject({
   port: z.strictObject({ uuid: uuid() }).optional().describe("COLO: the port"),
   linkProtocol: linkProtocolSpec.optional().describe("COLO or VD: the encapsulation and tags"),
   virtualDevice: z.strictObject({ type: z.enum(["EDGE"]).optional(), uuid: uuid() }).optional().describe("VD: the device"),
-  interface: z.strictObject({ type: z.enum(["CLOUD", "NETWORK"]).optional(), id: z.int().min(0).optional() }).optional().describe("VD: the device interface"),
+  interface: z
+    .strictObject({ type: z.enum(["CLOUD", "NETWORK"]).optional().describe("default: NETWORK"), id: z.int().min(0).optional() })
+    .optional()
+    .describe("VD: the device interface"),
   profile: z.strictObject({ type: z.enum(SERVICE_PROFILE_TYPES).optional(), uuid: uuid() }).optional().describe("SP: the service profile"),
-  location: z.strictObject({ metroCode: metroCode() }).optional().describe("SP: where to meet the provider"),
+  location: z.strictObject({ metroCode: metroCode() }).optional().describe("SP: where to meet the provider; COLO: the port's metro, checked by the service"),
   network: z.strictObject({ uuid: uuid() }).optional().describe("NETWORK: the network"),
   router: z.strictObject({ uuid: uuid() }).optional().describe("CLOUD_ROUTER: the cloud router"),
   sellerRegion: z.string().optional(),

@@ -344,6 +344,12 @@ function coloSide(ctx: RuleContext, ap: JsonObject, path: string): ResolvedSide 
   const encapsulation = String(getPointer(port, "/encapsulation/type") ?? "DOT1Q");
   const lp = coloLinkProtocol(ap.linkProtocol, encapsulation, `${path}/linkProtocol`);
   const metroCode = getPointer(port, "/location/metroCode");
+  // A stated location is the port's metro; the port decides, so another metro is a mistake to report.
+  const stated = asObject(ap.location, `${path}/location`, false);
+  const statedMetro = stated ? asString(stated.metroCode, `${path}/location/metroCode`) : undefined;
+  if (statedMetro !== undefined && typeof metroCode === "string" && statedMetro !== metroCode) {
+    fail("invalidProperty", `${path}/location/metroCode`, `port ${String(port.uuid)} is in ${metroCode}, not ${statedMetro}`, statedMetro);
+  }
   const portUuid = String(port.uuid);
   return {
     body: {
@@ -368,9 +374,11 @@ export function deviceAccessPoint(ctx: RuleContext, ap: JsonObject, path: string
   if (device.status !== undefined && device.status !== "PROVISIONED") {
     fail("invalidProperty", `${path}/virtualDevice/uuid`, `virtual device ${uuid} is ${String(device.status)}, not PROVISIONED`, uuid);
   }
+  // The official description requires neither field of the interface; NETWORK is the type it documents.
   const iface = asObject(ap.interface, `${path}/interface`, false);
+  const ifaceId = iface ? asInteger(iface.id, `${path}/interface/id`, 0, Number.MAX_SAFE_INTEGER, false) : undefined;
   const ifaceBody: JsonObject | undefined = iface
-    ? { type: asString(iface.type, `${path}/interface/type`)!, id: asInteger(iface.id, `${path}/interface/id`, 0, Number.MAX_SAFE_INTEGER)! }
+    ? { type: asEnum(iface.type, ["CLOUD", "NETWORK"], `${path}/interface/type`, false) ?? "NETWORK", ...(ifaceId === undefined ? {} : { id: ifaceId }) }
     : undefined;
   const metroCode = typeof device.metroCode === "string" ? device.metroCode : undefined;
   return {
