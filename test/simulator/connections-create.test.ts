@@ -233,7 +233,6 @@ describe("POST /fabric/v4/connections: the request's own fields", () => {
     await expectProblem(connectionBody({ order: "PO-1" }), "EQ-2010010", "/order");
     await expectProblem(connectionBody({ order: { purchaseOrderNumber: 12 } }), "EQ-2010010", "/order/purchaseOrderNumber");
     await expectProblem(connectionBody({ redundancy: { group: "g" } }), "EQ-2012011", "/redundancy/priority");
-    await expectProblem(connectionBody({ redundancy: { priority: "PRIMARY" } }), "EQ-2012011", "/redundancy/group");
     await expectProblem(connectionBody({ redundancy: { group: "g", priority: "TERTIARY" } }), "EQ-2012025", "/redundancy/priority");
     await expectProblem(connectionBody({ aSide: "port" }), "EQ-2010010", "/aSide");
   });
@@ -331,5 +330,26 @@ describe("POST /fabric/v4/connections: shapes the official description allows", 
     expect(typeOnly.status, typeOnly.text).toBe(201);
     expect(typeOnly.body.aSide.accessPoint.interface).toEqual({ type: "CLOUD" });
     await expectProblem(connectionBody({ aSide: deviceSide(device, { interface: { type: "WAN", id: 3 } }) }), "EQ-2012025", "/aSide/accessPoint/interface/type");
+  });
+});
+
+describe("POST /fabric/v4/connections: redundant pairs", () => {
+  it("names the group of a primary that gives none, and lets a secondary join it", async () => {
+    const primary = await t.call("POST", CONNECTIONS, { body: connectionBody({ redundancy: { priority: "PRIMARY" } }) });
+    expect(primary.status, primary.text).toBe(201);
+    const group = primary.body.redundancy.group as string;
+    expect(group).toMatch(/^[0-9a-f-]{36}$/);
+    const secondary = await t.call("POST", CONNECTIONS, {
+      body: connectionBody({ aSide: coloSide(seededPort("DC", "SECONDARY"), 100), redundancy: { group, priority: "SECONDARY" } }),
+    });
+    expect(secondary.status, secondary.text).toBe(201);
+    expect(secondary.body.redundancy).toEqual({ group, priority: "SECONDARY" });
+  });
+
+  it("refuses a secondary without a group, or naming a group no live primary has", async () => {
+    const secondarySide = { aSide: coloSide(seededPort("DC", "SECONDARY"), 100) };
+    await expectProblem(connectionBody({ ...secondarySide, redundancy: { priority: "SECONDARY" } }), "EQ-2012011", "/redundancy/group");
+    const reason = await expectProblem(connectionBody({ ...secondarySide, redundancy: { group: "g-unknown", priority: "SECONDARY" } }), "EQ-2010010", "/redundancy/group");
+    expect(reason).toMatch(/no live primary connection has redundancy group g-unknown/);
   });
 });

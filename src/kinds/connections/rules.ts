@@ -79,6 +79,15 @@ export function rules(r: RuleContext): void {
     if (hasAccessPoint) accessPointRules(r, [side, "accessPoint"], startsAtDevice);
   }
 
+  if (r.get(["redundancy", "priority"]) === "SECONDARY" && !r.has(["redundancy", "group"])) {
+    r.report({
+      path: ["redundancy", "group"],
+      code: "rule.redundancy",
+      message: "a SECONDARY connection joins its primary's redundancy group, and needs its name",
+      hint: "set redundancy.group to the primary's, e.g. ${connections.<primary>.redundancy.group}",
+    });
+  }
+
   const notifications = r.get(["notifications"]);
   if (Array.isArray(notifications)) {
     const recipients = new Set<string>();

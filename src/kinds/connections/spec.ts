@@ -64,7 +64,12 @@ export const schema = z.strictObject({
   name: z.string().min(1).optional().describe("display name; default: the resource name"),
   bandwidth: z.int().min(0, { error: "bandwidth must be 0 to 100000 Mbps" }).max(100000, { error: "bandwidth must be 0 to 100000 Mbps" }).describe("Mbps"),
   order: z.strictObject({ purchaseOrderNumber: z.string().optional(), customerReferenceNumber: z.string().optional() }).optional().describe("default: {}"),
-  redundancy: z.strictObject({ group: z.string().min(1), priority: z.enum(["PRIMARY", "SECONDARY"]) }).optional(),
+  redundancy: z
+    .strictObject({
+      group: z.string().min(1).optional().describe("a PRIMARY's group is named by the service when absent; a SECONDARY names its primary's, e.g. ${connections.primary.redundancy.group}"),
+      priority: z.enum(["PRIMARY", "SECONDARY"]),
+    })
+    .optional(),
   aSide: connectionSideSpec,
   zSide: connectionSideSpec,
   project: project().optional().describe("default: provider.projectId"),

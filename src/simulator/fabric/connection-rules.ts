@@ -132,14 +132,30 @@ export function readBandwidth(value: Json | undefined, path = "/bandwidth"): num
   return asInteger(value, path, 1, MAX_REQUEST_BANDWIDTH)!;
 }
 
-/** redundancy {group, priority}, both required inside; a lone connection is the primary of its own group. */
-export function readRedundancy(value: Json | undefined, world: World): JsonObject {
+/**
+ * redundancy {group, priority}: a primary without a group (or a lone connection) starts a group the
+ * service names; a secondary joins the group of a live primary, which it must name.
+ */
+export function readRedundancy(ctx: RuleContext, value: Json | undefined): JsonObject {
   const r = asObject(value, "/redundancy", false);
-  if (!r) return { group: world.uuid(), priority: "PRIMARY" };
-  return {
-    group: asString(r.group, "/redundancy/group")!,
-    priority: asEnum(r.priority, ["PRIMARY", "SECONDARY"], "/redundancy/priority")!,
-  };
+  if (!r) return { group: ctx.world.uuid(), priority: "PRIMARY" };
+  const priority = asEnum(r.priority, ["PRIMARY", "SECONDARY"], "/redundancy/priority")!;
+  const group = asString(r.group, "/redundancy/group", priority === "SECONDARY");
+  if (priority === "SECONDARY" && !primaryGroups(ctx).has(group!)) {
+    fail("invalidProperty", "/redundancy/group", `no live primary connection has redundancy group ${group!}; a secondary joins its primary's group`, group!);
+  }
+  return { group: group ?? ctx.world.uuid(), priority };
+}
+
+/** The redundancy groups of the live primary connections the caller can see. */
+function primaryGroups(ctx: RuleContext): Set<string> {
+  const groups = ctx.world
+    .list("connections")
+    .filter((o) => canSee(ctx.principal, o))
+    .map((o) => ctx.world.view(o))
+    .filter((c) => isLive(c) && getPointer(c, "/redundancy/priority") === "PRIMARY")
+    .map((c) => getPointer(c, "/redundancy/group"));
+  return new Set(groups.filter((g): g is string => typeof g === "string"));
 }
 
 // ── shared renderings ────────────────────────────────────────────────────────────────────

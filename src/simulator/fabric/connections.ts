@@ -224,7 +224,7 @@ function buildConnection(ctx: RuleContext, body: JsonObject): { body: JsonObject
   const purchaseOrderNumber = asString(order.purchaseOrderNumber, "/order/purchaseOrderNumber", false);
   const customerReferenceNumber = asString(order.customerReferenceNumber, "/order/customerReferenceNumber", false);
   const bandwidth = readBandwidth(body.bandwidth);
-  const redundancy = readRedundancy(body.redundancy, world);
+  const redundancy = readRedundancy(ctx, body.redundancy);
   const notifications = readNotifications(body.notifications, "/notifications");
   const project = asObject(body.project, "/project", false);
   const projectId = projectFor(principal, project?.projectId);

@@ -59,3 +59,26 @@ describe("connection shapes: access point fields", () => {
     expect(problems(`{ type: VD, virtualDevice: { uuid: ${DEVICE} }, interface: { type: CLOUD } }`)).toEqual([]);
   });
 });
+
+describe("connection shapes: redundancy", () => {
+  const dot1q = `{ type: COLO, port: { uuid: ${PORT} }, linkProtocol: { type: DOT1Q, vlanTag: 100 } }`;
+
+  it("takes a PRIMARY without a group, and a SECONDARY naming the primary's group by reference", () => {
+    const secondary = `  s:
+    type: EVPL_VC
+    bandwidth: 100
+    redundancy: { priority: SECONDARY, group: "\${connections.c.redundancy.group}" }
+    aSide: { accessPoint: { type: COLO, port: { uuid: ${PORT} }, linkProtocol: { type: DOT1Q, vlanTag: 101 } } }
+    zSide: { accessPoint: { type: SP, profile: { uuid: ${PROFILE} }, location: { metroCode: DC } } }
+    notifications: [{ type: ALL, emails: [noc@example.com] }]
+`;
+    expect(problems(dot1q, `    redundancy: { priority: PRIMARY }\n${secondary}`)).toEqual([]);
+  });
+
+  it("refuses a SECONDARY without a group", () => {
+    expect(problems(dot1q, "    redundancy: { priority: SECONDARY }\n")).toEqual([
+      "netform.yaml:10:5  connections.c.redundancy.group  a SECONDARY connection joins its primary's redundancy group, and needs its name",
+      "    hint: set redundancy.group to the primary's, e.g. ${connections.<primary>.redundancy.group}",
+    ]);
+  });
+});
