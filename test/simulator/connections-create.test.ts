@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { SEEDED_ENDPOINTS } from "../../src/simulator/core/seed.js";
 import { seedDevice } from "../support/fixtures.js";
 import { useSimulator } from "../support/sim.js";
 import {
@@ -351,5 +352,51 @@ describe("POST /fabric/v4/connections: redundant pairs", () => {
     await expectProblem(connectionBody({ ...secondarySide, redundancy: { priority: "SECONDARY" } }), "EQ-2012011", "/redundancy/group");
     const reason = await expectProblem(connectionBody({ ...secondarySide, redundancy: { group: "g-unknown", priority: "SECONDARY" } }), "EQ-2010010", "/redundancy/group");
     expect(reason).toMatch(/no live primary connection has redundancy group g-unknown/);
+  });
+});
+
+describe("POST /fabric/v4/connections: connection types and their endpoints", () => {
+  /** An untagged (dedicated) port in DC: one connection takes it whole. */
+  function untaggedPort(): string {
+    const uuid = t.sim.world.uuid();
+    t.sim.world.create("ports", { uuid, name: "dc-dedicated", type: "XF_PORT", state: "ACTIVE", bandwidth: 10_000, location: { metroCode: "DC" }, encapsulation: { type: "UNTAGGED" } }, { uuid, projectId: PRODUCTION });
+    return uuid;
+  }
+  const bare = (port: string) => ({ accessPoint: { type: "COLO", port: { uuid: port } } });
+
+  it("takes port-based types without a link protocol on untagged ports, one connection per port", async () => {
+    const [a, z] = [untaggedPort(), untaggedPort()];
+    const epl = await t.call("POST", CONNECTIONS, { body: connectionBody({ type: "EPL_VC", aSide: bare(a), zSide: bare(z) }) });
+    expect(epl.status, epl.text).toBe(201);
+    expect(epl.body.aSide.accessPoint.linkProtocol).toBeUndefined();
+    const reason = await expectProblem(connectionBody({ type: "EPL_VC", aSide: bare(a), zSide: bare(untaggedPort()) }), "EQ-2010010", "/aSide/accessPoint/linkProtocol");
+    expect(reason).toMatch(/is untagged and already carries connection/);
+    const accessEpl = await t.call("POST", CONNECTIONS, {
+      body: connectionBody({ type: "ACCESS_EPL_VC", aSide: qinqSide(seededPort("DC", "QINQ"), 1234), zSide: bare(untaggedPort()), project: { projectId: SANDBOX } }),
+    });
+    expect(accessEpl.status, accessEpl.text).toBe(201);
+    const network = { accessPoint: { type: "NETWORK", network: { uuid: SEEDED_ENDPOINTS.network.uuid } } };
+    const eplan = await t.call("POST", CONNECTIONS, { body: connectionBody({ type: "EPLAN_VC", aSide: bare(untaggedPort()), zSide: network }) });
+    expect(eplan.status, eplan.text).toBe(201);
+  });
+
+  it("still needs the link protocol on a tagged port, and for a type that is not port-based", async () => {
+    await expectProblem(connectionBody({ type: "EPL_VC", aSide: bare(seededPort("DC", "PRIMARY")), zSide: bare(untaggedPort()) }), "EQ-2012011", "/aSide/accessPoint/linkProtocol");
+    await expectProblem(connectionBody({ aSide: bare(untaggedPort()) }), "EQ-2012011", "/aSide/accessPoint/linkProtocol");
+    const untagged = await t.call("POST", CONNECTIONS, { body: connectionBody({ aSide: { accessPoint: { ...bare(untaggedPort()).accessPoint, linkProtocol: { type: "UNTAGGED" } } } }) });
+    expect(untagged.status, untagged.text).toBe(201);
+    expect(untagged.body.aSide.accessPoint.linkProtocol).toEqual({ type: "UNTAGGED" });
+  });
+
+  it("takes the endpoints the official description gives IPWAN_VC, IP_VC and EVPLAN_VC, and refuses others", async () => {
+    const router = { accessPoint: { type: "CLOUD_ROUTER", router: { uuid: SEEDED_ENDPOINTS.router.uuid } } };
+    const network = { accessPoint: { type: "NETWORK", network: { uuid: SEEDED_ENDPOINTS.network.uuid } } };
+    expect((await t.call("POST", CONNECTIONS, { body: connectionBody({ type: "IPWAN_VC", aSide: router, zSide: network }) })).status).toBe(201);
+    expect((await t.call("POST", CONNECTIONS, { body: connectionBody({ type: "IP_VC", aSide: router }) })).status).toBe(201);
+    expect((await t.call("POST", CONNECTIONS, { body: connectionBody({ type: "EVPLAN_VC", zSide: network }) })).status).toBe(201);
+    const reason = await expectProblem(connectionBody({ type: "IPWAN_VC", aSide: router }), "EQ-2010010", "/zSide/accessPoint/type");
+    expect(reason).toBe("IPWAN_VC needs a NETWORK access point as its zSide, not SP");
+    await expectProblem(connectionBody({ type: "IP_VC" }), "EQ-2010010", "/aSide/accessPoint/type");
+    await expectProblem(connectionBody({ type: "EVPLAN_VC" }), "EQ-2010010", "/zSide/accessPoint/type");
   });
 });

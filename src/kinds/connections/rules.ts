@@ -4,7 +4,16 @@
 
 import type { FieldPath } from "../../config/index.js";
 import type { RuleContext } from "../../config/index.js";
-import { ACCESS_POINT_TYPES, LINK_PROTOCOL_TYPES, MAX_CONNECTION_RECIPIENTS, type AccessPointType, type LinkProtocolType } from "./spec.js";
+import {
+  ACCESS_POINT_TYPES,
+  ENDPOINT_TYPES,
+  LINK_PROTOCOL_TYPES,
+  MAX_CONNECTION_RECIPIENTS,
+  PORT_BASED_TYPES,
+  type AccessPointType,
+  type ConnectionType,
+  type LinkProtocolType,
+} from "./spec.js";
 
 /** Fields that belong to one access point type; the value is the types that take the field. */
 const FIELD_TYPES: Record<string, readonly AccessPointType[]> = {
@@ -19,11 +28,11 @@ const FIELD_TYPES: Record<string, readonly AccessPointType[]> = {
   router: ["CLOUD_ROUTER"],
 };
 
-/** What each access point type needs. */
-function requiredFields(type: AccessPointType): readonly string[] {
+/** What each access point type needs; a port-based connection may leave a port's link protocol out. */
+function requiredFields(type: AccessPointType, portBased: boolean): readonly string[] {
   switch (type) {
     case "COLO":
-      return ["port", "linkProtocol"];
+      return portBased ? ["port"] : ["port", "linkProtocol"];
     case "VD":
       return ["virtualDevice"];
     case "SP":
@@ -70,13 +79,20 @@ function allowedTags(type: LinkProtocolType): readonly string[] {
 
 export function rules(r: RuleContext): void {
   const startsAtDevice = r.get(["aSide", "accessPoint", "type"]) === "VD";
+  const type = r.get(["type"]) as ConnectionType | undefined;
+  const portBased = type !== undefined && PORT_BASED_TYPES.includes(type);
   for (const side of ["aSide", "zSide"] as const) {
     if (!r.has([side])) continue;
     const hasToken = r.has([side, "serviceToken"]);
     const hasAccessPoint = r.has([side, "accessPoint"]);
     if (!hasToken && !hasAccessPoint) r.report({ path: [side, "accessPoint"], code: "rule.endpoint", message: `${side} needs an accessPoint or a serviceToken` });
     if (hasToken && hasAccessPoint) r.report({ path: [side, "serviceToken"], code: "rule.endpoint", message: `${side} takes either an accessPoint or a serviceToken, not both`, atKey: true });
-    if (hasAccessPoint) accessPointRules(r, [side, "accessPoint"], startsAtDevice);
+    if (hasAccessPoint) accessPointRules(r, [side, "accessPoint"], startsAtDevice, portBased);
+    const allowed = type === undefined ? undefined : ENDPOINT_TYPES[type]?.[side];
+    const apType = r.get([side, "accessPoint", "type"]);
+    if (allowed && typeof apType === "string" && !(allowed as readonly string[]).includes(apType)) {
+      r.report({ path: [side, "accessPoint", "type"], code: "rule.endpoint", message: `${type!} needs a ${allowed.join(" or ")} access point as its ${side}, not ${apType}` });
+    }
   }
 
   if (r.get(["redundancy", "priority"]) === "SECONDARY" && !r.has(["redundancy", "group"])) {
@@ -101,11 +117,11 @@ export function rules(r: RuleContext): void {
   }
 }
 
-function accessPointRules(r: RuleContext, at: FieldPath, startsAtDevice: boolean): void {
+function accessPointRules(r: RuleContext, at: FieldPath, startsAtDevice: boolean, portBased: boolean): void {
   const type = r.get([...at, "type"]);
   if (typeof type !== "string" || !(ACCESS_POINT_TYPES as readonly string[]).includes(type)) return;
   const apType = type as AccessPointType;
-  for (const f of requiredFields(apType)) {
+  for (const f of requiredFields(apType, portBased)) {
     if (!r.has([...at, f])) r.report({ path: [...at, f], code: "rule.access-point", message: `an access point of type ${apType} needs ${f}` });
   }
   for (const [field, types] of Object.entries(FIELD_TYPES)) {

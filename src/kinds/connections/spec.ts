@@ -8,6 +8,24 @@ import { email, metroCode, project, uuid, vlanTag } from "../../config/index.js"
 /** The official enumeration (fabricv4 ConnectionType); the specification shows EVPL_VC, IP_VC, VD_CHAIN_VC. */
 export const CONNECTION_TYPES = ["EVPL_VC", "EPL_VC", "EC_VC", "IP_VC", "ACCESS_EPL_VC", "EIA_VC", "EVPLAN_VC", "EPLAN_VC", "EVPTREE_VC", "EPTREE_VC", "IPWAN_VC", "IA_VC", "MC_VC", "IX_VC", "GW_VC", "IPX_VC", "VD_CHAIN_VC"] as const;
 
+export type ConnectionType = (typeof CONNECTION_TYPES)[number];
+
+/**
+ * Connection types that take a whole port: their COLO ends may leave out the link protocol, on an untagged
+ * port (the official description's examples of these types give none).
+ */
+export const PORT_BASED_TYPES: readonly ConnectionType[] = ["EPL_VC", "EPLAN_VC", "EPTREE_VC", "ACCESS_EPL_VC", "MC_VC"];
+
+/** The access point types a connection type needs at each end, as the official description's examples give them. */
+export const ENDPOINT_TYPES: Readonly<Partial<Record<ConnectionType, { aSide?: readonly AccessPointType[]; zSide?: readonly AccessPointType[] }>>> = {
+  IP_VC: { aSide: ["CLOUD_ROUTER"] },
+  IPWAN_VC: { aSide: ["CLOUD_ROUTER"], zSide: ["NETWORK"] },
+  EVPLAN_VC: { zSide: ["NETWORK"] },
+  EPLAN_VC: { aSide: ["COLO"], zSide: ["NETWORK"] },
+  EVPTREE_VC: { zSide: ["NETWORK"] },
+  EPTREE_VC: { aSide: ["COLO"], zSide: ["NETWORK"] },
+};
+
 /** The official enumeration (fabricv4 AccessPointType) plus CHAINGROUP, which the specification names. */
 export const ACCESS_POINT_TYPES = ["COLO", "VD", "SP", "NETWORK", "CLOUD_ROUTER", "CHAINGROUP", "VG", "IGW", "SUBNET", "METAL_NETWORK", "VPIC_INTERFACE", "APP_LINK", "XF_IC"] as const;
 export type AccessPointType = (typeof ACCESS_POINT_TYPES)[number];

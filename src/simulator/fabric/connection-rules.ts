@@ -15,6 +15,35 @@ export const CONNECTION_TYPES = [
   "EVPTREE_VC", "EPTREE_VC", "IPWAN_VC", "IA_VC", "MC_VC", "IX_VC", "GW_VC", "IPX_VC",
 ] as const;
 
+type ConnectionType = (typeof CONNECTION_TYPES)[number];
+
+/**
+ * Connection types that take a whole port: their COLO ends may leave out the link protocol, on an untagged
+ * port (the official description's examples of these types give none).
+ */
+export const PORT_BASED_TYPES: readonly ConnectionType[] = ["EPL_VC", "EPLAN_VC", "EPTREE_VC", "ACCESS_EPL_VC", "MC_VC"];
+
+/** The access point types a connection type needs at each end, as the official description's examples give them. */
+export const ENDPOINT_TYPES: Readonly<Partial<Record<ConnectionType, { aSide?: readonly string[]; zSide?: readonly string[] }>>> = {
+  IP_VC: { aSide: ["CLOUD_ROUTER"] },
+  IPWAN_VC: { aSide: ["CLOUD_ROUTER"], zSide: ["NETWORK"] },
+  EVPLAN_VC: { zSide: ["NETWORK"] },
+  EPLAN_VC: { aSide: ["COLO"], zSide: ["NETWORK"] },
+  EVPTREE_VC: { zSide: ["NETWORK"] },
+  EPTREE_VC: { aSide: ["COLO"], zSide: ["NETWORK"] },
+};
+
+/** Each end's access point type is one the connection type takes (a service token end is not checked). */
+export function checkEndpointTypes(type: ConnectionType, body: JsonObject): void {
+  for (const side of ["aSide", "zSide"] as const) {
+    const allowed = ENDPOINT_TYPES[type]?.[side];
+    const apType = getPointer(body, `/${side}/accessPoint/type`);
+    if (allowed && typeof apType === "string" && !allowed.includes(apType)) {
+      fail("invalidProperty", `/${side}/accessPoint/type`, `${type} needs a ${allowed.join(" or ")} access point as its ${side}, not ${apType}`, apType);
+    }
+  }
+}
+
 /** Official SimplifiedNotification type enumeration. */
 export const NOTIFICATION_TYPES = [
   "NOTIFICATION", "BANDWIDTH_ALERT", "CONNECTION_APPROVAL", "PROFILE_LIFECYCLE", "ALL",
@@ -47,6 +76,7 @@ export interface RuleContext {
 /** A VLAN tag (DOT1Q) or tag pair (QINQ) taken on a port. */
 export interface VlanClaim {
   portUuid: string;
+  /** The outer tag; 0 on an untagged port, which carries one connection. */
   outer: number;
   /** QINQ inner tag; absent when the connection takes every inner tag under its outer tag. */
   inner?: number;
@@ -212,10 +242,9 @@ function claimsOf(connection: JsonObject): VlanClaim[] {
   const claims: VlanClaim[] = [];
   for (const side of ["aSide", "zSide"]) {
     const portUuid = getPointer(connection, `/${side}/accessPoint/port/uuid`);
-    const lp = getPointer(connection, `/${side}/accessPoint/linkProtocol`) as JsonObject | undefined;
-    if (typeof portUuid !== "string" || !lp || typeof lp !== "object") continue;
-    const outer = typeof lp.vlanTag === "number" ? lp.vlanTag : lp.vlanSTag;
-    if (typeof outer !== "number") continue;
+    const lp = (getPointer(connection, `/${side}/accessPoint/linkProtocol`) ?? {}) as JsonObject;
+    if (typeof portUuid !== "string") continue;
+    const outer = typeof lp.vlanTag === "number" ? lp.vlanTag : typeof lp.vlanSTag === "number" ? lp.vlanSTag : 0;
     claims.push({ portUuid, outer, ...(typeof lp.vlanCTag === "number" ? { inner: lp.vlanCTag } : {}) });
   }
   return claims;
@@ -229,6 +258,7 @@ function overlaps(a: VlanClaim, b: VlanClaim): boolean {
 /** A VLAN tag is unique per port among live connections. */
 export function checkVlanFree(world: World, claim: VlanClaim, path: string, exceptUuid?: string): void {
   const taken = liveConnections(world, exceptUuid).find((c) => claimsOf(c).some((other) => overlaps(claim, other)));
+  if (taken && claim.outer === 0) fail("invalidProperty", path, `port ${claim.portUuid} is untagged and already carries connection ${String(taken.uuid)}`);
   if (taken) {
     const tags = claim.inner === undefined ? String(claim.outer) : `${claim.outer}.${claim.inner}`;
     fail("invalidProperty", path, `VLAN ${tags} is already used on port ${claim.portUuid} by connection ${String(taken.uuid)}`, claim.outer);
@@ -276,12 +306,18 @@ function checkProfileBandwidth(profile: JsonObject, bandwidth: number, path: str
 
 // ── endpoints ────────────────────────────────────────────────────────────────────────────
 
-/** The link protocol of a COLO endpoint: its type must be the port's encapsulation. */
-function coloLinkProtocol(raw: Json | undefined, encapsulation: string, path: string): { body: JsonObject; outer: number; inner?: number } {
+/**
+ * The link protocol of a COLO endpoint: its type must be the port's encapsulation. An untagged port carries
+ * one connection, without tags; a connection of a port-based type may leave its link protocol out there.
+ */
+function coloLinkProtocol(raw: Json | undefined, encapsulation: string, path: string, portBased: boolean): { body?: JsonObject; outer: number; inner?: number } {
+  if (raw === undefined && portBased && encapsulation === "UNTAGGED") return { outer: 0 };
   const lp = asObject(raw, path)!;
-  const type = asEnum(lp.type, ["DOT1Q", "QINQ"], `${path}/type`)!;
+  const type = asEnum(lp.type, ["UNTAGGED", "DOT1Q", "QINQ"], `${path}/type`)!;
   if (type !== encapsulation) fail("invalidProperty", `${path}/type`, `the port's encapsulation is ${encapsulation}; the link protocol must be ${encapsulation}`, type);
   switch (type) {
+    case "UNTAGGED":
+      return { body: { type }, outer: 0 };
     case "DOT1Q": {
       const vlanTag = asInteger(lp.vlanTag, `${path}/vlanTag`, VLAN_MIN, VLAN_MAX)!;
       return { body: { type, vlanTag }, outer: vlanTag };
@@ -354,11 +390,11 @@ export function portReference(port: JsonObject): JsonObject {
   };
 }
 
-function coloSide(ctx: RuleContext, ap: JsonObject, path: string): ResolvedSide {
+function coloSide(ctx: RuleContext, ap: JsonObject, path: string, portBased: boolean): ResolvedSide {
   const portRef = asObject(ap.port, `${path}/port`)!;
   const port = resolvePort(ctx, portRef.uuid, `${path}/port/uuid`);
   const encapsulation = String(getPointer(port, "/encapsulation/type") ?? "DOT1Q");
-  const lp = coloLinkProtocol(ap.linkProtocol, encapsulation, `${path}/linkProtocol`);
+  const lp = coloLinkProtocol(ap.linkProtocol, encapsulation, `${path}/linkProtocol`, portBased);
   const metroCode = getPointer(port, "/location/metroCode");
   // A stated location is the port's metro; the port decides, so another metro is a mistake to report.
   const stated = asObject(ap.location, `${path}/location`, false);
@@ -371,7 +407,7 @@ function coloSide(ctx: RuleContext, ap: JsonObject, path: string): ResolvedSide 
     body: {
       type: "COLO",
       port: portReference(port),
-      linkProtocol: lp.body,
+      ...(lp.body ? { linkProtocol: lp.body } : {}),
       ...(typeof metroCode === "string" ? { location: locationOf(metroCode) } : {}),
       account: accountOf(ctx.principal),
     },
@@ -475,20 +511,20 @@ function tokenSide(ctx: RuleContext, raw: Json | undefined, path: string): Resol
 }
 
 /** One side of a create request: a service token, or an access point of one of the kinds of section 2.5. */
-export function resolveSide(ctx: RuleContext, raw: Json | undefined, path: "/aSide" | "/zSide"): ResolvedSide {
+export function resolveSide(ctx: RuleContext, raw: Json | undefined, path: "/aSide" | "/zSide", type: ConnectionType): ResolvedSide {
   const side = asObject(raw, path)!;
   if (side.serviceToken !== undefined && side.accessPoint === undefined) return tokenSide(ctx, side.serviceToken, `${path}/serviceToken`);
   const apPath = `${path}/accessPoint`;
   const ap = asObject(side.accessPoint, apPath)!;
-  const type = asEnum(ap.type, ACCESS_POINT_TYPES, `${apPath}/type`)!;
-  const resolved = resolveAccessPoint(ctx, type, ap, apPath);
+  const apType = asEnum(ap.type, ACCESS_POINT_TYPES, `${apPath}/type`)!;
+  const resolved = resolveAccessPoint(ctx, apType, ap, apPath, PORT_BASED_TYPES.includes(type));
   return { ...resolved, body: { accessPoint: resolved.body } };
 }
 
-function resolveAccessPoint(ctx: RuleContext, type: AccessPointType, ap: JsonObject, path: string): ResolvedSide {
+function resolveAccessPoint(ctx: RuleContext, type: AccessPointType, ap: JsonObject, path: string, portBased: boolean): ResolvedSide {
   switch (type) {
     case "COLO":
-      return coloSide(ctx, ap, path);
+      return coloSide(ctx, ap, path, portBased);
     case "VD":
       return deviceSide(ctx, ap, path);
     case "SP":

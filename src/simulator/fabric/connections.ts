@@ -27,6 +27,7 @@ import {
   asString,
   billingTier,
   checkBandwidth,
+  checkEndpointTypes,
   checkVlanFree,
   deviceAccessPoint,
   isLive,
@@ -228,8 +229,9 @@ function buildConnection(ctx: RuleContext, body: JsonObject): { body: JsonObject
   const notifications = readNotifications(body.notifications, "/notifications");
   const project = asObject(body.project, "/project", false);
   const projectId = projectFor(principal, project?.projectId);
-  const aSide = resolveSide(ctx, body.aSide, "/aSide");
-  const zSide = resolveSide(ctx, body.zSide, "/zSide");
+  const aSide = resolveSide(ctx, body.aSide, "/aSide", type);
+  const zSide = resolveSide(ctx, body.zSide, "/zSide", type);
+  checkEndpointTypes(type, { aSide: aSide.body, zSide: zSide.body });
   checkSideVlans(world, [aSide, zSide]);
   checkBandwidth(ctx, bandwidth, [aSide, zSide]);
   const uuid = world.uuid();

@@ -13,16 +13,21 @@ const QINQ_PORT = "c791f8cb-0000-4000-8000-000000000003";
 const DEVICE = "0d0d0d0d-0000-4000-8000-000000000001";
 const PROFILE = "22d4ff47-7c4e-4b2a-9e0f-2c9d1f0e8a11";
 
-/** The error diagnostics, as `validate` prints them, of one connection `c` whose a-side access point (and any other fields) are given as YAML. */
-function problems(aSide: string, extra = ""): string[] {
+const SP = `{ type: SP, profile: { uuid: ${PROFILE} }, location: { metroCode: DC } }`;
+
+/**
+ * The error diagnostics, as `validate` prints them, of one connection `c` whose a-side access point (and
+ * any other fields) are given as YAML.
+ */
+function problems(aSide: string, extra = "", { type = "EVPL_VC", zSide = SP } = {}): string[] {
   const text = `netform: 1
 provider: { endpoint: embedded, projectId: 5c1a4b6e-6b55-4c34-8a4f-2a9f1d0c7e01 }
 connections:
   c:
-    type: EVPL_VC
+    type: ${type}
     bandwidth: 100
     aSide: { accessPoint: ${aSide} }
-    zSide: { accessPoint: { type: SP, profile: { uuid: ${PROFILE} }, location: { metroCode: DC } } }
+    zSide: { accessPoint: ${zSide} }
     notifications: [{ type: ALL, emails: [noc@example.com] }]
 ${extra}`;
   const { diagnostics } = buildConfiguration([{ file: join(repo, "netform.yaml"), text }], { kinds: KIND_CATALOG, env: {}, baseDir: repo });
@@ -79,6 +84,33 @@ describe("connection shapes: redundancy", () => {
     expect(problems(dot1q, "    redundancy: { priority: SECONDARY }\n")).toEqual([
       "netform.yaml:10:5  connections.c.redundancy.group  a SECONDARY connection joins its primary's redundancy group, and needs its name",
       "    hint: set redundancy.group to the primary's, e.g. ${connections.<primary>.redundancy.group}",
+    ]);
+  });
+});
+
+describe("connection shapes: connection types and their endpoints", () => {
+  const bare = `{ type: COLO, port: { uuid: ${PORT} } }`;
+  const network = `{ type: NETWORK, network: { uuid: ${DEVICE} } }`;
+  const router = `{ type: CLOUD_ROUTER, router: { uuid: ${DEVICE} } }`;
+
+  it("takes port-based types without a link protocol", () => {
+    expect(problems(bare, "", { type: "EPL_VC", zSide: bare })).toEqual([]);
+    expect(problems(bare, "", { type: "EPLAN_VC", zSide: network })).toEqual([]);
+    expect(problems(`{ type: COLO, port: { uuid: ${QINQ_PORT} }, linkProtocol: { type: QINQ, vlanSTag: 1234 } }`, "", { type: "ACCESS_EPL_VC", zSide: bare })).toEqual([]);
+    expect(problems(`{ type: COLO, port: { uuid: ${PORT} }, linkProtocol: { type: UNTAGGED } }`)).toEqual([]);
+  });
+
+  it("still needs a port's link protocol for a type that is not port-based", () => {
+    expect(problems(bare)).toEqual(["netform.yaml:7:14  connections.c.aSide.accessPoint.linkProtocol  an access point of type COLO needs linkProtocol"]);
+  });
+
+  it("takes the endpoints the official description gives IPWAN_VC, IP_VC and EVPLAN_VC, and refuses others", () => {
+    expect(problems(router, "", { type: "IPWAN_VC", zSide: network })).toEqual([]);
+    expect(problems(router, "", { type: "IP_VC" })).toEqual([]);
+    expect(problems(`{ type: COLO, port: { uuid: ${PORT} }, linkProtocol: { type: DOT1Q, vlanTag: 100 } }`, "", { type: "EVPLAN_VC", zSide: network })).toEqual([]);
+    expect(problems(router, "", { type: "IPWAN_VC" })).toEqual(["netform.yaml:8:35  connections.c.zSide.accessPoint.type  IPWAN_VC needs a NETWORK access point as its zSide, not SP"]);
+    expect(problems(`{ type: COLO, port: { uuid: ${PORT} }, linkProtocol: { type: DOT1Q, vlanTag: 100 } }`, "", { type: "IP_VC" })).toEqual([
+      "netform.yaml:7:35  connections.c.aSide.accessPoint.type  IP_VC needs a CLOUD_ROUTER access point as its aSide, not COLO",
     ]);
   });
 });
