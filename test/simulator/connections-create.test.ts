@@ -400,3 +400,19 @@ describe("POST /fabric/v4/connections: connection types and their endpoints", ()
     await expectProblem(connectionBody({ type: "EVPLAN_VC" }), "EQ-2010010", "/zSide/accessPoint/type");
   });
 });
+
+describe("POST /fabric/v4/connections: additionalInfo", () => {
+  it("takes the provider's keys for automatic acceptance, and never returns them", async () => {
+    const additionalInfo = [{ key: "accessKey", value: "AKIA-EXAMPLE" }, { key: "secretKey", value: "s3cr3t" }];
+    const res = await t.call("POST", CONNECTIONS, { body: connectionBody({ additionalInfo }) });
+    expect(res.status, res.text).toBe(201);
+    expect(res.text).not.toContain("s3cr3t");
+    expect((await t.call("GET", `${CONNECTIONS}/${res.body.uuid}`)).text).not.toContain("s3cr3t");
+  });
+
+  it("refuses entries without a key or a value", async () => {
+    await expectProblem(connectionBody({ additionalInfo: { accessKey: "a" } }), "EQ-2010010", "/additionalInfo");
+    await expectProblem(connectionBody({ additionalInfo: [{ value: "a" }] }), "EQ-2012011", "/additionalInfo/0/key");
+    await expectProblem(connectionBody({ additionalInfo: [{ key: "secretKey" }] }), "EQ-2012011", "/additionalInfo/0/value");
+  });
+});

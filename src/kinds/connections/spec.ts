@@ -91,6 +91,11 @@ export const schema = z.strictObject({
   aSide: connectionSideSpec,
   zSide: connectionSideSpec,
   project: project().optional().describe("default: provider.projectId"),
+  additionalInfo: z
+    .array(z.strictObject({ key: z.string().min(1), value: z.string().min(1) }))
+    .min(1, { error: "additionalInfo needs at least one {key, value} entry" })
+    .optional()
+    .describe("keys for the provider's automatic acceptance, such as accessKey and secretKey; sensitive, sent on create only"),
   notifications: z
     .array(
       z.strictObject({

@@ -158,6 +158,20 @@ export function readNotifications(value: Json | undefined, path: string): JsonOb
   return out;
 }
 
+/**
+ * additionalInfo [{key, value}]: what a provider needs to accept the connection on its side (cloud
+ * credentials). Checked and passed on, never stored or returned.
+ */
+export function checkAdditionalInfo(value: Json | undefined, path = "/additionalInfo"): void {
+  if (value === undefined || value === null) return;
+  if (!Array.isArray(value)) return fail("invalidProperty", path, `${path} must be an array of {key, value}`);
+  value.forEach((entry, i) => {
+    const e = asObject(entry, `${path}/${i}`)!;
+    asString(e.key, `${path}/${i}/key`);
+    asString(e.value, `${path}/${i}/value`);
+  });
+}
+
 export function readBandwidth(value: Json | undefined, path = "/bandwidth"): number {
   return asInteger(value, path, 1, MAX_REQUEST_BANDWIDTH)!;
 }

@@ -26,6 +26,7 @@ import {
   asObject,
   asString,
   billingTier,
+  checkAdditionalInfo,
   checkBandwidth,
   checkEndpointTypes,
   checkVlanFree,
@@ -227,6 +228,7 @@ function buildConnection(ctx: RuleContext, body: JsonObject): { body: JsonObject
   const bandwidth = readBandwidth(body.bandwidth);
   const redundancy = readRedundancy(ctx, body.redundancy);
   const notifications = readNotifications(body.notifications, "/notifications");
+  checkAdditionalInfo(body.additionalInfo);
   const project = asObject(body.project, "/project", false);
   const projectId = projectFor(principal, project?.projectId);
   const aSide = resolveSide(ctx, body.aSide, "/aSide", type);

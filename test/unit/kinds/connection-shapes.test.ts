@@ -4,6 +4,7 @@
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { buildConfiguration } from "../../../src/config/index.js";
+import { connections } from "../../../src/kinds/connections/index.js";
 import { KIND_CATALOG } from "../../../src/kinds/index.js";
 import { formatDiagnosticsText } from "../../../src/views/diagnostics.js";
 
@@ -30,7 +31,7 @@ connections:
     zSide: { accessPoint: ${zSide} }
     notifications: [{ type: ALL, emails: [noc@example.com] }]
 ${extra}`;
-  const { diagnostics } = buildConfiguration([{ file: join(repo, "netform.yaml"), text }], { kinds: KIND_CATALOG, env: {}, baseDir: repo });
+  const { diagnostics } = buildConfiguration([{ file: join(repo, "netform.yaml"), text }], { kinds: KIND_CATALOG, env: { AWS_SECRET: "s3cr3t" }, baseDir: repo });
   return formatDiagnosticsText(diagnostics.filter((d) => d.severity === "error"));
 }
 
@@ -112,5 +113,19 @@ describe("connection shapes: connection types and their endpoints", () => {
     expect(problems(`{ type: COLO, port: { uuid: ${PORT} }, linkProtocol: { type: DOT1Q, vlanTag: 100 } }`, "", { type: "IP_VC" })).toEqual([
       "netform.yaml:7:35  connections.c.aSide.accessPoint.type  IP_VC needs a CLOUD_ROUTER access point as its aSide, not COLO",
     ]);
+  });
+});
+
+describe("connection shapes: additionalInfo", () => {
+  const dot1q = `{ type: COLO, port: { uuid: ${PORT} }, linkProtocol: { type: DOT1Q, vlanTag: 100 } }`;
+
+  it("takes the provider's keys, from secrets, as a sensitive field", () => {
+    const text = "    additionalInfo: [{ key: accessKey, value: AKIA-EXAMPLE }, { key: secretKey, value: \"${secret.AWS_SECRET}\" }]\n";
+    expect(problems(dot1q, text)).toEqual([]);
+    expect(connections.sensitive?.covers("additionalInfo.1.value")).toBe(true);
+  });
+
+  it("refuses an entry without a value", () => {
+    expect(problems(dot1q, "    additionalInfo: [{ key: accessKey }]\n")).toHaveLength(1);
   });
 });
