@@ -140,3 +140,39 @@ ${TO_PROFILE}${NOTIFY}`);
     expect(applied.stderr).toMatch(/is in DC, not SV/);
   });
 });
+
+// The incumbent's redundant cloud pair names both connections alike. Under 503s a create's outcome is
+// unknown and the engine looks the object up: it must never take the primary's connection for the secondary.
+describe("a same-named redundant pair under injected 503s", () => {
+  const pair = `${CONFIG_HEADER}connections:
+  primary:
+    type: EVPL_VC
+    name: ConnectionName
+    bandwidth: 50
+    redundancy: { priority: PRIMARY }
+    aSide: { accessPoint: { type: COLO, port: { uuid: ${PORTS.dcPrimary} }, linkProtocol: { type: DOT1Q, vlanTag: 1501 } } }
+${TO_PROFILE}${NOTIFY}  secondary:
+    type: EVPL_VC
+    name: ConnectionName
+    bandwidth: 50
+    redundancy: { priority: SECONDARY, group: "\${connections.primary.redundancy.group}" }
+    aSide: { accessPoint: { type: COLO, port: { uuid: ${PORTS.dcPrimary} }, linkProtocol: { type: DOT1Q, vlanTag: 1502 } } }
+${TO_PROFILE}${NOTIFY}`;
+
+  for (let seed = 1; seed <= 10; seed++) {
+    it(`seed ${seed}: exactly one object per address`, { timeout: 120_000 }, async () => {
+      const ws = workspace(pair);
+      const run = runner(t, ws);
+      await t.call("POST", "/__sim/faults", { body: { errorRate: 0.2, errorStatuses: [503], seed } });
+      await run("apply", "--auto-approve");
+      await t.call("POST", "/__sim/faults", { body: {} });
+      const converged = await run("apply", "--auto-approve");
+      expect(converged.code, out(converged)).toBe(0);
+      const ids = Object.values(ws.state().resources).map((r) => r.id);
+      expect(new Set(ids).size, ws.stateText()).toBe(2);
+      const live = (await objects(t, "connections")).filter((c) => c.state !== "DEPROVISIONED" && c.state !== "DEPROVISIONING");
+      expect(live.map((c) => c.uuid).sort()).toEqual([...ids].sort());
+      expect(live.map((c) => (c.redundancy as { priority: string }).priority).sort()).toEqual(["PRIMARY", "SECONDARY"]);
+    });
+  }
+});

@@ -281,11 +281,11 @@ export const handler: KindHandler = {
   readiness,
   stateOf,
 
-  async lookup(ctx, spec): Promise<Observed | undefined> {
+  async lookup(ctx, spec, owned): Promise<Observed | undefined> {
     const wanted = [endpointOf(spec.aSide), endpointOf(spec.zSide)];
     const identity = identityOf(comparable(spec, true));
     for await (const body of sameNameAndType(ctx, `${BASE}/search`, spec)) {
-      if (DELETING.includes(stateOf(body) ?? "")) continue;
+      if (DELETING.includes(stateOf(body) ?? "") || owned?.has(String(body.uuid))) continue;
       if (endpointOf(body.aSide) !== wanted[0] || endpointOf(body.zSide) !== wanted[1]) continue;
       if (!agrees(identity, identityOf(comparable(body, false)))) continue;
       return { id: uuidOf(body, "connection search"), body };
