@@ -1,6 +1,8 @@
 // Connection rules that involve several fields: which fields each access point type takes, the link
-// protocol's tags (single tags, or ranges for connections that start at a virtual device, 2.5), and the
-// recipient limit across all notification entries (section 8).
+// protocol's tags (single tags, or ranges for connections that start at a virtual device, 2.5), the
+// endpoints a connection type needs and the ports it may take whole (the official description's
+// examples), a secondary's redundancy group, and the recipient limit across all notification entries
+// (section 8). The simulator's connection-rules.ts says the same from the service's side.
 
 import type { FieldPath } from "../../config/index.js";
 import type { RuleContext } from "../../config/index.js";
