@@ -18,6 +18,7 @@ import type { ResourceState, StateStore } from "../state/index.js";
 import type { EventSink, StepKind } from "./events.js";
 import { CreateBatcher } from "./create-batcher.js";
 import { InterruptedError } from "./interrupt.js";
+import { ownedByOthers } from "./refresh.js";
 import { deposedAddress, Recorder } from "./records.js";
 import type { SecretHasher } from "./secrets.js";
 import type { Session } from "./session.js";
@@ -281,13 +282,13 @@ const UNKNOWN_OUTCOME_TRIES = 3;
  * Sends a create. When the service may have acted without saying so, looks the object up and adopts
  * it; only when it is certainly not there is the create sent again.
  */
-async function createOnce(input: StepContext, kind: KindHandler, spec: Body): Promise<Observed> {
+async function createOnce(input: StepContext, address: string, kind: KindHandler, spec: Body): Promise<Observed> {
   for (let attempt = 1; ; attempt++) {
     try {
       return await input.creates.create(kind, spec);
     } catch (error) {
       if (!(error instanceof OutcomeUnknownError) || attempt >= UNKNOWN_OUTCOME_TRIES) throw error;
-      const found = await kind.lookup(input.session.ctx, spec);
+      const found = await kind.lookup(input.session.ctx, spec, ownedByOthers(input.store.state.resources, address));
       if (found) return found;
       // Sending it again would be a new call: after an interrupt the outcome stays unknown, and the pending
       // record (kept, as for any unknown outcome) leaves the lookup to the next run.
@@ -304,7 +305,7 @@ async function create(input: StepContext, change: ResourceChange): Promise<strin
   const begun = await input.records.beginCreate(resource, spec, dependencies, change.action === "replace" && change.createBeforeDestroy === true);
   let created: Observed;
   try {
-    created = await createOnce(input, kind, spec);
+    created = await createOnce(input, change.address, kind, spec);
   } catch (error) {
     // An unknown outcome keeps the pending record: the next run looks the object up.
     if (!(error instanceof OutcomeUnknownError)) await input.records.refused(change.address, begun);

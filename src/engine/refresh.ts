@@ -9,7 +9,7 @@ import { lookupFrom, resolveSpec } from "../plan/resolve.js";
 import { isUnknownValue } from "../plan/values.js";
 import { refKey } from "../kinds/common.js";
 import type { ObjectRef } from "../kinds/index.js";
-import type { StateFile } from "../state/index.js";
+import type { ResourceState, StateFile } from "../state/index.js";
 import type { EventSink } from "./events.js";
 import { throwIfInterrupted, unlessInterrupted } from "./interrupt.js";
 import type { Session } from "./session.js";
@@ -28,6 +28,11 @@ export async function refresh(session: Session, state: StateFile, config: Config
   const requests = session.api.requestCount - startCount;
   emit({ type: "refresh_complete", resources: entries.length, requests });
   return { refreshed, imports, requests };
+}
+
+/** The ids the state's other addresses hold: a lookup for `address` must not adopt one of them. */
+export function ownedByOthers(resources: Readonly<Record<string, ResourceState>>, address: string): ReadonlySet<string> {
+  return new Set(Object.entries(resources).flatMap(([other, recorded]) => (other !== address && recorded.id ? [recorded.id] : [])));
 }
 
 async function readAll(session: Session, state: StateFile, config: Configuration, signal: AbortSignal | undefined): Promise<Omit<RefreshResult, "requests">> {
@@ -73,7 +78,7 @@ async function readAll(session: Session, state: StateFile, config: Configuration
         const kind = session.kinds.get(recorded.kind);
         const spec = recorded.pending?.lookup;
         if (!kind) return;
-        const found = spec ? await kind.lookup(session.ctx, spec) : undefined;
+        const found = spec ? await kind.lookup(session.ctx, spec, ownedByOthers(state.resources, address)) : undefined;
         refreshed.set(address, found ? { status: "present", id: found.id, ...(found.parent ? { parent: found.parent } : {}), body: found.body } : { status: "absent" });
       }),
   );

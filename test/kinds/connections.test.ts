@@ -203,6 +203,24 @@ describe("connections handler: lookup and failures", () => {
     expect(await connections.lookup(k.ctx, spec)).toBeUndefined();
   });
 
+  it("tells same-named connections on the same endpoints apart by their tags, interface and redundancy", async () => {
+    const { body: primary } = await provisioned(connectionSpec({ redundancy: { priority: "PRIMARY" } }));
+    const group = (primary.redundancy as Body).group;
+    // The secondary of a redundant pair, named alike, on the same port with another tag: not the primary.
+    const secondary = connectionSpec({ aSide: colo(DC_PRIMARY, 1002), redundancy: { group, priority: "SECONDARY" } });
+    expect(await connections.lookup(k.ctx, secondary)).toBeUndefined();
+    expect(await connections.lookup(k.ctx, { ...secondary, aSide: colo(DC_PRIMARY, 1001) })).toBeUndefined();
+    const { ref } = await provisioned(secondary);
+    expect((await connections.lookup(k.ctx, secondary))?.id).toBe(ref.id);
+    expect((await connections.lookup(k.ctx, connectionSpec()))?.id).toBe(primary.uuid);
+
+    const device = seedDevice(t);
+    const fromDevice = (id: number) => connectionSpec({ aSide: { accessPoint: { type: "VD", virtualDevice: { uuid: device }, interface: { type: "NETWORK", id } } } });
+    const { ref: onFive } = await provisioned(fromDevice(5));
+    expect((await connections.lookup(k.ctx, fromDevice(5)))?.id).toBe(onFive.id);
+    expect(await connections.lookup(k.ctx, fromDevice(6))).toBeUndefined();
+  });
+
   it("reports a failed provisioning with the service's statuses", async () => {
     await failNextTransition(t, "connections");
     const { id } = await connections.create(k.ctx, connectionSpec());

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { SEEDED_ENDPOINTS } from "../../src/simulator/core/seed.js";
 import { seedDevice, seedNetwork, seedRouter, seedServiceToken } from "../support/fixtures.js";
 import { useSimulator } from "../support/sim.js";
 import {
@@ -229,7 +230,6 @@ describe("POST /fabric/v4/connections: the request's own fields", () => {
     await expectProblem(connectionBody({ order: "PO-1" }), "EQ-2010010", "/order");
     await expectProblem(connectionBody({ order: { purchaseOrderNumber: 12 } }), "EQ-2010010", "/order/purchaseOrderNumber");
     await expectProblem(connectionBody({ redundancy: { group: "g" } }), "EQ-2012011", "/redundancy/priority");
-    await expectProblem(connectionBody({ redundancy: { priority: "PRIMARY" } }), "EQ-2012011", "/redundancy/group");
     await expectProblem(connectionBody({ redundancy: { group: "g", priority: "TERTIARY" } }), "EQ-2012025", "/redundancy/priority");
     await expectProblem(connectionBody({ aSide: "port" }), "EQ-2010010", "/aSide");
   });
@@ -294,5 +294,122 @@ describe("GET /fabric/v4/connections/{uuid}", () => {
     const foreign = await t.call("GET", `${CONNECTIONS}/${uuid}`, { client: "limited" });
     expect(foreign.status).toBe(404);
     expect(problem(foreign.body).errorCode).toBe("EQ-3073004");
+  });
+});
+
+describe("POST /fabric/v4/connections: shapes the official description allows", () => {
+  it("takes a QINQ port connection with only the outer tag, which then holds every inner tag under it", async () => {
+    const sandbox = { project: { projectId: SANDBOX } };
+    const res = await t.call("POST", CONNECTIONS, { body: connectionBody({ aSide: qinqSide(seededPort("DC", "QINQ"), 1001), ...sandbox }) });
+    expect(res.status, res.text).toBe(201);
+    expect(res.body.aSide.accessPoint.linkProtocol).toEqual({ type: "QINQ", vlanSTag: 1001 });
+    await expectProblem(connectionBody({ aSide: qinqSide(seededPort("DC", "QINQ"), 1001, 7), ...sandbox }), "EQ-2010010", "/aSide/accessPoint/linkProtocol");
+  });
+
+  it("takes the port's own metro as the location of a COLO access point, and refuses another", async () => {
+    const port = seededPort("DC", "PRIMARY");
+    const res = await t.call("POST", CONNECTIONS, { body: connectionBody({ aSide: { accessPoint: { ...coloSide(port, 100).accessPoint, location: { metroCode: "DC" } } } }) });
+    expect(res.status, res.text).toBe(201);
+    expect(res.body.aSide.accessPoint.location).toMatchObject({ metroCode: "DC", metroName: "Washington, D.C." });
+    const reason = await expectProblem(connectionBody({ aSide: { accessPoint: { ...coloSide(port, 101).accessPoint, location: { metroCode: "SV" } } } }), "EQ-2010010", "/aSide/accessPoint/location/metroCode");
+    expect(reason).toMatch(/is in DC, not SV/);
+  });
+
+  it("takes a virtual device without an interface, or with only its id or only its type", async () => {
+    const device = seedDevice(t);
+    const bare = await t.call("POST", CONNECTIONS, { body: connectionBody({ aSide: { accessPoint: { type: "VD", virtualDevice: { type: "EDGE", uuid: device } } } }) });
+    expect(bare.status, bare.text).toBe(201);
+    expect(bare.body.aSide.accessPoint.interface).toBeUndefined();
+    const idOnly = await t.call("POST", CONNECTIONS, { body: connectionBody({ aSide: deviceSide(device, { interface: { id: 7 } }) }) });
+    expect(idOnly.status, idOnly.text).toBe(201);
+    expect(idOnly.body.aSide.accessPoint.interface).toEqual({ type: "NETWORK", id: 7 });
+    const typeOnly = await t.call("POST", CONNECTIONS, { body: connectionBody({ aSide: deviceSide(device, { interface: { type: "CLOUD" } }) }) });
+    expect(typeOnly.status, typeOnly.text).toBe(201);
+    expect(typeOnly.body.aSide.accessPoint.interface).toEqual({ type: "CLOUD" });
+    await expectProblem(connectionBody({ aSide: deviceSide(device, { interface: { type: "WAN", id: 3 } }) }), "EQ-2012025", "/aSide/accessPoint/interface/type");
+  });
+});
+
+describe("POST /fabric/v4/connections: redundant pairs", () => {
+  it("names the group of a primary that gives none, and lets a secondary join it", async () => {
+    const primary = await t.call("POST", CONNECTIONS, { body: connectionBody({ redundancy: { priority: "PRIMARY" } }) });
+    expect(primary.status, primary.text).toBe(201);
+    const group = primary.body.redundancy.group as string;
+    expect(group).toMatch(/^[0-9a-f-]{36}$/);
+    const secondary = await t.call("POST", CONNECTIONS, {
+      body: connectionBody({ aSide: coloSide(seededPort("DC", "SECONDARY"), 100), redundancy: { group, priority: "SECONDARY" } }),
+    });
+    expect(secondary.status, secondary.text).toBe(201);
+    expect(secondary.body.redundancy).toEqual({ group, priority: "SECONDARY" });
+  });
+
+  it("refuses a secondary without a group, or naming a group no live primary has", async () => {
+    const secondarySide = { aSide: coloSide(seededPort("DC", "SECONDARY"), 100) };
+    await expectProblem(connectionBody({ ...secondarySide, redundancy: { priority: "SECONDARY" } }), "EQ-2012011", "/redundancy/group");
+    const reason = await expectProblem(connectionBody({ ...secondarySide, redundancy: { group: "g-unknown", priority: "SECONDARY" } }), "EQ-2010010", "/redundancy/group");
+    expect(reason).toMatch(/no live primary connection has redundancy group g-unknown/);
+  });
+});
+
+describe("POST /fabric/v4/connections: connection types and their endpoints", () => {
+  /** An untagged (dedicated) port in DC: one connection takes it whole. */
+  function untaggedPort(): string {
+    const uuid = t.sim.world.uuid();
+    t.sim.world.create("ports", { uuid, name: "dc-dedicated", type: "XF_PORT", state: "ACTIVE", bandwidth: 10_000, location: { metroCode: "DC" }, encapsulation: { type: "UNTAGGED" } }, { uuid, projectId: PRODUCTION });
+    return uuid;
+  }
+  const bare = (port: string) => ({ accessPoint: { type: "COLO", port: { uuid: port } } });
+
+  it("takes port-based types without a link protocol on untagged ports, one connection per port", async () => {
+    const [a, z] = [untaggedPort(), untaggedPort()];
+    const epl = await t.call("POST", CONNECTIONS, { body: connectionBody({ type: "EPL_VC", aSide: bare(a), zSide: bare(z) }) });
+    expect(epl.status, epl.text).toBe(201);
+    expect(epl.body.aSide.accessPoint.linkProtocol).toBeUndefined();
+    const reason = await expectProblem(connectionBody({ type: "EPL_VC", aSide: bare(a), zSide: bare(untaggedPort()) }), "EQ-2010010", "/aSide/accessPoint/linkProtocol");
+    expect(reason).toMatch(/is untagged and already carries connection/);
+    const accessEpl = await t.call("POST", CONNECTIONS, {
+      body: connectionBody({ type: "ACCESS_EPL_VC", aSide: qinqSide(seededPort("DC", "QINQ"), 1234), zSide: bare(untaggedPort()), project: { projectId: SANDBOX } }),
+    });
+    expect(accessEpl.status, accessEpl.text).toBe(201);
+    const network = { accessPoint: { type: "NETWORK", network: { uuid: seedNetwork(t, { type: "EPLAN" }) } } };
+    const eplan = await t.call("POST", CONNECTIONS, { body: connectionBody({ type: "EPLAN_VC", aSide: bare(untaggedPort()), zSide: network }) });
+    expect(eplan.status, eplan.text).toBe(201);
+  });
+
+  it("still needs the link protocol on a tagged port, and for a type that is not port-based", async () => {
+    await expectProblem(connectionBody({ type: "EPL_VC", aSide: bare(seededPort("DC", "PRIMARY")), zSide: bare(untaggedPort()) }), "EQ-2012011", "/aSide/accessPoint/linkProtocol");
+    await expectProblem(connectionBody({ aSide: bare(untaggedPort()) }), "EQ-2012011", "/aSide/accessPoint/linkProtocol");
+    const untagged = await t.call("POST", CONNECTIONS, { body: connectionBody({ aSide: { accessPoint: { ...bare(untaggedPort()).accessPoint, linkProtocol: { type: "UNTAGGED" } } } }) });
+    expect(untagged.status, untagged.text).toBe(201);
+    expect(untagged.body.aSide.accessPoint.linkProtocol).toEqual({ type: "UNTAGGED" });
+  });
+
+  it("takes the endpoints the official description gives IPWAN_VC, IP_VC and EVPLAN_VC, and refuses others", async () => {
+    const router = { accessPoint: { type: "CLOUD_ROUTER", router: { uuid: SEEDED_ENDPOINTS.router.uuid } } };
+    const network = { accessPoint: { type: "NETWORK", network: { uuid: SEEDED_ENDPOINTS.network.uuid } } };
+    const ipwan = { accessPoint: { type: "NETWORK", network: { uuid: seedNetwork(t, { type: "IPWAN" }) } } };
+    expect((await t.call("POST", CONNECTIONS, { body: connectionBody({ type: "IPWAN_VC", aSide: router, zSide: ipwan }) })).status).toBe(201);
+    expect((await t.call("POST", CONNECTIONS, { body: connectionBody({ type: "IP_VC", aSide: router }) })).status).toBe(201);
+    expect((await t.call("POST", CONNECTIONS, { body: connectionBody({ type: "EVPLAN_VC", zSide: network }) })).status).toBe(201);
+    const reason = await expectProblem(connectionBody({ type: "IPWAN_VC", aSide: router }), "EQ-2010010", "/zSide/accessPoint/type");
+    expect(reason).toBe("IPWAN_VC needs a NETWORK access point as its zSide, not SP");
+    await expectProblem(connectionBody({ type: "IP_VC" }), "EQ-2010010", "/aSide/accessPoint/type");
+    await expectProblem(connectionBody({ type: "EVPLAN_VC" }), "EQ-2010010", "/zSide/accessPoint/type");
+  });
+});
+
+describe("POST /fabric/v4/connections: additionalInfo", () => {
+  it("takes the provider's keys for automatic acceptance, and never returns them", async () => {
+    const additionalInfo = [{ key: "accessKey", value: "AKIA-EXAMPLE" }, { key: "secretKey", value: "s3cr3t" }];
+    const res = await t.call("POST", CONNECTIONS, { body: connectionBody({ additionalInfo }) });
+    expect(res.status, res.text).toBe(201);
+    expect(res.text).not.toContain("s3cr3t");
+    expect((await t.call("GET", `${CONNECTIONS}/${res.body.uuid}`)).text).not.toContain("s3cr3t");
+  });
+
+  it("refuses entries without a key or a value", async () => {
+    await expectProblem(connectionBody({ additionalInfo: { accessKey: "a" } }), "EQ-2010010", "/additionalInfo");
+    await expectProblem(connectionBody({ additionalInfo: [{ value: "a" }] }), "EQ-2012011", "/additionalInfo/0/key");
+    await expectProblem(connectionBody({ additionalInfo: [{ key: "secretKey" }] }), "EQ-2012011", "/additionalInfo/0/value");
   });
 });

@@ -205,6 +205,24 @@ function endpointOf(side: unknown): string {
   return `${String(ap.type)}:${String(target ?? "")}:${String(metro ?? "")}`;
 }
 
+/**
+ * What tells apart connections of one name, type and endpoints (a redundant pair is often named alike):
+ * each side's tags and device interface, and the redundancy. Only what the spec sets is compared.
+ */
+function identityOf(comparableBody: Body): Body {
+  const sideIdentity = (s: unknown) => {
+    const ap = readPath(s, "accessPoint");
+    return isPlainObject(ap) ? compact({ linkProtocol: ap.linkProtocol, interface: ap.interface }) : undefined;
+  };
+  return compact({ redundancy: comparableBody.redundancy, aSide: sideIdentity(comparableBody.aSide), zSide: sideIdentity(comparableBody.zSide) }) as Body;
+}
+
+/** Every value `want` sets is the same in `have`. */
+function agrees(want: unknown, have: unknown): boolean {
+  if (isPlainObject(want)) return Object.entries(want).every(([k, v]) => v === undefined || agrees(v, isPlainObject(have) ? have[k] : undefined));
+  return want === have;
+}
+
 export const handler: KindHandler = {
   noun: "connection",
 
@@ -253,11 +271,13 @@ export const handler: KindHandler = {
   readiness,
   stateOf,
 
-  async lookup(ctx, spec): Promise<Observed | undefined> {
+  async lookup(ctx, spec, owned): Promise<Observed | undefined> {
     const wanted = [endpointOf(spec.aSide), endpointOf(spec.zSide)];
+    const identity = identityOf(comparable(spec, true));
     for await (const body of sameNameAndType(ctx, `${BASE}/search`, spec)) {
-      if (DELETING.includes(stateOf(body) ?? "")) continue;
+      if (DELETING.includes(stateOf(body) ?? "") || owned?.has(String(body.uuid))) continue;
       if (endpointOf(body.aSide) !== wanted[0] || endpointOf(body.zSide) !== wanted[1]) continue;
+      if (!agrees(identity, identityOf(comparable(body, false)))) continue;
       return { id: uuidOf(body, "connection search"), body };
     }
     return undefined;

@@ -20,7 +20,8 @@ export const connections: KindDefinition<"connections"> = {
     if (d.provider.projectId) d.set("project", { projectId: d.provider.projectId });
     d.set("order", {});
   },
-  sensitive: new SecretPaths(["aSide.accessPoint.authenticationKey", "zSide.accessPoint.authenticationKey"]),
+  // additionalInfo carries cloud credentials; the service never returns them, so only their hash is kept.
+  sensitive: new SecretPaths(["aSide.accessPoint.authenticationKey", "zSide.accessPoint.authenticationKey", "additionalInfo"]),
   attributes: ["href", "uuid", "type", "name", "state", "operation", "order", "bandwidth", "redundancy", "aSide", "zSide", "project", "notifications", "account", "change", "changeLog", "isRemote", "direction"],
   serverSet: ["href", "uuid", "state", "change", "changeLog", "changelog", "operation", "account", "isRemote", "direction"],
   parents: {},

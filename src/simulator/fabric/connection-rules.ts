@@ -16,6 +16,49 @@ export const CONNECTION_TYPES = [
   "EVPTREE_VC", "EPTREE_VC", "IPWAN_VC", "IA_VC", "MC_VC", "IX_VC", "GW_VC", "IPX_VC",
 ] as const;
 
+type ConnectionType = (typeof CONNECTION_TYPES)[number];
+
+/**
+ * Connection types that take a whole port: their COLO ends may leave out the link protocol, on an untagged
+ * port (the official description's examples of these types give none).
+ */
+export const PORT_BASED_TYPES: readonly ConnectionType[] = ["EPL_VC", "EPLAN_VC", "EPTREE_VC", "ACCESS_EPL_VC", "MC_VC"];
+
+/** The access point types a connection type needs at each end, as the official description's examples give them. */
+export const ENDPOINT_TYPES: Readonly<Partial<Record<ConnectionType, { aSide?: readonly string[]; zSide?: readonly string[] }>>> = {
+  IP_VC: { aSide: ["CLOUD_ROUTER"] },
+  IPWAN_VC: { aSide: ["CLOUD_ROUTER"], zSide: ["NETWORK"] },
+  EVPLAN_VC: { zSide: ["NETWORK"] },
+  EPLAN_VC: { aSide: ["COLO"], zSide: ["NETWORK"] },
+  EVPTREE_VC: { zSide: ["NETWORK"] },
+  EPTREE_VC: { aSide: ["COLO"], zSide: ["NETWORK"] },
+};
+
+/** The connection types that join a network: one per network type. */
+const NETWORK_CONNECTION_TYPES: readonly string[] = ["EVPLAN_VC", "EPLAN_VC", "IPWAN_VC", "EVPTREE_VC", "EPTREE_VC"];
+
+/**
+ * Each end's access point type is one the connection type takes (a service token end is not checked): a cloud
+ * router is only ever the a-side, of IP_VC or IPWAN_VC connections, and a network takes only the network types.
+ */
+export function checkEndpointTypes(type: ConnectionType, body: JsonObject): void {
+  const apType = (side: string) => getPointer(body, `/${side}/accessPoint/type`);
+  if (apType("zSide") === "CLOUD_ROUTER") fail("invalidProperty", "/zSide/accessPoint/type", "a cloud router is the a-side of its connections", "CLOUD_ROUTER");
+  if (apType("aSide") === "CLOUD_ROUTER" && type !== "IP_VC" && type !== "IPWAN_VC") {
+    fail("invalidProperty", "/type", "a connection from a cloud router is an IP_VC, or an IPWAN_VC to an IPWAN network", type);
+  }
+  if ((apType("aSide") === "NETWORK" || apType("zSide") === "NETWORK") && !NETWORK_CONNECTION_TYPES.includes(type)) {
+    fail("invalidProperty", "/type", `a connection joins a network as ${NETWORK_CONNECTION_TYPES.join(", ")} (the network's type), not ${type}`, type);
+  }
+  for (const side of ["aSide", "zSide"] as const) {
+    const allowed = ENDPOINT_TYPES[type]?.[side];
+    const found = apType(side);
+    if (allowed && typeof found === "string" && !allowed.includes(found)) {
+      fail("invalidProperty", `/${side}/accessPoint/type`, `${type} needs a ${allowed.join(" or ")} access point as its ${side}, not ${found}`, found);
+    }
+  }
+}
+
 /** Official SimplifiedNotification type enumeration. */
 export const NOTIFICATION_TYPES = [
   "NOTIFICATION", "BANDWIDTH_ALERT", "CONNECTION_APPROVAL", "PROFILE_LIFECYCLE", "ALL",
@@ -48,6 +91,7 @@ export interface RuleContext {
 /** A VLAN tag (DOT1Q) or tag pair (QINQ) taken on a port. */
 export interface VlanClaim {
   portUuid: string;
+  /** The outer tag; 0 on an untagged port, which carries one connection. */
   outer: number;
   /** QINQ inner tag; absent when the connection takes every inner tag under its outer tag. */
   inner?: number;
@@ -135,18 +179,48 @@ export function readNotifications(value: Json | undefined, path: string): JsonOb
   return out;
 }
 
+/**
+ * additionalInfo [{key, value}]: what a provider needs to accept the connection on its side (cloud
+ * credentials). Checked and passed on, never stored or returned.
+ */
+export function checkAdditionalInfo(value: Json | undefined, path = "/additionalInfo"): void {
+  if (value === undefined || value === null) return;
+  if (!Array.isArray(value)) return fail("invalidProperty", path, `${path} must be an array of {key, value}`);
+  value.forEach((entry, i) => {
+    const e = asObject(entry, `${path}/${i}`)!;
+    asString(e.key, `${path}/${i}/key`);
+    asString(e.value, `${path}/${i}/value`);
+  });
+}
+
 export function readBandwidth(value: Json | undefined, path = "/bandwidth"): number {
   return asInteger(value, path, 1, MAX_REQUEST_BANDWIDTH)!;
 }
 
-/** redundancy {group, priority}, both required inside; a lone connection is the primary of its own group. */
-export function readRedundancy(value: Json | undefined, world: World): JsonObject {
+/**
+ * redundancy {group, priority}: a primary without a group (or a lone connection) starts a group the
+ * service names; a secondary joins the group of a live primary, which it must name.
+ */
+export function readRedundancy(ctx: RuleContext, value: Json | undefined): JsonObject {
   const r = asObject(value, "/redundancy", false);
-  if (!r) return { group: world.uuid(), priority: "PRIMARY" };
-  return {
-    group: asString(r.group, "/redundancy/group")!,
-    priority: asEnum(r.priority, ["PRIMARY", "SECONDARY"], "/redundancy/priority")!,
-  };
+  if (!r) return { group: ctx.world.uuid(), priority: "PRIMARY" };
+  const priority = asEnum(r.priority, ["PRIMARY", "SECONDARY"], "/redundancy/priority")!;
+  const group = asString(r.group, "/redundancy/group", priority === "SECONDARY");
+  if (priority === "SECONDARY" && !primaryGroups(ctx).has(group!)) {
+    fail("invalidProperty", "/redundancy/group", `no live primary connection has redundancy group ${group!}; a secondary joins its primary's group`, group!);
+  }
+  return { group: group ?? ctx.world.uuid(), priority };
+}
+
+/** The redundancy groups of the live primary connections the caller can see. */
+function primaryGroups(ctx: RuleContext): Set<string> {
+  const groups = ctx.world
+    .list("connections")
+    .filter((o) => canSee(ctx.principal, o))
+    .map((o) => ctx.world.view(o))
+    .filter((c) => isLive(c) && getPointer(c, "/redundancy/priority") === "PRIMARY")
+    .map((c) => getPointer(c, "/redundancy/group"));
+  return new Set(groups.filter((g): g is string => typeof g === "string"));
 }
 
 // ── shared renderings ────────────────────────────────────────────────────────────────────
@@ -210,10 +284,9 @@ function claimsOf(connection: JsonObject): VlanClaim[] {
   const claims: VlanClaim[] = [];
   for (const side of ["aSide", "zSide"]) {
     const portUuid = getPointer(connection, `/${side}/accessPoint/port/uuid`);
-    const lp = getPointer(connection, `/${side}/accessPoint/linkProtocol`) as JsonObject | undefined;
-    if (typeof portUuid !== "string" || !lp || typeof lp !== "object") continue;
-    const outer = typeof lp.vlanTag === "number" ? lp.vlanTag : lp.vlanSTag;
-    if (typeof outer !== "number") continue;
+    const lp = (getPointer(connection, `/${side}/accessPoint/linkProtocol`) ?? {}) as JsonObject;
+    if (typeof portUuid !== "string") continue;
+    const outer = typeof lp.vlanTag === "number" ? lp.vlanTag : typeof lp.vlanSTag === "number" ? lp.vlanSTag : 0;
     claims.push({ portUuid, outer, ...(typeof lp.vlanCTag === "number" ? { inner: lp.vlanCTag } : {}) });
   }
   return claims;
@@ -227,6 +300,7 @@ function overlaps(a: VlanClaim, b: VlanClaim): boolean {
 /** A VLAN tag is unique per port among live connections. */
 export function checkVlanFree(world: World, claim: VlanClaim, path: string, exceptUuid?: string): void {
   const taken = liveConnections(world, exceptUuid).find((c) => claimsOf(c).some((other) => overlaps(claim, other)));
+  if (taken && claim.outer === 0) fail("invalidProperty", path, `port ${claim.portUuid} is untagged and already carries connection ${String(taken.uuid)}`);
   if (taken) {
     const tags = claim.inner === undefined ? String(claim.outer) : `${claim.outer}.${claim.inner}`;
     fail("invalidProperty", path, `VLAN ${tags} is already used on port ${claim.portUuid} by connection ${String(taken.uuid)}`, claim.outer);
@@ -295,12 +369,18 @@ function checkProfileBandwidth(profile: JsonObject, bandwidth: number, path: str
 
 // ── endpoints ────────────────────────────────────────────────────────────────────────────
 
-/** The link protocol of a COLO endpoint: its type must be the port's encapsulation. */
-function coloLinkProtocol(raw: Json | undefined, encapsulation: string, path: string): { body: JsonObject; outer: number; inner?: number } {
+/**
+ * The link protocol of a COLO endpoint: its type must be the port's encapsulation. An untagged port carries
+ * one connection, without tags; a connection of a port-based type may leave its link protocol out there.
+ */
+function coloLinkProtocol(raw: Json | undefined, encapsulation: string, path: string, portBased: boolean): { body?: JsonObject; outer: number; inner?: number } {
+  if (raw === undefined && portBased && encapsulation === "UNTAGGED") return { outer: 0 };
   const lp = asObject(raw, path)!;
-  const type = asEnum(lp.type, ["DOT1Q", "QINQ"], `${path}/type`)!;
+  const type = asEnum(lp.type, ["UNTAGGED", "DOT1Q", "QINQ"], `${path}/type`)!;
   if (type !== encapsulation) fail("invalidProperty", `${path}/type`, `the port's encapsulation is ${encapsulation}; the link protocol must be ${encapsulation}`, type);
   switch (type) {
+    case "UNTAGGED":
+      return { body: { type }, outer: 0 };
     case "DOT1Q": {
       const vlanTag = asInteger(lp.vlanTag, `${path}/vlanTag`, VLAN_MIN, VLAN_MAX)!;
       return { body: { type, vlanTag }, outer: vlanTag };
@@ -373,18 +453,24 @@ export function portReference(port: JsonObject): JsonObject {
   };
 }
 
-function coloSide(ctx: RuleContext, ap: JsonObject, path: string): ResolvedSide {
+function coloSide(ctx: RuleContext, ap: JsonObject, path: string, portBased: boolean): ResolvedSide {
   const portRef = asObject(ap.port, `${path}/port`)!;
   const port = resolvePort(ctx, portRef.uuid, `${path}/port/uuid`);
   const encapsulation = String(getPointer(port, "/encapsulation/type") ?? "DOT1Q");
-  const lp = coloLinkProtocol(ap.linkProtocol, encapsulation, `${path}/linkProtocol`);
+  const lp = coloLinkProtocol(ap.linkProtocol, encapsulation, `${path}/linkProtocol`, portBased);
   const metroCode = getPointer(port, "/location/metroCode");
+  // A stated location is the port's metro; the port decides, so another metro is a mistake to report.
+  const stated = asObject(ap.location, `${path}/location`, false);
+  const statedMetro = stated ? asString(stated.metroCode, `${path}/location/metroCode`) : undefined;
+  if (statedMetro !== undefined && typeof metroCode === "string" && statedMetro !== metroCode) {
+    fail("invalidProperty", `${path}/location/metroCode`, `port ${String(port.uuid)} is in ${metroCode}, not ${statedMetro}`, statedMetro);
+  }
   const portUuid = String(port.uuid);
   return {
     body: {
       type: "COLO",
       port: portReference(port),
-      linkProtocol: lp.body,
+      ...(lp.body ? { linkProtocol: lp.body } : {}),
       ...(typeof metroCode === "string" ? { location: locationOf(metroCode) } : {}),
       account: accountOf(ctx.principal),
     },
@@ -403,9 +489,11 @@ export function deviceAccessPoint(ctx: RuleContext, ap: JsonObject, path: string
   if (device.status !== undefined && device.status !== "PROVISIONED") {
     fail("invalidProperty", `${path}/virtualDevice/uuid`, `virtual device ${uuid} is ${String(device.status)}, not PROVISIONED`, uuid);
   }
+  // The official description requires neither field of the interface; NETWORK is the type it documents.
   const iface = asObject(ap.interface, `${path}/interface`, false);
+  const ifaceId = iface ? asInteger(iface.id, `${path}/interface/id`, 0, Number.MAX_SAFE_INTEGER, false) : undefined;
   const ifaceBody: JsonObject | undefined = iface
-    ? { type: asString(iface.type, `${path}/interface/type`)!, id: asInteger(iface.id, `${path}/interface/id`, 0, Number.MAX_SAFE_INTEGER)! }
+    ? { type: asEnum(iface.type, ["CLOUD", "NETWORK"], `${path}/interface/type`, false) ?? "NETWORK", ...(ifaceId === undefined ? {} : { id: ifaceId }) }
     : undefined;
   const metroCode = typeof device.metroCode === "string" ? device.metroCode : undefined;
   return {
@@ -506,19 +594,19 @@ function tokenSide(ctx: RuleContext, raw: Json | undefined, path: string, side: 
   const selector = getPointer(token, `/connection/${side}/accessPointSelectors/0`) as JsonObject | undefined;
   if (!selector) return fail("invalidProperty", `${path}/uuid`, `service token ${uuid} is for the ${side === "aSide" ? "z-side" : "a-side"} of a connection`, uuid);
   const owner: RuleContext = { world: ctx.world, principal: { ...ctx.principal, projectIds: [...ctx.principal.projectIds, ...(obj.projectId ? [obj.projectId] : [])] } };
-  const resolved = resolveAccessPoint(owner, asEnum(selector.type, ACCESS_POINT_TYPES, `${path}/uuid`)!, selector, path);
+  const resolved = resolveAccessPoint(owner, asEnum(selector.type, ACCESS_POINT_TYPES, `${path}/uuid`)!, selector, path, false);
   const type = token.type === "EPL_TOKEN" ? "EPL_TOKEN" : "VC_TOKEN";
   return { ...resolved, body: { serviceToken: { href: `/fabric/v4/serviceTokens/${uuid}`, type, uuid }, accessPoint: resolved.body }, token };
 }
 
 /** One side of a create request: a service token, or an access point of one of the kinds of section 2.5. */
-export function resolveSide(ctx: RuleContext, raw: Json | undefined, path: "/aSide" | "/zSide"): ResolvedSide {
+export function resolveSide(ctx: RuleContext, raw: Json | undefined, path: "/aSide" | "/zSide", type: ConnectionType): ResolvedSide {
   const side = asObject(raw, path)!;
   if (side.serviceToken !== undefined && side.accessPoint === undefined) return tokenSide(ctx, side.serviceToken, `${path}/serviceToken`, path === "/aSide" ? "aSide" : "zSide");
   const apPath = `${path}/accessPoint`;
   const ap = asObject(side.accessPoint, apPath)!;
-  const type = asEnum(ap.type, ACCESS_POINT_TYPES, `${apPath}/type`)!;
-  const resolved = resolveAccessPoint(ctx, type, ap, apPath);
+  const apType = asEnum(ap.type, ACCESS_POINT_TYPES, `${apPath}/type`)!;
+  const resolved = resolveAccessPoint(ctx, apType, ap, apPath, PORT_BASED_TYPES.includes(type));
   return { ...resolved, body: { accessPoint: resolved.body } };
 }
 
@@ -554,14 +642,12 @@ function checkNetworkScope(world: World, network: JsonObject, metro: string | un
 }
 
 /**
- * What the two ends together must meet: a cloud router is the a-side of IP_VC (or IPWAN_VC) connections, a
- * network takes connections of its own type within its scope, and a token fixes the connection's type and,
+ * What the two ends together must meet, beyond their access point types: a network takes connections of its
+ * own type within its scope, and a token fixes the connection's type and,
  * unless it allows remote connections, keeps both ends in one metro.
  */
 export function checkEndpoints(world: World, type: string, sides: readonly [ResolvedSide, ResolvedSide]): void {
   const [a, z] = sides;
-  if (z.router) fail("invalidProperty", "/zSide/accessPoint/type", "a cloud router is the a-side of its connections", "CLOUD_ROUTER");
-  if (a.router && type !== "IP_VC" && type !== "IPWAN_VC") fail("invalidProperty", "/type", "a connection from a cloud router is an IP_VC, or an IPWAN_VC to an IPWAN network", type);
   for (const [name, side, other] of [["aSide", a, z], ["zSide", z, a]] as const) {
     if (side.network) {
       const expected = `${String(side.network.type)}_VC`;
@@ -580,10 +666,10 @@ export function checkEndpoints(world: World, type: string, sides: readonly [Reso
   }
 }
 
-export function resolveAccessPoint(ctx: RuleContext, type: AccessPointType, ap: JsonObject, path: string): ResolvedSide {
+export function resolveAccessPoint(ctx: RuleContext, type: AccessPointType, ap: JsonObject, path: string, portBased: boolean): ResolvedSide {
   switch (type) {
     case "COLO":
-      return coloSide(ctx, ap, path);
+      return coloSide(ctx, ap, path, portBased);
     case "VD":
       return deviceSide(ctx, ap, path);
     case "SP":

@@ -26,8 +26,10 @@ import {
   asObject,
   asString,
   billingTier,
+  checkAdditionalInfo,
   checkBandwidth,
   checkEndpoints,
+  checkEndpointTypes,
   checkVlanFree,
   deviceAccessPoint,
   isLive,
@@ -225,12 +227,14 @@ function buildConnection(ctx: RuleContext, body: JsonObject): { body: JsonObject
   const purchaseOrderNumber = asString(order.purchaseOrderNumber, "/order/purchaseOrderNumber", false);
   const customerReferenceNumber = asString(order.customerReferenceNumber, "/order/customerReferenceNumber", false);
   const bandwidth = readBandwidth(body.bandwidth);
-  const redundancy = readRedundancy(body.redundancy, world);
+  const redundancy = readRedundancy(ctx, body.redundancy);
   const notifications = readNotifications(body.notifications, "/notifications");
+  checkAdditionalInfo(body.additionalInfo);
   const project = asObject(body.project, "/project", false);
   const projectId = projectFor(principal, project?.projectId);
-  const aSide = resolveSide(ctx, body.aSide, "/aSide");
-  const zSide = resolveSide(ctx, body.zSide, "/zSide");
+  const aSide = resolveSide(ctx, body.aSide, "/aSide", type);
+  const zSide = resolveSide(ctx, body.zSide, "/zSide", type);
+  checkEndpointTypes(type, { aSide: aSide.body, zSide: zSide.body });
   checkEndpoints(world, type, [aSide, zSide]);
   checkSideVlans(world, [aSide, zSide]);
   checkBandwidth(ctx, bandwidth, [aSide, zSide]);

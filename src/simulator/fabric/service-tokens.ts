@@ -93,7 +93,7 @@ function readSelector(ctx: RuleContext, raw: Json | undefined, side: Side, conne
   const selector = asObject(raw[0], `${path}/0`)!;
   const at = `${path}/0`;
   const type = asEnum(selector.type, SELECTOR_TYPES[side], `${at}/type`)!;
-  const resolved = resolveAccessPoint(ctx, type, selector, at);
+  const resolved = resolveAccessPoint(ctx, type, selector, at, false);
   const expected = type === "NETWORK" ? `${String((resolved.body.network as JsonObject).type)}_VC` : tokenType === "EPL_TOKEN" ? "EPL_VC" : "EVPL_VC";
   if (connectionType !== expected) fail("invalidProperty", "/connection/type", `a ${tokenType} on ${type === "NETWORK" ? `a ${String((resolved.body.network as JsonObject).type)} network` : `a ${type} access point`} is for ${expected} connections`, connectionType);
   if (resolved.vlan) checkVlanFree(ctx.world, resolved.vlan, `${at}/linkProtocol`);
