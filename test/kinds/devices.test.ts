@@ -95,7 +95,8 @@ describe("devices kind: single device", () => {
     for (const field of ["deviceTypeCode", "packageCode", "version", "licenseMode", "deviceManagementType", "core", "metroCode", "accountNumber", "projectId", "hostNamePrefix", "connectivity"]) {
       expect(methodFor(kind, field), field).toBeUndefined();
     }
-    expect(methodFor(kind, "secondary.metroCode")).toBeUndefined();
+    // The secondary's own order is not the primary's: it is re-ordered beside the running primary.
+    expect(methodFor(kind, "secondary.metroCode")).toEqual({ via: "action", name: "secondaryOrder" });
     const body = { ...spec, name: spec.virtualDeviceName, licenseType: "SUB", core: { core: 2, memory: 8, unit: "GB", tier: 2 }, termLength: "12", hostName: "edge1-abcd", uuid: "abcd0000-0000-4000-8000-000000000000", additionalBandwidth: 15, connectivity: "INTERNET-ACCESS" };
     expect(differences(kind, spec, body)).toEqual([]);
     expect(differences(kind, { ...spec, packageCode: "network-advantage", core: 4 }, body).sort()).toEqual(["core", "packageCode"]);
@@ -120,6 +121,30 @@ describe("devices kind: single device", () => {
 });
 
 describe("devices kind: redundant pair", () => {
+  it("adds a secondary to a running device and deletes it alone, the primary untouched", async () => {
+    const ctx = context();
+    const spec = valid(single("edge-grows"));
+    const { ref, body } = await createReady(ctx, spec);
+    const withSecondary = valid({ ...spec, secondary: { virtualDeviceName: "edge-grows-b", metroCode: "SV", notifications: ["netops@example.com"] } });
+    const adding = differences(kind, withSecondary, body);
+    expect(adding).toContain("secondary.metroCode");
+    const added = await requestsDuring(t, () => kind.update(ctx, ref, withSecondary, adding));
+    expect(added.map((r) => `${r.method} ${r.path} ${r.status}`)).toEqual([`GET /ne/v1/devices/${ref.id} 200`, "POST /ne/v1/devices 202"]);
+    const pairBody = await ready(kind, ctx, ref, "update");
+    expect(differences(kind, withSecondary, pairBody)).toEqual([]);
+    expect(pairBody.secondary).toMatchObject({ name: "edge-grows-b", metroCode: "SV", redundancyType: "SECONDARY", redundantUuid: ref.id });
+    const secondaryUuid = String((pairBody.secondary as Body).uuid);
+
+    const removing = differences(kind, spec, pairBody);
+    expect(removing).toEqual(["secondary.metroCode"]);
+    const removed = await requestsDuring(t, () => kind.update(ctx, ref, spec, removing));
+    expect(removed.map((r) => `${r.method} ${r.path} ${r.status}`)).toEqual([`GET /ne/v1/devices/${ref.id} 200`, `DELETE /ne/v1/devices/${secondaryUuid} 204`]);
+    const singleAgain = await ready(kind, ctx, ref, "update");
+    expect(singleAgain.secondary).toBeUndefined();
+    expect(differences(kind, spec, singleAgain)).toEqual([]);
+    await kind.delete(ctx, ref);
+  });
+
   it("creates both devices, compares the secondary, changes each in place and deletes both", async () => {
     const ctx = context();
     const spec = valid(pair());
