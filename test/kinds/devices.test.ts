@@ -102,6 +102,27 @@ describe("devices kind: single device", () => {
     expect(differences(kind, { ...spec, packageCode: "network-advantage", core: 4 }, body).sort()).toEqual(["core", "packageCode"]);
   });
 
+  it("changes the ACL templates through the device's ACL call, and removing them is a change too", async () => {
+    const ctx = context();
+    const wan = { interfaceType: "WAN", uuid: "5f2d6a3e-1c41-4d8e-9a57-3a1be0c0aa01" };
+    const mgmt = { interfaceType: "MGMT", uuid: "5f2d6a3e-1c41-4d8e-9a57-3a1be0c0aa02" };
+    const spec = valid({ ...single("edge-acl"), aclDetails: [wan] });
+    const { ref, body } = await createReady(ctx, spec);
+    expect(differences(kind, spec, body)).toEqual([]);
+    const both = valid({ ...spec, aclDetails: [wan, mgmt] });
+    expect(differences(kind, both, body)).toEqual(["aclDetails"]);
+    expect(methodFor(kind, "aclDetails")).toEqual({ via: "action", name: "acl" });
+    const log = await requestsDuring(t, () => kind.update(ctx, ref, both, ["aclDetails"]));
+    expect(log.map((r) => `${r.method} ${r.path} ${r.status}`)).toEqual([`PATCH /ne/v1/devices/${ref.id}/acl 204`]);
+    const updated = await ready(kind, ctx, ref, "update");
+    expect(differences(kind, both, updated)).toEqual([]);
+    const none = valid({ ...spec, aclDetails: undefined });
+    expect(differences(kind, none, updated)).toEqual(["aclDetails"]);
+    await kind.update(ctx, ref, none, ["aclDetails"]);
+    expect(differences(kind, none, await ready(kind, ctx, ref, "update"))).toEqual([]);
+    await kind.delete(ctx, ref);
+  });
+
   it("leaves secrets out of both forms", () => {
     const spec = { ...single(), vendorConfig: { hostname: "edge", adminPassword: "s3cret", licenseKey: "k" }, sshUsers: [{ sshUsername: "ops", sshPassword: "s3cret!" }] };
     const want = kind.desired(spec);

@@ -494,6 +494,34 @@ describe("DELETE /ne/v1/devices/{uuid}", () => {
   });
 });
 
+const WAN_ACL = "5f2d6a3e-1c41-4d8e-9a57-3a1be0c0aa01";
+const MGMT_ACL = "5f2d6a3e-1c41-4d8e-9a57-3a1be0c0aa02";
+
+describe("PATCH /ne/v1/devices/{uuid}/acl", () => {
+  it("replaces a provisioned device's ACL templates, one per interface, and removes those left out", async () => {
+    const uuid = await provisioned(t, { ...EXAMPLE, aclDetails: [{ interfaceType: "WAN", uuid: WAN_ACL }] });
+    expect((await t.call("GET", `/ne/v1/devices/${uuid}`)).body).toMatchObject({ aclTemplateUuid: WAN_ACL });
+    const url = `/ne/v1/devices/${uuid}/acl`;
+    expect((await t.call("PATCH", url, { body: { aclDetails: [{ interfaceType: "MGMT", uuid: MGMT_ACL }] } })).status).toBe(204);
+    const device = (await t.call("GET", `/ne/v1/devices/${uuid}`)).body;
+    expect(device.mgmtAclTemplateUuid).toBe(MGMT_ACL);
+    expect(device.aclTemplateUuid).toBeUndefined();
+    expect((await t.call("PATCH", url, { body: { aclDetails: [] } })).status).toBe(204);
+    expect((await t.call("GET", `/ne/v1/devices/${uuid}`)).body.mgmtAclTemplateUuid).toBeUndefined();
+  });
+
+  it("refuses a missing list, an unknown interface, a device not yet provisioned and a PRIVATE device", async () => {
+    const uuid = await provisioned(t, EXAMPLE);
+    const url = `/ne/v1/devices/${uuid}/acl`;
+    expect((await t.call("PATCH", url, { body: {} })).body).toMatchObject({ errorCode: "EQ-2012011", property: "aclDetails" });
+    expect((await t.call("PATCH", url, { body: { aclDetails: [{ interfaceType: "LAN", uuid: WAN_ACL }] } })).body.property).toBe("aclDetails[0].interfaceType");
+    const fresh = (await create(EXAMPLE)).body.uuid;
+    expect((await t.call("PATCH", `/ne/v1/devices/${fresh}/acl`, { body: { aclDetails: [] } })).body.property).toBe("uuid");
+    const privateDevice = await provisioned(t, { ...EXAMPLE, connectivity: "PRIVATE" });
+    expect((await t.call("PATCH", `/ne/v1/devices/${privateDevice}/acl`, { body: { aclDetails: [{ interfaceType: "WAN", uuid: WAN_ACL }] } })).body.property).toBe("aclDetails");
+  });
+});
+
 describe("PUT /ne/v1/devices/{uuid}/additionalBandwidths", () => {
   it("changes the additional bandwidth of a provisioned device and its charges", async () => {
     const uuid = await provisioned(t, EXAMPLE);

@@ -5,7 +5,8 @@
 // type, package, version, licence, size, metro and account are fixed by the order, so changing them
 // means a new device. The secondary is the exception: the service adds one to a running primary (a create
 // naming `primaryDeviceUuid`) and removes one by deleting it alone, so adding, removing or re-ordering the
-// secondary changes the declared device in place and never touches the primary.
+// secondary changes the declared device in place and never touches the primary. ACL templates change
+// through the device's ACL call.
 
 import { isPlainObject, readPath } from "../../config/index.js";
 import { type ApiClient } from "../../api/index.js";
@@ -64,6 +65,22 @@ function hostNamePrefixOf(hostName: unknown, uuid: unknown): string | undefined 
   return suffix && hostName.endsWith(suffix) ? hostName.slice(0, -suffix.length) : hostName;
 }
 
+/** ACL templates by interface, in one order: the spec lists them, the device record names one per interface. */
+function aclForm(aclDetails: unknown): Body[] {
+  if (!Array.isArray(aclDetails)) return [];
+  return aclDetails
+    .filter(isPlainObject)
+    .map((a) => ({ interfaceType: a.interfaceType, uuid: a.uuid }))
+    .sort((a, b) => String(a.interfaceType).localeCompare(String(b.interfaceType)));
+}
+
+function observedAcl(body: Body): Body[] {
+  return aclForm([
+    { interfaceType: "WAN", uuid: body.aclTemplateUuid },
+    { interfaceType: "MGMT", uuid: body.mgmtAclTemplateUuid },
+  ].filter((a) => typeof a.uuid === "string"));
+}
+
 const additionalBandwidthDefault = (connectivity: unknown): number => (connectivity === "PRIVATE" ? 0 : DEFAULT_ADDITIONAL_BANDWIDTH);
 
 /** Fields one device of the order has, in spec and in response alike (the secondary has these and no more). */
@@ -81,6 +98,7 @@ function desiredPeer(spec: Body, connectivity: unknown): Body {
     systemIpAddress: spec.systemIpAddress,
     vendorConfig: publicVendorConfig(spec.vendorConfig),
     sshInterfaceId: text(spec.sshInterfaceId),
+    aclDetails: aclForm(spec.aclDetails),
   };
 }
 
@@ -98,6 +116,7 @@ function observedPeer(body: Body): Body {
     systemIpAddress: body.systemIpAddress,
     vendorConfig: publicVendorConfig(body.vendorConfig),
     sshInterfaceId: text(body.sshInterfaceId),
+    aclDetails: observedAcl(body),
   };
 }
 
@@ -260,11 +279,12 @@ function stateOf(body: Body): string | undefined {
 
 const UPDATE: UpdateMethod = { via: "update" };
 const BANDWIDTH: UpdateMethod = { via: "action", name: "additionalBandwidth" };
+const ACL: UpdateMethod = { via: "action", name: "acl" };
 /** Adds the secondary to the running primary, deletes it alone, or does both to re-order it. */
 const SECONDARY_ORDER: UpdateMethod = { via: "action", name: "secondaryOrder" };
 
 /** The secondary's fields its own update and bandwidth calls change; any other change to it re-orders it. */
-const SECONDARY_IN_PLACE: readonly string[] = ["secondary.virtualDeviceName", "secondary.notifications", "secondary.additionalBandwidth"];
+const SECONDARY_IN_PLACE: readonly string[] = ["secondary.virtualDeviceName", "secondary.notifications", "secondary.additionalBandwidth", "secondary.aclDetails"];
 const reordersSecondary = (path: string): boolean => (path === "secondary" || path.startsWith("secondary.")) && !SECONDARY_IN_PLACE.includes(path);
 
 const UPDATABLE: Readonly<Record<string, UpdateMethod>> = {
@@ -273,16 +293,19 @@ const UPDATABLE: Readonly<Record<string, UpdateMethod>> = {
   termlength: UPDATE,
   "clusterDetails.clusterName": UPDATE,
   additionalBandwidth: BANDWIDTH,
+  aclDetails: ACL,
   "secondary.virtualDeviceName": UPDATE,
   "secondary.notifications": UPDATE,
   "secondary.additionalBandwidth": BANDWIDTH,
+  "secondary.aclDetails": ACL,
   secondary: SECONDARY_ORDER,
 };
 
-/** What one device's update call and bandwidth call carry. */
+/** What one device's update, bandwidth and ACL calls carry. */
 interface DeviceChanges {
   patch: Body;
   additionalBandwidth?: unknown;
+  aclDetails?: Body[];
 }
 
 /** Sorts the changed paths into calls per device; a path the device calls cannot change is a defect upstream. */
@@ -307,6 +330,12 @@ function plan(spec: Body, changed: readonly string[]): { primary: DeviceChanges;
       case "additionalBandwidth":
         primary.additionalBandwidth = spec.additionalBandwidth ?? additionalBandwidthDefault(spec.connectivity);
         break;
+      case "aclDetails":
+        primary.aclDetails = aclForm(spec.aclDetails);
+        break;
+      case "secondary.aclDetails":
+        secondary.aclDetails = aclForm(secondarySpec.aclDetails);
+        break;
       case "secondary.virtualDeviceName":
       case "secondary.notifications":
         secondary.patch[path.slice("secondary.".length)] = readPath(spec, path);
@@ -326,9 +355,11 @@ async function send(api: ApiClient, uuid: string, changes: DeviceChanges): Promi
   if (changes.additionalBandwidth !== undefined) {
     await api.call("PUT", `${devicePath(uuid)}/additionalBandwidths`, { body: { additionalBandwidth: changes.additionalBandwidth } });
   }
+  // An empty list removes the templates: the call replaces them all.
+  if (changes.aclDetails !== undefined) await api.call("PATCH", `${devicePath(uuid)}/acl`, { body: { aclDetails: changes.aclDetails } });
 }
 
-const hasWork = (c: DeviceChanges) => Object.keys(c.patch).length > 0 || c.additionalBandwidth !== undefined;
+const hasWork = (c: DeviceChanges) => Object.keys(c.patch).length > 0 || c.additionalBandwidth !== undefined || c.aclDetails !== undefined;
 
 /**
  * Makes the primary's secondary the one the spec declares, or none: deletes the current secondary alone

@@ -199,6 +199,15 @@ function clusterDetails(world: World, order: DeviceOrder, peer: PeerOrder): Json
   };
 }
 
+/** The device record names the WAN interface's ACL template and the management interface's. */
+export function aclTemplateFields(aclDetails: readonly JsonObject[]): { aclTemplateUuid?: string; mgmtAclTemplateUuid?: string } {
+  const of = (interfaceType: string) => {
+    const uuid = aclDetails.find((a) => a.interfaceType === interfaceType)?.uuid;
+    return typeof uuid === "string" ? uuid : undefined;
+  };
+  return { aclTemplateUuid: of("WAN"), mgmtAclTemplateUuid: of("MGMT") };
+}
+
 export interface BodyContext {
   uuid: string;
   role: DeviceRole;
@@ -210,14 +219,14 @@ export interface BodyContext {
 export function deviceBody(world: World, order: DeviceOrder, peer: PeerOrder, ctx: BodyContext): JsonObject {
   const metro = METRO_BY_CODE.get(peer.metroCode)!;
   const now = world.nowIso();
-  const wan = peer.aclDetails.find((a) => a.interfaceType === "WAN");
+  const acl = aclTemplateFields(peer.aclDetails);
   const diverseIbx = order.diverseFrom ? world.view(order.diverseFrom).ibx : undefined;
   const optional: Record<string, Json | undefined> = {
     diverseFromDeviceUuid: order.diverseFrom?.uuid,
     throughput: order.throughput?.value,
     throughputUnit: order.throughput?.unit,
     licenseFileId: peer.licenseFileId,
-    aclTemplateUuid: typeof wan?.uuid === "string" ? wan.uuid : undefined,
+    ...acl,
     purchaseOrderNumber: order.purchaseOrderNumber,
     orderReference: order.orderReference,
     redundantUuid: ctx.peerUuid,

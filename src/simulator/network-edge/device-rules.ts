@@ -186,7 +186,7 @@ function vendorConfig(body: JsonObject, property: string, allowed: readonly stri
   return config;
 }
 
-function aclDetails(body: JsonObject, property: string): JsonObject[] {
+export function aclDetails(body: JsonObject, property: string): JsonObject[] {
   const value = body.aclDetails;
   if (value === undefined || value === null) return [];
   if (!Array.isArray(value)) return fail("invalidProperty", property, `${property} must be an array`, JSON.stringify(value));
