@@ -1,5 +1,7 @@
 // Device shapes the service accepts, end to end through the command line against the simulator: a
-// secondary added to and removed from a running device is an update of that device, never a new one.
+// secondary added to and removed from a running device is an update of that device, never a new one; a
+// cluster whose nodes are managed by FMC; and the settings the service never returns, which are compared
+// with what was last applied instead of passing unseen.
 
 import { describe, expect, it } from "vitest";
 import { useSimulator } from "../support/sim.js";
@@ -80,5 +82,52 @@ describe("device shapes end to end", () => {
     const destroyed = await run("destroy", "--auto-approve");
     expect(destroyed.code, out(destroyed)).toBe(0);
     expect(live((await t.call("GET", `/ne/v1/devices/${id}`)).body.status)).toBe(false);
+  });
+
+  it("orders a cluster whose nodes FMC manages, re-plans clean, and replaces it when a node's settings or a licence token change", { timeout: 180_000 }, async () => {
+    const cluster = (hostname: string, licenseToken = "AB12CD34") => `${CONFIG_HEADER}  accountNumber: ${ACCOUNT}
+devices:
+  fw-1:
+    deviceTypeCode: PA-VM
+    metroCode: DC
+    version: 10.2.4
+    licenseMode: BYOL
+    deviceManagementType: SELF-CONFIGURED
+    core: 2
+    notifications: [sec@example.com]
+    clusterDetails:
+      clusterName: fw-cluster
+      clusterNodeDetails:
+        node0:
+          licenseToken: ${licenseToken}
+          vendorConfig: { managementType: FMC, ipAddressType: STATIC, ipAddress: 10.0.0.10, subnetMaskIp: 255.255.255.0, gatewayIp: 10.0.0.1, managementInterfaceId: "1", token: reg-0, hostname: ${hostname}, restApiSupportRequirement: true }
+        node1:
+          licenseToken: EF56GH78
+          vendorConfig: { managementType: FMC, ipAddressType: DHCP, token: reg-1, hostname: fw-b }
+`;
+    const ws = workspace(cluster("fw-a"));
+    const run = runner(t, ws);
+    const valid = await run("validate");
+    expect(valid.code, out(valid)).toBe(0);
+    const created = await run("apply", "--auto-approve");
+    expect(created.code, out(created)).toBe(0);
+    expect(JSON.stringify(ws.state())).not.toContain("reg-0");
+    const clean = await run("plan", "--detailed-exitcode");
+    expect(clean.code, out(clean)).toBe(0);
+
+    ws.write(cluster("fw-a2"));
+    const renamed = await run("plan", "--detailed-exitcode");
+    expect(renamed.code, out(renamed)).toBe(2);
+    expect(renamed.stdout).toContain("clusterDetails.clusterNodeDetails.node0.vendorConfig.hostname cannot change in place");
+    expect(renamed.stdout).toContain("0 to add, 0 to change, 1 to replace, 0 to destroy");
+
+    ws.write(cluster("fw-a", "ZZ98YY76"));
+    const relicensed = await run("plan", "--detailed-exitcode");
+    expect(relicensed.code, out(relicensed)).toBe(2);
+    expect(relicensed.stdout).toContain("clusterDetails.clusterNodeDetails.node0.licenseToken cannot change in place");
+    expect(relicensed.stdout).not.toContain("ZZ98YY76");
+
+    const destroyed = await run("destroy", "--auto-approve");
+    expect(destroyed.code, out(destroyed)).toBe(0);
   });
 });

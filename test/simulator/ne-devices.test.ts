@@ -286,6 +286,20 @@ describe("POST /ne/v1/devices", () => {
     expect(seen).toEqual(expect.arrayContaining(["WAITING_FOR_REPLICA_CLUSTER_NODES", "CLUSTER_SETUP_IN_PROGRESS", "PROVISIONED"]));
   });
 
+  it("takes a cluster node's management settings, keeps its secrets out of the record, and refuses settings of the wrong type", async () => {
+    const fmc = { managementType: "FMC", ipAddressType: "STATIC", ipAddress: "10.0.0.10", subnetMaskIp: "255.255.255.0", gatewayIp: "10.0.0.1", managementInterfaceId: "1", token: "reg-token-0", hostname: "fw-a", restApiSupportRequirement: true };
+    const cluster = { clusterName: "fmc-cluster", clusterNodeDetails: { node0: { vendorConfig: fmc }, node1: { vendorConfig: { ...fmc, ipAddress: "10.0.0.11", token: "reg-token-1", hostname: "fw-b" } } } };
+    const res = await create({ ...FIREWALL, clusterDetails: cluster });
+    expect(res.status).toBe(202);
+    const device = (await t.call("GET", `/ne/v1/devices/${res.body.uuid}`)).body;
+    expect(device.clusterDetails.nodes.map((n: { hostName?: string }) => n.hostName)).toEqual(["fw-a", "fw-b"]);
+    expect(JSON.stringify(device)).not.toContain("reg-token");
+    const wrong = { ...cluster, clusterNodeDetails: { ...cluster.clusterNodeDetails, node0: { vendorConfig: { ...fmc, restApiSupportRequirement: "yes" } } } };
+    expect((await create({ ...FIREWALL, clusterDetails: wrong })).body.property).toBe("clusterDetails.clusterNodeDetails.node0.vendorConfig.restApiSupportRequirement");
+    const unknown = { ...cluster, clusterNodeDetails: { ...cluster.clusterNodeDetails, node1: { vendorConfig: { siteId: "1" } } } };
+    expect((await create({ ...FIREWALL, clusterDetails: unknown })).body.property).toBe("clusterDetails.clusterNodeDetails.node1.vendorConfig.siteId");
+  });
+
   it("refuses clusters the catalogue does not allow", async () => {
     const nodes = { node0: {}, node1: {} };
     const cluster = { clusterName: "c-1", clusterNodeDetails: nodes };

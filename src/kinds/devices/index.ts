@@ -22,7 +22,12 @@ export const devices: KindDefinition<"devices"> = {
   sensitive: new SecretPaths([
     "sshUsers[].sshPassword",
     "secondary.sshUsers[].sshPassword",
-    ...VENDOR_CONFIG_SECRETS.flatMap((f) => [`vendorConfig.${f}`, `secondary.vendorConfig.${f}`, `clusterDetails.clusterNodeDetails.node0.vendorConfig.${f}`, `clusterDetails.clusterNodeDetails.node1.vendorConfig.${f}`]),
+    ...VENDOR_CONFIG_SECRETS.flatMap((f) => [`vendorConfig.${f}`, `secondary.vendorConfig.${f}`]),
+    // A licence token is an entitlement credential, compared by keyed hash with the one last applied. The
+    // service never returns a cluster node's settings (nodes are read by name, uuid and index alone), so they
+    // are compared the same way, masked in plans: a change shows, and replaces the cluster, instead of
+    // passing unseen.
+    "licenseToken", "secondary.licenseToken", "clusterDetails.clusterNodeDetails.node0", "clusterDetails.clusterNodeDetails.node1",
   ]),
   attributes: [
     "uuid", "serviceId", "name", "deviceTypeCode", "deviceTypeName", "deviceTypeVendor", "deviceTypeCategory", "diverseFromDeviceName", "diverseFromDeviceUuid",

@@ -136,7 +136,7 @@ function pricingDetails(world: World, order: DeviceOrder, peers: { primary: Peer
 // ── bodies ─────────────────────────────────────────────────────────────────────────────────────
 
 /** Vendor settings that are secrets: accepted on create, never returned. */
-const SECRET_VENDOR_FIELDS = new Set(["adminPassword", "rootPassword", "licenseSecret", "cvpToken", "panoramaAuthKey", "activationKey", "accountKey", "provisioningKey"]);
+const SECRET_VENDOR_FIELDS = new Set(["adminPassword", "rootPassword", "licenseSecret", "cvpToken", "panoramaAuthKey", "activationKey", "accountKey", "provisioningKey", "token"]);
 
 function publicVendorConfig(config: JsonObject | undefined): JsonObject | undefined {
   if (!config) return undefined;

@@ -57,7 +57,16 @@ const VENDOR_CONFIG_FIELDS = [
   "applianceTag", "userName", "connectToCloudVision", "cvpType", "cvpFqdn", "cvpIpAddress", "cvaasPort", "cvpPort", "cvpToken",
   "provisioningKey", "privateAddress", "privateCidrMask", "privateGateway", "licenseId", "panoramaIpAddress", "panoramaAuthKey",
 ];
-const NODE_VENDOR_CONFIG_FIELDS = ["hostname", "activationKey", "controllerFqdn", "rootPassword", "adminPassword", "controller1", "panoramaIpAddress", "panoramaAuthKey"];
+/**
+ * A cluster node's settings: the official description's, and the management settings the service takes
+ * for current firewall clusters (a node managed by FMC, its management address, and its registration token).
+ */
+const NODE_VENDOR_CONFIG_FIELDS = [
+  "hostname", "activationKey", "controllerFqdn", "rootPassword", "adminPassword", "controller1", "panoramaIpAddress", "panoramaAuthKey",
+  "managementType", "ipAddressType", "ipAddress", "subnetMaskIp", "gatewayIp", "managementInterfaceId", "token", "restApiSupportRequirement",
+];
+/** Vendor settings that are yes-or-no; the rest are strings. */
+const BOOLEAN_VENDOR_FIELDS: readonly string[] = ["connectToCloudVision", "restApiSupportRequirement"];
 
 export interface Account {
   accountNumber: number;
@@ -180,7 +189,7 @@ function vendorConfig(body: JsonObject, property: string, allowed: readonly stri
   if (!config) return undefined;
   rejectUnknownFields(config, allowed, `${property}.`);
   for (const [key, value] of Object.entries(config)) {
-    const expected = key === "connectToCloudVision" ? "boolean" : "string";
+    const expected = BOOLEAN_VENDOR_FIELDS.includes(key) ? "boolean" : "string";
     if (typeof value !== expected) fail("invalidProperty", `${property}.${key}`, `${property}.${key} must be a ${expected}`, JSON.stringify(value));
   }
   return config;
