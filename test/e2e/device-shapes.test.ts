@@ -130,4 +130,53 @@ devices:
     const destroyed = await run("destroy", "--auto-approve");
     expect(destroyed.code, out(destroyed)).toBe(0);
   });
+
+  it("orders a self-configured SD-WAN pair sharing one identity with its own purchase orders, and a provider-configured router by throughput", { timeout: 180_000 }, async () => {
+    const ws = workspace(`${CONFIG_HEADER}  accountNumber: ${ACCOUNT}
+devices:
+  sdwan-ha:
+    deviceTypeCode: VERSA_SDWAN
+    metroCode: DC
+    packageCode: FLEX_VNF_2
+    version: "21.2.3"
+    licenseMode: BYOL
+    deviceManagementType: SELF-CONFIGURED
+    core: 2
+    notifications: [netops@example.com]
+    generateDefaultPassword: true
+    purchaseOrderNumber: PO-1
+    orderReference: ref-1
+    vendorConfig: { localId: branch@example.com, remoteId: director@example.com, controller1: 54.219.248.29, controller2: 54.177.220.115 }
+    secondary:
+      metroCode: SV
+      notifications: [netops@example.com]
+      purchaseOrderNumber: PO-2
+      orderReference: ref-2
+      vendorConfig: { localId: branch@example.com, remoteId: director@example.com, controller1: 54.219.248.29, controller2: 54.177.220.115 }
+  edge-tput:
+    deviceTypeCode: C8000V
+    metroCode: DC
+    packageCode: network-essentials
+    version: 17.11.01a
+    licenseMode: SUB
+    deviceManagementType: PROVIDER-CONFIGURED
+    core: 2
+    throughput: 100
+    throughputUnit: Mbps
+    notifications: [netops@example.com]
+`);
+    const run = runner(t, ws);
+    const valid = await run("validate");
+    expect(valid.code, out(valid)).toBe(0);
+    const created = await run("apply", "--auto-approve");
+    expect(created.code, out(created)).toBe(0);
+    const primary = (await t.call("GET", `/ne/v1/devices/${idOf(ws, "devices.sdwan-ha")}`)).body;
+    expect(primary).toMatchObject({ localId: "branch@example.com", purchaseOrderNumber: "PO-1", orderReference: "ref-1" });
+    expect((await t.call("GET", `/ne/v1/devices/${String(primary.redundantUuid)}`)).body).toMatchObject({ localId: "branch@example.com", purchaseOrderNumber: "PO-2", orderReference: "ref-2" });
+    expect((await t.call("GET", `/ne/v1/devices/${idOf(ws, "devices.edge-tput")}`)).body).toMatchObject({ throughput: 100, throughputUnit: "Mbps", core: { tier: 1 } });
+    const clean = await run("plan", "--detailed-exitcode");
+    expect(clean.code, out(clean)).toBe(0);
+    const destroyed = await run("destroy", "--auto-approve");
+    expect(destroyed.code, out(destroyed)).toBe(0);
+  });
 });

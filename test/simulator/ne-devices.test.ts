@@ -172,7 +172,7 @@ describe("POST /ne/v1/devices", () => {
       [{ core: 3 }, "core", "EQ-2012025"],
       [{ metroCode: "ZH" }, "metroCode", "EQ-2012025"],
       [{ deviceManagementType: "EQUINIX-CONFIGURED" }, "deviceManagementType", "EQ-2012025"],
-      [{ throughput: 1, throughputUnit: "Gbps" }, "throughput", "EQ-2010010"],
+      [{ throughput: 7, throughputUnit: "Gbps" }, "throughput", "EQ-2012025"],
     ];
     for (const [change, property, code] of cases) {
       const res = await create({ ...EXAMPLE, ...change });
@@ -192,6 +192,19 @@ describe("POST /ne/v1/devices", () => {
     const device = (await t.call("GET", `/ne/v1/devices/${res.body.uuid}`)).body;
     expect(device.core.tier).toBe(3);
     expect((await create({ ...EXAMPLE, deviceManagementType: "SELF-CONFIGURED", core: 4, throughput: 10, throughputUnit: "Gbps", tier: 3 })).body.property).toBe("throughput");
+  });
+
+  it("takes every throughput the catalogue offers for a provider-configured 8000-series package, each as its tier", async () => {
+    const types = (await t.call("GET", "/ne/v1/deviceTypes?deviceTypeCode=C8000V")).body.data;
+    const cores = types[0].deviceManagementTypes["PROVIDER-CONFIGURED"].licenseOptions.SUB.cores;
+    const core = cores.find((c: { core: number }) => c.core === EXAMPLE.core);
+    const offered = core.packageCodes.find((p: { packageCode: string }) => p.packageCode === EXAMPLE.packageCode).throughputs;
+    expect(offered.length).toBeGreaterThan(0);
+    for (const { throughput, throughputUnit } of offered) {
+      const res = await create({ ...EXAMPLE, virtualDeviceName: `edge-${throughput}${throughputUnit}`, throughput: Number(throughput), throughputUnit });
+      expect(res.status, JSON.stringify(res.body)).toBe(202);
+      expect((await t.call("GET", `/ne/v1/devices/${res.body.uuid}`)).body).toMatchObject({ throughput: Number(throughput), throughputUnit });
+    }
   });
 
   it("requires the BYOL credentials of the type and checks uploaded files", async () => {
@@ -266,6 +279,21 @@ describe("POST /ne/v1/devices", () => {
     expect(ok.status).toBe(202);
     const device = (await t.call("GET", `/ne/v1/devices/${ok.body.uuid}`)).body;
     expect(device).toMatchObject({ deviceTypeCategory: "SDWAN", localId: "a@example.com", controller1: "54.219.248.29", licenseType: "BYOL" });
+  });
+
+  it("takes a self-configured SD-WAN pair whose devices share one localId and remoteId", async () => {
+    const vendorConfig = { localId: "branch@example.com", remoteId: "director@example.com", controller1: "54.219.248.29", controller2: "54.177.220.115" };
+    const pair = {
+      deviceTypeCode: "VERSA_SDWAN", metroCode: "DC", deviceManagementType: "SELF-CONFIGURED", licenseMode: "BYOL", packageCode: "FLEX_VNF_2", core: 2,
+      virtualDeviceName: "sdwan-ha", notifications: ["n@example.com"], vendorConfig,
+      secondary: { virtualDeviceName: "sdwan-ha-b", metroCode: "SV", notifications: ["n@example.com"], vendorConfig, purchaseOrderNumber: "PO-2", orderReference: "ref-2" },
+      purchaseOrderNumber: "PO-1", orderReference: "ref-1", generateDefaultPassword: true,
+    };
+    const res = await create(pair);
+    expect(res.status, JSON.stringify(res.body)).toBe(202);
+    expect((await t.call("GET", `/ne/v1/devices/${res.body.uuid}`)).body).toMatchObject({ localId: "branch@example.com", purchaseOrderNumber: "PO-1", orderReference: "ref-1" });
+    expect((await t.call("GET", `/ne/v1/devices/${res.body.secondaryUuid}`)).body).toMatchObject({ localId: "branch@example.com", purchaseOrderNumber: "PO-2", orderReference: "ref-2" });
+    expect((await create({ ...pair, virtualDeviceName: "sdwan-ha2", generateDefaultPassword: "yes" })).body.property).toBe("generateDefaultPassword");
   });
 
   it("creates a cluster that sets up its nodes", async () => {

@@ -151,6 +151,8 @@ function desired(spec: Body): Body {
           // A secondary ordered with its primary runs the primary's version on the primary's account.
           version: secondary.version ?? spec.version,
           accountNumber: asNumber(text(secondary.accountNumber ?? spec.accountNumber)),
+          purchaseOrderNumber: secondary.purchaseOrderNumber ?? spec.purchaseOrderNumber,
+          orderReference: secondary.orderReference ?? spec.orderReference,
         }
       : undefined,
   }) as Body;
@@ -185,7 +187,7 @@ function observed(body: Body): Body {
     diverseFromDeviceUuid: body.diverseFromDeviceUuid,
     userPublicKey: key ? { username: key.username, keyName: key.publicKeyName } : undefined,
     clusterDetails: cluster ? { clusterName: cluster.clusterName } : undefined,
-    secondary: secondary ? observedPeer(secondary) : undefined,
+    secondary: secondary ? { ...observedPeer(secondary), purchaseOrderNumber: secondary.purchaseOrderNumber, orderReference: secondary.orderReference } : undefined,
   }) as Body;
 }
 

@@ -75,6 +75,8 @@ export const deviceSecondarySpec = z.strictObject({
   sshInterfaceId: z.string().optional(),
   smartLicenseUrl: z.string().optional(),
   cloudInitFileId: z.string().optional(),
+  purchaseOrderNumber: z.string().optional().describe("default: the primary's"),
+  orderReference: z.string().optional().describe("default: the primary's"),
 });
 
 export const schema = z.strictObject({
@@ -131,5 +133,6 @@ export const schema = z.strictObject({
   cloudInitFileId: z.string().optional(),
   purchaseOrderNumber: z.string().optional(),
   orderReference: z.string().optional(),
+  generateDefaultPassword: z.boolean().optional().describe("the service generates the device's first admin password"),
   secondary: deviceSecondarySpec.optional().describe("the redundant device of a pair created together"),
 });
