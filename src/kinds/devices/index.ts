@@ -29,6 +29,13 @@ export const devices: KindDefinition<"devices"> = {
     // passing unseen.
     "licenseToken", "secondary.licenseToken", "clusterDetails.clusterNodeDetails.node0", "clusterDetails.clusterNodeDetails.node1",
   ]),
+  // What only the order reads: the terms, contacts, pending account and bootstrap files of the day the device
+  // was made. The device record does not return them and no call changes them.
+  writeOnly: [
+    "accountReferenceId", "agreeOrderTerms", "licenseCategory", "day0TextFileId", "cloudInitFileId", "orderingContact", "smartLicenseUrl",
+    "generateDefaultPassword", "primaryDeviceUuid", "secondary.accountReferenceId", "secondary.day0TextFileId", "secondary.cloudInitFileId",
+    "secondary.smartLicenseUrl",
+  ],
   attributes: [
     "uuid", "serviceId", "name", "deviceTypeCode", "deviceTypeName", "deviceTypeVendor", "deviceTypeCategory", "diverseFromDeviceName", "diverseFromDeviceUuid",
     "status", "licenseStatus", "expiry", "metroCode", "metroName", "ibx", "region", "podName", "throughput", "throughputUnit", "tier", "hostName", "packageCode",
