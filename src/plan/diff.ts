@@ -2,7 +2,7 @@
 // what the state recorded, and decides per address what to do and why. Pure: no I/O; the refresh has
 // already read everything it needs.
 
-import { configGraph, readPath, resourceAt, SENSITIVE_TEXT, type ConfigResource, type Configuration } from "../config/index.js";
+import { configGraph, isPlainObject, readPath, resourceAt, SENSITIVE_TEXT, type ConfigResource, type Configuration } from "../config/index.js";
 import type { Diagnostic } from "../diag/index.js";
 import { Graph } from "../graph/index.js";
 import type { Body, KindHandler } from "../kinds/index.js";
@@ -86,10 +86,26 @@ export function compareFields(
   return { changes, desired };
 }
 
+/** A copy without null leaves: in a desired form they mean "absent", which an object as it will be does not show. */
+function withoutAbsent(body: Body): Body {
+  const out: Body = {};
+  for (const [key, value] of Object.entries(body)) {
+    if (value === null || value === undefined) continue;
+    if (!isPlainObject(value)) {
+      out[key] = value;
+      continue;
+    }
+    const inner = withoutAbsent(value);
+    // An object that held only absent fields is absent itself.
+    if (Object.keys(inner).length > 0 || Object.keys(value).length === 0) out[key] = inner;
+  }
+  return out;
+}
+
 /** The plan's view of a desired object: masked, with secret leaves shown as such. */
 function afterView(resource: ConfigResource, desired: Body, spec: Body): Record<string, unknown> {
   const secrets = resource.secrets;
-  const view = masked(desired, secrets);
+  const view = masked(withoutAbsent(desired), secrets);
   for (const [path] of leaves(spec)) {
     if (!secrets.holdsSecret(path)) continue;
     let cur = view;

@@ -95,10 +95,32 @@ describe("devices kind: single device", () => {
     for (const field of ["deviceTypeCode", "packageCode", "version", "licenseMode", "deviceManagementType", "core", "metroCode", "accountNumber", "projectId", "hostNamePrefix", "connectivity"]) {
       expect(methodFor(kind, field), field).toBeUndefined();
     }
-    expect(methodFor(kind, "secondary.metroCode")).toBeUndefined();
+    // The secondary's own order is not the primary's: it is re-ordered beside the running primary.
+    expect(methodFor(kind, "secondary.metroCode")).toEqual({ via: "action", name: "secondaryOrder" });
     const body = { ...spec, name: spec.virtualDeviceName, licenseType: "SUB", core: { core: 2, memory: 8, unit: "GB", tier: 2 }, termLength: "12", hostName: "edge1-abcd", uuid: "abcd0000-0000-4000-8000-000000000000", additionalBandwidth: 15, connectivity: "INTERNET-ACCESS" };
     expect(differences(kind, spec, body)).toEqual([]);
     expect(differences(kind, { ...spec, packageCode: "network-advantage", core: 4 }, body).sort()).toEqual(["core", "packageCode"]);
+  });
+
+  it("changes the ACL templates through the device's ACL call, and removing them is a change too", async () => {
+    const ctx = context();
+    const wan = { interfaceType: "WAN", uuid: "5f2d6a3e-1c41-4d8e-9a57-3a1be0c0aa01" };
+    const mgmt = { interfaceType: "MGMT", uuid: "5f2d6a3e-1c41-4d8e-9a57-3a1be0c0aa02" };
+    const spec = valid({ ...single("edge-acl"), aclDetails: [wan] });
+    const { ref, body } = await createReady(ctx, spec);
+    expect(differences(kind, spec, body)).toEqual([]);
+    const both = valid({ ...spec, aclDetails: [wan, mgmt] });
+    expect(differences(kind, both, body)).toEqual(["aclDetails"]);
+    expect(methodFor(kind, "aclDetails")).toEqual({ via: "action", name: "acl" });
+    const log = await requestsDuring(t, () => kind.update(ctx, ref, both, ["aclDetails"]));
+    expect(log.map((r) => `${r.method} ${r.path} ${r.status}`)).toEqual([`PATCH /ne/v1/devices/${ref.id}/acl 204`]);
+    const updated = await ready(kind, ctx, ref, "update");
+    expect(differences(kind, both, updated)).toEqual([]);
+    const none = valid({ ...spec, aclDetails: undefined });
+    expect(differences(kind, none, updated)).toEqual(["aclDetails"]);
+    await kind.update(ctx, ref, none, ["aclDetails"]);
+    expect(differences(kind, none, await ready(kind, ctx, ref, "update"))).toEqual([]);
+    await kind.delete(ctx, ref);
   });
 
   it("leaves secrets out of both forms", () => {
@@ -120,6 +142,30 @@ describe("devices kind: single device", () => {
 });
 
 describe("devices kind: redundant pair", () => {
+  it("adds a secondary to a running device and deletes it alone, the primary untouched", async () => {
+    const ctx = context();
+    const spec = valid(single("edge-grows"));
+    const { ref, body } = await createReady(ctx, spec);
+    const withSecondary = valid({ ...spec, secondary: { virtualDeviceName: "edge-grows-b", metroCode: "SV", notifications: ["netops@example.com"] } });
+    const adding = differences(kind, withSecondary, body);
+    expect(adding).toContain("secondary.metroCode");
+    const added = await requestsDuring(t, () => kind.update(ctx, ref, withSecondary, adding));
+    expect(added.map((r) => `${r.method} ${r.path} ${r.status}`)).toEqual([`GET /ne/v1/devices/${ref.id} 200`, "POST /ne/v1/devices 202"]);
+    const pairBody = await ready(kind, ctx, ref, "update");
+    expect(differences(kind, withSecondary, pairBody)).toEqual([]);
+    expect(pairBody.secondary).toMatchObject({ name: "edge-grows-b", metroCode: "SV", redundancyType: "SECONDARY", redundantUuid: ref.id });
+    const secondaryUuid = String((pairBody.secondary as Body).uuid);
+
+    const removing = differences(kind, spec, pairBody);
+    expect(removing).toEqual(["secondary.metroCode"]);
+    const removed = await requestsDuring(t, () => kind.update(ctx, ref, spec, removing));
+    expect(removed.map((r) => `${r.method} ${r.path} ${r.status}`)).toEqual([`GET /ne/v1/devices/${ref.id} 200`, `DELETE /ne/v1/devices/${secondaryUuid} 204`]);
+    const singleAgain = await ready(kind, ctx, ref, "update");
+    expect(singleAgain.secondary).toBeUndefined();
+    expect(differences(kind, spec, singleAgain)).toEqual([]);
+    await kind.delete(ctx, ref);
+  });
+
   it("creates both devices, compares the secondary, changes each in place and deletes both", async () => {
     const ctx = context();
     const spec = valid(pair());

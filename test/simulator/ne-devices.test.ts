@@ -172,7 +172,7 @@ describe("POST /ne/v1/devices", () => {
       [{ core: 3 }, "core", "EQ-2012025"],
       [{ metroCode: "ZH" }, "metroCode", "EQ-2012025"],
       [{ deviceManagementType: "EQUINIX-CONFIGURED" }, "deviceManagementType", "EQ-2012025"],
-      [{ throughput: 1, throughputUnit: "Gbps" }, "throughput", "EQ-2010010"],
+      [{ throughput: 7, throughputUnit: "Gbps" }, "throughput", "EQ-2012025"],
     ];
     for (const [change, property, code] of cases) {
       const res = await create({ ...EXAMPLE, ...change });
@@ -192,6 +192,19 @@ describe("POST /ne/v1/devices", () => {
     const device = (await t.call("GET", `/ne/v1/devices/${res.body.uuid}`)).body;
     expect(device.core.tier).toBe(3);
     expect((await create({ ...EXAMPLE, deviceManagementType: "SELF-CONFIGURED", core: 4, throughput: 10, throughputUnit: "Gbps", tier: 3 })).body.property).toBe("throughput");
+  });
+
+  it("takes every throughput the catalogue offers for a provider-configured 8000-series package, each as its tier", async () => {
+    const types = (await t.call("GET", "/ne/v1/deviceTypes?deviceTypeCode=C8000V")).body.data;
+    const cores = types[0].deviceManagementTypes["PROVIDER-CONFIGURED"].licenseOptions.SUB.cores;
+    const core = cores.find((c: { core: number }) => c.core === EXAMPLE.core);
+    const offered = core.packageCodes.find((p: { packageCode: string }) => p.packageCode === EXAMPLE.packageCode).throughputs;
+    expect(offered.length).toBeGreaterThan(0);
+    for (const { throughput, throughputUnit } of offered) {
+      const res = await create({ ...EXAMPLE, virtualDeviceName: `edge-${throughput}${throughputUnit}`, throughput: Number(throughput), throughputUnit });
+      expect(res.status, JSON.stringify(res.body)).toBe(202);
+      expect((await t.call("GET", `/ne/v1/devices/${res.body.uuid}`)).body).toMatchObject({ throughput: Number(throughput), throughputUnit });
+    }
   });
 
   it("requires the BYOL credentials of the type and checks uploaded files", async () => {
@@ -268,6 +281,21 @@ describe("POST /ne/v1/devices", () => {
     expect(device).toMatchObject({ deviceTypeCategory: "SDWAN", localId: "a@example.com", controller1: "54.219.248.29", licenseType: "BYOL" });
   });
 
+  it("takes a self-configured SD-WAN pair whose devices share one localId and remoteId", async () => {
+    const vendorConfig = { localId: "branch@example.com", remoteId: "director@example.com", controller1: "54.219.248.29", controller2: "54.177.220.115" };
+    const pair = {
+      deviceTypeCode: "VERSA_SDWAN", metroCode: "DC", deviceManagementType: "SELF-CONFIGURED", licenseMode: "BYOL", packageCode: "FLEX_VNF_2", core: 2,
+      virtualDeviceName: "sdwan-ha", notifications: ["n@example.com"], vendorConfig,
+      secondary: { virtualDeviceName: "sdwan-ha-b", metroCode: "SV", notifications: ["n@example.com"], vendorConfig, purchaseOrderNumber: "PO-2", orderReference: "ref-2" },
+      purchaseOrderNumber: "PO-1", orderReference: "ref-1", generateDefaultPassword: true,
+    };
+    const res = await create(pair);
+    expect(res.status, JSON.stringify(res.body)).toBe(202);
+    expect((await t.call("GET", `/ne/v1/devices/${res.body.uuid}`)).body).toMatchObject({ localId: "branch@example.com", purchaseOrderNumber: "PO-1", orderReference: "ref-1" });
+    expect((await t.call("GET", `/ne/v1/devices/${res.body.secondaryUuid}`)).body).toMatchObject({ localId: "branch@example.com", purchaseOrderNumber: "PO-2", orderReference: "ref-2" });
+    expect((await create({ ...pair, virtualDeviceName: "sdwan-ha2", generateDefaultPassword: "yes" })).body.property).toBe("generateDefaultPassword");
+  });
+
   it("creates a cluster that sets up its nodes", async () => {
     const fileA = await licenseFile("FG-VM");
     const fileB = await licenseFile("FG-VM");
@@ -284,6 +312,20 @@ describe("POST /ne/v1/devices", () => {
     expect(device.clusterDetails.nodes.map((n: { node: number }) => n.node)).toEqual([0, 1]);
     const seen = await statusesUntil(res.body.uuid, "PROVISIONED");
     expect(seen).toEqual(expect.arrayContaining(["WAITING_FOR_REPLICA_CLUSTER_NODES", "CLUSTER_SETUP_IN_PROGRESS", "PROVISIONED"]));
+  });
+
+  it("takes a cluster node's management settings, keeps its secrets out of the record, and refuses settings of the wrong type", async () => {
+    const fmc = { managementType: "FMC", ipAddressType: "STATIC", ipAddress: "10.0.0.10", subnetMaskIp: "255.255.255.0", gatewayIp: "10.0.0.1", managementInterfaceId: "1", token: "reg-token-0", hostname: "fw-a", restApiSupportRequirement: true };
+    const cluster = { clusterName: "fmc-cluster", clusterNodeDetails: { node0: { vendorConfig: fmc }, node1: { vendorConfig: { ...fmc, ipAddress: "10.0.0.11", token: "reg-token-1", hostname: "fw-b" } } } };
+    const res = await create({ ...FIREWALL, clusterDetails: cluster });
+    expect(res.status).toBe(202);
+    const device = (await t.call("GET", `/ne/v1/devices/${res.body.uuid}`)).body;
+    expect(device.clusterDetails.nodes.map((n: { hostName?: string }) => n.hostName)).toEqual(["fw-a", "fw-b"]);
+    expect(JSON.stringify(device)).not.toContain("reg-token");
+    const wrong = { ...cluster, clusterNodeDetails: { ...cluster.clusterNodeDetails, node0: { vendorConfig: { ...fmc, restApiSupportRequirement: "yes" } } } };
+    expect((await create({ ...FIREWALL, clusterDetails: wrong })).body.property).toBe("clusterDetails.clusterNodeDetails.node0.vendorConfig.restApiSupportRequirement");
+    const unknown = { ...cluster, clusterNodeDetails: { ...cluster.clusterNodeDetails, node1: { vendorConfig: { siteId: "1" } } } };
+    expect((await create({ ...FIREWALL, clusterDetails: unknown })).body.property).toBe("clusterDetails.clusterNodeDetails.node1.vendorConfig.siteId");
   });
 
   it("refuses clusters the catalogue does not allow", async () => {
@@ -491,6 +533,34 @@ describe("DELETE /ne/v1/devices/{uuid}", () => {
     expect((await t.call("DELETE", `/ne/v1/devices/${uuid}`, { body: { deactivationKey: 5 } })).body.property).toBe("deactivationKey");
     expect((await t.call("DELETE", `/ne/v1/devices/${uuid}`, { body: { deactivationKey: "8dfbd5ba3610234d9e55" } })).status).toBe(204);
     expect((await t.call("DELETE", "/ne/v1/devices/0c5d0c8b-0000-4000-8000-000000000000")).status).toBe(404);
+  });
+});
+
+const WAN_ACL = "5f2d6a3e-1c41-4d8e-9a57-3a1be0c0aa01";
+const MGMT_ACL = "5f2d6a3e-1c41-4d8e-9a57-3a1be0c0aa02";
+
+describe("PATCH /ne/v1/devices/{uuid}/acl", () => {
+  it("replaces a provisioned device's ACL templates, one per interface, and removes those left out", async () => {
+    const uuid = await provisioned(t, { ...EXAMPLE, aclDetails: [{ interfaceType: "WAN", uuid: WAN_ACL }] });
+    expect((await t.call("GET", `/ne/v1/devices/${uuid}`)).body).toMatchObject({ aclTemplateUuid: WAN_ACL });
+    const url = `/ne/v1/devices/${uuid}/acl`;
+    expect((await t.call("PATCH", url, { body: { aclDetails: [{ interfaceType: "MGMT", uuid: MGMT_ACL }] } })).status).toBe(204);
+    const device = (await t.call("GET", `/ne/v1/devices/${uuid}`)).body;
+    expect(device.mgmtAclTemplateUuid).toBe(MGMT_ACL);
+    expect(device.aclTemplateUuid).toBeUndefined();
+    expect((await t.call("PATCH", url, { body: { aclDetails: [] } })).status).toBe(204);
+    expect((await t.call("GET", `/ne/v1/devices/${uuid}`)).body.mgmtAclTemplateUuid).toBeUndefined();
+  });
+
+  it("refuses a missing list, an unknown interface, a device not yet provisioned and a PRIVATE device", async () => {
+    const uuid = await provisioned(t, EXAMPLE);
+    const url = `/ne/v1/devices/${uuid}/acl`;
+    expect((await t.call("PATCH", url, { body: {} })).body).toMatchObject({ errorCode: "EQ-2012011", property: "aclDetails" });
+    expect((await t.call("PATCH", url, { body: { aclDetails: [{ interfaceType: "LAN", uuid: WAN_ACL }] } })).body.property).toBe("aclDetails[0].interfaceType");
+    const fresh = (await create(EXAMPLE)).body.uuid;
+    expect((await t.call("PATCH", `/ne/v1/devices/${fresh}/acl`, { body: { aclDetails: [] } })).body.property).toBe("uuid");
+    const privateDevice = await provisioned(t, { ...EXAMPLE, connectivity: "PRIVATE" });
+    expect((await t.call("PATCH", `/ne/v1/devices/${privateDevice}/acl`, { body: { aclDetails: [{ interfaceType: "WAN", uuid: WAN_ACL }] } })).body.property).toBe("aclDetails");
   });
 });
 

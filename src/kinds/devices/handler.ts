@@ -3,7 +3,10 @@
 // the secondary is read beside it and compared under `secondary`. Only the device update call (name,
 // notifications, term, cluster name) and the additional-bandwidth call change a device in place: its
 // type, package, version, licence, size, metro and account are fixed by the order, so changing them
-// means a new device.
+// means a new device. The secondary is the exception: the service adds one to a running primary (a create
+// naming `primaryDeviceUuid`) and removes one by deleting it alone, so adding, removing or re-ordering the
+// secondary changes the declared device in place and never touches the primary. ACL templates change
+// through the device's ACL call.
 
 import { isPlainObject, readPath } from "../../config/index.js";
 import { type ApiClient } from "../../api/index.js";
@@ -25,13 +28,15 @@ const TABLE: StateTable = {
   done: { create: ["PROVISIONED"], update: ["PROVISIONED"], delete: ["DEPROVISIONED"] },
   failed: ["FAILED", "CLUSTER_SETUP_FAILED"],
 };
-/** A device in one of these states is on its way out: never the device a create just ordered. */
 const DELETED_STATES: readonly string[] = ["DEPROVISIONING", "DEPROVISIONED"];
 
 const statusOf = (body: Body): string | undefined => (typeof body.status === "string" ? body.status : undefined);
 const devicePath = (uuid: string) => `${BASE}/${encodeURIComponent(uuid)}`;
 const text = (v: unknown): string | undefined => (v === undefined || v === null ? undefined : String(v));
 const secondaryOf = (body: Body): Body | undefined => (isPlainObject(body.secondary) ? body.secondary : undefined);
+
+/** A device on its way out: never the device a create just ordered, nor a pair's secondary any more. */
+const isLeaving = (body: Body): boolean => DELETED_STATES.includes(statusOf(body) ?? "");
 
 /** The peer of a primary (redundantUuid also names the primary on a secondary's own record). */
 function peerUuid(body: Body): string | undefined {
@@ -60,6 +65,22 @@ function hostNamePrefixOf(hostName: unknown, uuid: unknown): string | undefined 
   return suffix && hostName.endsWith(suffix) ? hostName.slice(0, -suffix.length) : hostName;
 }
 
+/** ACL templates by interface, in one order: the spec lists them, the device record names one per interface. */
+function aclForm(aclDetails: unknown): Body[] {
+  if (!Array.isArray(aclDetails)) return [];
+  return aclDetails
+    .filter(isPlainObject)
+    .map((a) => ({ interfaceType: a.interfaceType, uuid: a.uuid }))
+    .sort((a, b) => String(a.interfaceType).localeCompare(String(b.interfaceType)));
+}
+
+function observedAcl(body: Body): Body[] {
+  return aclForm([
+    { interfaceType: "WAN", uuid: body.aclTemplateUuid },
+    { interfaceType: "MGMT", uuid: body.mgmtAclTemplateUuid },
+  ].filter((a) => typeof a.uuid === "string"));
+}
+
 const additionalBandwidthDefault = (connectivity: unknown): number => (connectivity === "PRIVATE" ? 0 : DEFAULT_ADDITIONAL_BANDWIDTH);
 
 /** Fields one device of the order has, in spec and in response alike (the secondary has these and no more). */
@@ -77,6 +98,7 @@ function desiredPeer(spec: Body, connectivity: unknown): Body {
     systemIpAddress: spec.systemIpAddress,
     vendorConfig: publicVendorConfig(spec.vendorConfig),
     sshInterfaceId: text(spec.sshInterfaceId),
+    aclDetails: aclForm(spec.aclDetails),
   };
 }
 
@@ -94,6 +116,7 @@ function observedPeer(body: Body): Body {
     systemIpAddress: body.systemIpAddress,
     vendorConfig: publicVendorConfig(body.vendorConfig),
     sshInterfaceId: text(body.sshInterfaceId),
+    aclDetails: observedAcl(body),
   };
 }
 
@@ -102,7 +125,7 @@ function desired(spec: Body): Body {
   const secondary = isPlainObject(spec.secondary) ? spec.secondary : undefined;
   const userKey = isPlainObject(spec.userPublicKey) ? spec.userPublicKey : undefined;
   const cluster = isPlainObject(spec.clusterDetails) ? spec.clusterDetails : undefined;
-  return compact({
+  const form = compact({
     ...desiredPeer(spec, connectivity),
     deviceTypeCode: spec.deviceTypeCode,
     packageCode: spec.packageCode,
@@ -128,9 +151,14 @@ function desired(spec: Body): Body {
           // A secondary ordered with its primary runs the primary's version on the primary's account.
           version: secondary.version ?? spec.version,
           accountNumber: asNumber(text(secondary.accountNumber ?? spec.accountNumber)),
+          purchaseOrderNumber: secondary.purchaseOrderNumber ?? spec.purchaseOrderNumber,
+          orderReference: secondary.orderReference ?? spec.orderReference,
         }
       : undefined,
   }) as Body;
+  // A secondary removed from the configuration must be absent, so that its removal shows as a change. The
+  // mark is its metro, which every secondary has: `secondary` itself holds secrets and is compared by hash.
+  return secondary ? form : { ...form, secondary: { metroCode: null } };
 }
 
 function observed(body: Body): Body {
@@ -159,7 +187,7 @@ function observed(body: Body): Body {
     diverseFromDeviceUuid: body.diverseFromDeviceUuid,
     userPublicKey: key ? { username: key.username, keyName: key.publicKeyName } : undefined,
     clusterDetails: cluster ? { clusterName: cluster.clusterName } : undefined,
-    secondary: secondary ? observedPeer(secondary) : undefined,
+    secondary: secondary ? { ...observedPeer(secondary), purchaseOrderNumber: secondary.purchaseOrderNumber, orderReference: secondary.orderReference } : undefined,
   }) as Body;
 }
 
@@ -174,8 +202,11 @@ async function observe(ctx: KindContext, ref: ObjectRef): Promise<Body | undefin
   if (body === undefined || statusOf(body) === "DEPROVISIONED") return undefined;
   const peer = peerUuid(body);
   const secondary = peer === undefined ? undefined : await getDevice(ctx.api, peer);
-  return secondary ? { ...body, secondary } : body;
+  return withSecondary(body, secondary);
 }
+
+/** A secondary being deleted has left the pair, whether or not its primary still names it. */
+const withSecondary = (primary: Body, secondary: Body | undefined): Body => (secondary && !isLeaving(secondary) ? { ...primary, secondary } : primary);
 
 interface Page {
   data?: Body[];
@@ -221,7 +252,7 @@ async function observeMany(ctx: KindContext, refs: ObjectRef[]): Promise<Map<str
       }
       const peer = peerUuid(body);
       const secondary = peer === undefined ? undefined : (listed.get(peer) ?? (complete ? undefined : await getDevice(ctx.api, peer)));
-      found.set(id, secondary ? { ...body, secondary } : body);
+      found.set(id, withSecondary(body, secondary));
     }),
   );
   return found;
@@ -250,6 +281,13 @@ function stateOf(body: Body): string | undefined {
 
 const UPDATE: UpdateMethod = { via: "update" };
 const BANDWIDTH: UpdateMethod = { via: "action", name: "additionalBandwidth" };
+const ACL: UpdateMethod = { via: "action", name: "acl" };
+/** Adds the secondary to the running primary, deletes it alone, or does both to re-order it. */
+const SECONDARY_ORDER: UpdateMethod = { via: "action", name: "secondaryOrder" };
+
+/** The secondary's fields its own update and bandwidth calls change; any other change to it re-orders it. */
+const SECONDARY_IN_PLACE: readonly string[] = ["secondary.virtualDeviceName", "secondary.notifications", "secondary.additionalBandwidth", "secondary.aclDetails"];
+const reordersSecondary = (path: string): boolean => (path === "secondary" || path.startsWith("secondary.")) && !SECONDARY_IN_PLACE.includes(path);
 
 const UPDATABLE: Readonly<Record<string, UpdateMethod>> = {
   virtualDeviceName: UPDATE,
@@ -257,15 +295,19 @@ const UPDATABLE: Readonly<Record<string, UpdateMethod>> = {
   termlength: UPDATE,
   "clusterDetails.clusterName": UPDATE,
   additionalBandwidth: BANDWIDTH,
+  aclDetails: ACL,
   "secondary.virtualDeviceName": UPDATE,
   "secondary.notifications": UPDATE,
   "secondary.additionalBandwidth": BANDWIDTH,
+  "secondary.aclDetails": ACL,
+  secondary: SECONDARY_ORDER,
 };
 
-/** What one device's update call and bandwidth call carry. */
+/** What one device's update, bandwidth and ACL calls carry. */
 interface DeviceChanges {
   patch: Body;
   additionalBandwidth?: unknown;
+  aclDetails?: Body[];
 }
 
 /** Sorts the changed paths into calls per device; a path the device calls cannot change is a defect upstream. */
@@ -290,6 +332,12 @@ function plan(spec: Body, changed: readonly string[]): { primary: DeviceChanges;
       case "additionalBandwidth":
         primary.additionalBandwidth = spec.additionalBandwidth ?? additionalBandwidthDefault(spec.connectivity);
         break;
+      case "aclDetails":
+        primary.aclDetails = aclForm(spec.aclDetails);
+        break;
+      case "secondary.aclDetails":
+        secondary.aclDetails = aclForm(secondarySpec.aclDetails);
+        break;
       case "secondary.virtualDeviceName":
       case "secondary.notifications":
         secondary.patch[path.slice("secondary.".length)] = readPath(spec, path);
@@ -309,9 +357,28 @@ async function send(api: ApiClient, uuid: string, changes: DeviceChanges): Promi
   if (changes.additionalBandwidth !== undefined) {
     await api.call("PUT", `${devicePath(uuid)}/additionalBandwidths`, { body: { additionalBandwidth: changes.additionalBandwidth } });
   }
+  // An empty list removes the templates: the call replaces them all.
+  if (changes.aclDetails !== undefined) await api.call("PATCH", `${devicePath(uuid)}/acl`, { body: { aclDetails: changes.aclDetails } });
 }
 
-const hasWork = (c: DeviceChanges) => Object.keys(c.patch).length > 0 || c.additionalBandwidth !== undefined;
+const hasWork = (c: DeviceChanges) => Object.keys(c.patch).length > 0 || c.additionalBandwidth !== undefined || c.aclDetails !== undefined;
+
+/**
+ * Makes the primary's secondary the one the spec declares, or none: deletes the current secondary alone
+ * (its primary becomes a single device again), then orders the declared one against the primary.
+ */
+async function reorderSecondary(ctx: KindContext, primaryUuid: string, spec: Body): Promise<void> {
+  const primary = await getDevice(ctx.api, primaryUuid);
+  const peer = primary ? peerUuid(primary) : undefined;
+  if (peer !== undefined) {
+    await deleteIdempotently(
+      () => ctx.api.call("DELETE", devicePath(peer)),
+      () => getDevice(ctx.api, peer),
+      isLeaving,
+    );
+  }
+  if (isPlainObject(spec.secondary)) await ctx.api.call("POST", BASE, { body: { ...createBody(ctx, spec), primaryDeviceUuid: primaryUuid } });
+}
 
 /** The create body: the spec as written (its field names are the order's), without empty members. */
 function createBody(ctx: KindContext, spec: Body): Body {
@@ -339,8 +406,11 @@ export const handler: KindHandler = {
   },
 
   async update(ctx, ref, spec, changed) {
-    const calls = plan(spec, changed);
+    const reorder = changed.some(reordersSecondary);
+    const calls = plan(spec, reorder ? changed.filter((p) => p !== "secondary" && !p.startsWith("secondary.")) : changed);
     await send(ctx.api, ref.id, calls.primary);
+    // A secondary ordered now is ordered with the whole spec: nothing is left to change on it.
+    if (reorder) return reorderSecondary(ctx, ref.id, spec);
     if (!hasWork(calls.secondary)) return;
     const primary = await getDevice(ctx.api, ref.id);
     const peer = primary ? peerUuid(primary) : undefined;
@@ -355,7 +425,7 @@ export const handler: KindHandler = {
     deleteIdempotently(
       () => ctx.api.call("DELETE", devicePath(ref.id), { query: { deleteRedundantDevice: true } }),
       () => getDevice(ctx.api, ref.id),
-      (now) => DELETED_STATES.includes(statusOf(now) ?? ""),
+      isLeaving,
     ),
 
   readiness,
@@ -368,7 +438,7 @@ export const handler: KindHandler = {
     for (let offset = 0; ; ) {
       const page = await ctx.api.call<Page>("GET", BASE, { query: { searchText: name, offset, limit: PAGE_SIZE } });
       const data = (page.data ?? []).filter(isPlainObject);
-      const match = data.find((b) => b.name === name && b.redundancyType !== "SECONDARY" && b.metroCode === spec.metroCode && !DELETED_STATES.includes(statusOf(b) ?? ""));
+      const match = data.find((b) => b.name === name && b.redundancyType !== "SECONDARY" && b.metroCode === spec.metroCode && !isLeaving(b));
       if (match && typeof match.uuid === "string") {
         const body = await observe(ctx, { id: match.uuid });
         return body ? { id: match.uuid, body } : undefined;

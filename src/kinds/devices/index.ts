@@ -22,8 +22,20 @@ export const devices: KindDefinition<"devices"> = {
   sensitive: new SecretPaths([
     "sshUsers[].sshPassword",
     "secondary.sshUsers[].sshPassword",
-    ...VENDOR_CONFIG_SECRETS.flatMap((f) => [`vendorConfig.${f}`, `secondary.vendorConfig.${f}`, `clusterDetails.clusterNodeDetails.node0.vendorConfig.${f}`, `clusterDetails.clusterNodeDetails.node1.vendorConfig.${f}`]),
+    ...VENDOR_CONFIG_SECRETS.flatMap((f) => [`vendorConfig.${f}`, `secondary.vendorConfig.${f}`]),
+    // A licence token is an entitlement credential, compared by keyed hash with the one last applied. The
+    // service never returns a cluster node's settings (nodes are read by name, uuid and index alone), so they
+    // are compared the same way, masked in plans: a change shows, and replaces the cluster, instead of
+    // passing unseen.
+    "licenseToken", "secondary.licenseToken", "clusterDetails.clusterNodeDetails.node0", "clusterDetails.clusterNodeDetails.node1",
   ]),
+  // What only the order reads: the terms, contacts, pending account and bootstrap files of the day the device
+  // was made. The device record does not return them and no call changes them.
+  writeOnly: [
+    "accountReferenceId", "agreeOrderTerms", "licenseCategory", "day0TextFileId", "cloudInitFileId", "orderingContact", "smartLicenseUrl",
+    "generateDefaultPassword", "primaryDeviceUuid", "secondary.accountReferenceId", "secondary.day0TextFileId", "secondary.cloudInitFileId",
+    "secondary.smartLicenseUrl",
+  ],
   attributes: [
     "uuid", "serviceId", "name", "deviceTypeCode", "deviceTypeName", "deviceTypeVendor", "deviceTypeCategory", "diverseFromDeviceName", "diverseFromDeviceUuid",
     "status", "licenseStatus", "expiry", "metroCode", "metroName", "ibx", "region", "podName", "throughput", "throughputUnit", "tier", "hostName", "packageCode",

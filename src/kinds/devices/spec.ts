@@ -26,9 +26,21 @@ export const VENDOR_CONFIG_FIELDS = [
 ] as const;
 export const VENDOR_CONFIG_SECRETS = ["licenseKey", "licenseSecret", "adminPassword", "activationKey", "rootPassword", "accountKey", "cvpToken", "provisioningKey", "panoramaAuthKey"] as const;
 
-const vendorConfig = z
-  .strictObject(Object.fromEntries(VENDOR_CONFIG_FIELDS.map((f) => [f, f === "connectToCloudVision" ? z.boolean().optional() : z.string().optional()])) as Record<(typeof VENDOR_CONFIG_FIELDS)[number], z.ZodOptional<z.ZodString>>)
-  .describe("vendor-specific settings");
+/**
+ * A cluster node's settings: the official description's, and the management settings the service takes for
+ * current firewall clusters (a node managed by FMC, its management address, its registration token).
+ */
+export const NODE_VENDOR_CONFIG_FIELDS = [
+  "hostname", "activationKey", "controllerFqdn", "rootPassword", "adminPassword", "controller1", "panoramaIpAddress", "panoramaAuthKey",
+  "managementType", "ipAddressType", "ipAddress", "subnetMaskIp", "gatewayIp", "managementInterfaceId", "token", "restApiSupportRequirement",
+] as const;
+
+/** Vendor settings that are yes-or-no; the rest are strings. */
+const BOOLEAN_VENDOR_FIELDS: readonly string[] = ["connectToCloudVision", "restApiSupportRequirement"];
+
+const vendorSettings = (fields: readonly string[]) =>
+  z.strictObject(Object.fromEntries(fields.map((f) => [f, BOOLEAN_VENDOR_FIELDS.includes(f) ? z.boolean().optional() : z.string().optional()]))).describe("vendor-specific settings");
+const vendorConfig = vendorSettings(VENDOR_CONFIG_FIELDS);
 
 const notifications = () =>
   z
@@ -63,6 +75,8 @@ export const deviceSecondarySpec = z.strictObject({
   sshInterfaceId: z.string().optional(),
   smartLicenseUrl: z.string().optional(),
   cloudInitFileId: z.string().optional(),
+  purchaseOrderNumber: z.string().optional().describe("default: the primary's"),
+  orderReference: z.string().optional().describe("default: the primary's"),
 });
 
 export const schema = z.strictObject({
@@ -107,7 +121,7 @@ export const schema = z.strictObject({
       clusterNodeDetails: z
         .strictObject(
           Object.fromEntries(
-            ["node0", "node1"].map((n) => [n, z.strictObject({ licenseFileId: z.string().optional(), licenseToken: z.string().optional(), vendorConfig: vendorConfig.optional() }).optional()]),
+            ["node0", "node1"].map((n) => [n, z.strictObject({ licenseFileId: z.string().optional(), licenseToken: z.string().optional(), vendorConfig: vendorSettings(NODE_VENDOR_CONFIG_FIELDS).optional() }).optional()]),
           ),
         )
         .optional(),
@@ -119,5 +133,6 @@ export const schema = z.strictObject({
   cloudInitFileId: z.string().optional(),
   purchaseOrderNumber: z.string().optional(),
   orderReference: z.string().optional(),
+  generateDefaultPassword: z.boolean().optional().describe("the service generates the device's first admin password"),
   secondary: deviceSecondarySpec.optional().describe("the redundant device of a pair created together"),
 });

@@ -288,6 +288,24 @@ export const DEVICE_TYPES: readonly DeviceTypeDef[] = [
           { name: "controller2", required: true, isSameValueAllowedForPrimaryAndSecondary: true },
         ],
       },
+      // Self-configured, the customer's own Director pairs the two devices of an HA pair under one identity,
+      // so both carry the same localId and remoteId (the incumbent orders exactly that against the service).
+      "SELF-CONFIGURED": {
+        licenses: {
+          BYOL: [
+            { core: 2, memory: 4, flavor: "Small", packages: ["FLEX_VNF_2"] },
+            { core: 4, memory: 8, flavor: "Medium", packages: ["FLEX_VNF_4"] },
+          ],
+        },
+        clustering: false,
+        services: [],
+        additionalFields: [
+          { name: "localId", required: true, isSameValueAllowedForPrimaryAndSecondary: true },
+          { name: "remoteId", required: true, isSameValueAllowedForPrimaryAndSecondary: true },
+          { name: "controller1", required: true, isSameValueAllowedForPrimaryAndSecondary: true },
+          { name: "controller2", required: true, isSameValueAllowedForPrimaryAndSecondary: true },
+        ],
+      },
     },
     byolCredential: "none",
     tiered: false,

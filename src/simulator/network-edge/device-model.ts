@@ -136,7 +136,7 @@ function pricingDetails(world: World, order: DeviceOrder, peers: { primary: Peer
 // ── bodies ─────────────────────────────────────────────────────────────────────────────────────
 
 /** Vendor settings that are secrets: accepted on create, never returned. */
-const SECRET_VENDOR_FIELDS = new Set(["adminPassword", "rootPassword", "licenseSecret", "cvpToken", "panoramaAuthKey", "activationKey", "accountKey", "provisioningKey"]);
+const SECRET_VENDOR_FIELDS = new Set(["adminPassword", "rootPassword", "licenseSecret", "cvpToken", "panoramaAuthKey", "activationKey", "accountKey", "provisioningKey", "token"]);
 
 function publicVendorConfig(config: JsonObject | undefined): JsonObject | undefined {
   if (!config) return undefined;
@@ -199,6 +199,15 @@ function clusterDetails(world: World, order: DeviceOrder, peer: PeerOrder): Json
   };
 }
 
+/** The device record names the WAN interface's ACL template and the management interface's. */
+export function aclTemplateFields(aclDetails: readonly JsonObject[]): { aclTemplateUuid?: string; mgmtAclTemplateUuid?: string } {
+  const of = (interfaceType: string) => {
+    const uuid = aclDetails.find((a) => a.interfaceType === interfaceType)?.uuid;
+    return typeof uuid === "string" ? uuid : undefined;
+  };
+  return { aclTemplateUuid: of("WAN"), mgmtAclTemplateUuid: of("MGMT") };
+}
+
 export interface BodyContext {
   uuid: string;
   role: DeviceRole;
@@ -210,16 +219,16 @@ export interface BodyContext {
 export function deviceBody(world: World, order: DeviceOrder, peer: PeerOrder, ctx: BodyContext): JsonObject {
   const metro = METRO_BY_CODE.get(peer.metroCode)!;
   const now = world.nowIso();
-  const wan = peer.aclDetails.find((a) => a.interfaceType === "WAN");
+  const acl = aclTemplateFields(peer.aclDetails);
   const diverseIbx = order.diverseFrom ? world.view(order.diverseFrom).ibx : undefined;
   const optional: Record<string, Json | undefined> = {
     diverseFromDeviceUuid: order.diverseFrom?.uuid,
     throughput: order.throughput?.value,
     throughputUnit: order.throughput?.unit,
     licenseFileId: peer.licenseFileId,
-    aclTemplateUuid: typeof wan?.uuid === "string" ? wan.uuid : undefined,
-    purchaseOrderNumber: order.purchaseOrderNumber,
-    orderReference: order.orderReference,
+    ...acl,
+    purchaseOrderNumber: peer.purchaseOrderNumber ?? order.purchaseOrderNumber,
+    orderReference: peer.orderReference ?? order.orderReference,
     redundantUuid: ctx.peerUuid,
     channelPartner: order.channelPartner,
     siteId: peer.siteId,

@@ -42,13 +42,13 @@ export const CREATE_FIELDS = [
   "throughputUnit", "tier", "virtualDeviceName", "orderingContact", "notifications", "aclDetails", "additionalBandwidth",
   "deviceManagementType", "core", "interfaceCount", "siteId", "systemIpAddress", "vendorConfig", "userPublicKey", "ipType",
   "sshInterfaceId", "smartLicenseUrl", "diverseFromDeviceUuid", "clusterDetails", "primaryDeviceUuid", "connectivity", "channelPartner",
-  "cloudInitFileId", "purchaseOrderNumber", "orderReference", "secondary",
+  "cloudInitFileId", "purchaseOrderNumber", "orderReference", "secondary", "generateDefaultPassword",
 ] as const;
 
 const SECONDARY_FIELDS = [
   "accountNumber", "accountReferenceId", "version", "additionalBandwidth", "licenseFileId", "licenseToken", "day0TextFileId", "metroCode",
   "notifications", "aclDetails", "sshUsers", "virtualDeviceName", "hostNamePrefix", "siteId", "systemIpAddress", "vendorConfig",
-  "sshInterfaceId", "smartLicenseUrl", "cloudInitFileId",
+  "sshInterfaceId", "smartLicenseUrl", "cloudInitFileId", "purchaseOrderNumber", "orderReference",
 ];
 
 const VENDOR_CONFIG_FIELDS = [
@@ -57,7 +57,16 @@ const VENDOR_CONFIG_FIELDS = [
   "applianceTag", "userName", "connectToCloudVision", "cvpType", "cvpFqdn", "cvpIpAddress", "cvaasPort", "cvpPort", "cvpToken",
   "provisioningKey", "privateAddress", "privateCidrMask", "privateGateway", "licenseId", "panoramaIpAddress", "panoramaAuthKey",
 ];
-const NODE_VENDOR_CONFIG_FIELDS = ["hostname", "activationKey", "controllerFqdn", "rootPassword", "adminPassword", "controller1", "panoramaIpAddress", "panoramaAuthKey"];
+/**
+ * A cluster node's settings: the official description's, and the management settings the service takes
+ * for current firewall clusters (a node managed by FMC, its management address, and its registration token).
+ */
+const NODE_VENDOR_CONFIG_FIELDS = [
+  "hostname", "activationKey", "controllerFqdn", "rootPassword", "adminPassword", "controller1", "panoramaIpAddress", "panoramaAuthKey",
+  "managementType", "ipAddressType", "ipAddress", "subnetMaskIp", "gatewayIp", "managementInterfaceId", "token", "restApiSupportRequirement",
+];
+/** Vendor settings that are yes-or-no; the rest are strings. */
+const BOOLEAN_VENDOR_FIELDS: readonly string[] = ["connectToCloudVision", "restApiSupportRequirement"];
 
 export interface Account {
   accountNumber: number;
@@ -85,6 +94,9 @@ export interface PeerOrder {
   siteId?: string;
   systemIpAddress?: string;
   smartLicenseUrl?: string;
+  /** A secondary may be billed against its own purchase order; a primary's are the order's. */
+  purchaseOrderNumber?: string;
+  orderReference?: string;
   aclDetails: JsonObject[];
   sshUsers: JsonObject[];
 }
@@ -180,13 +192,13 @@ function vendorConfig(body: JsonObject, property: string, allowed: readonly stri
   if (!config) return undefined;
   rejectUnknownFields(config, allowed, `${property}.`);
   for (const [key, value] of Object.entries(config)) {
-    const expected = key === "connectToCloudVision" ? "boolean" : "string";
+    const expected = BOOLEAN_VENDOR_FIELDS.includes(key) ? "boolean" : "string";
     if (typeof value !== expected) fail("invalidProperty", `${property}.${key}`, `${property}.${key} must be a ${expected}`, JSON.stringify(value));
   }
   return config;
 }
 
-function aclDetails(body: JsonObject, property: string): JsonObject[] {
+export function aclDetails(body: JsonObject, property: string): JsonObject[] {
   const value = body.aclDetails;
   if (value === undefined || value === null) return [];
   if (!Array.isArray(value)) return fail("invalidProperty", property, `${property} must be an array`, JSON.stringify(value));
@@ -280,7 +292,10 @@ function chooseVersion(o: Offer, requested: string | undefined, property: string
   return found;
 }
 
-/** Tier (8000-series) or numeric throughput, with the tier default of 2. */
+/**
+ * Tier (8000-series) or numeric throughput, with the tier default of 2. A throughput the catalogue offers for
+ * the package and core is ordered under either management type: it names its tier.
+ */
 function throughputChoice(o: Offer, body: JsonObject): { tier?: number; throughput?: Throughput } {
   const tier = optionalInteger(body, "tier", "tier", 0, 3);
   const value = optionalInteger(body, "throughput", "throughput", 1);
@@ -297,7 +312,6 @@ function throughputChoice(o: Offer, body: JsonObject): { tier?: number; throughp
   }
   if (matching) {
     if (tier !== undefined) fail("invalidProperty", "throughput", "choose either tier or a numeric throughput, not both", value);
-    if (o.management !== "SELF-CONFIGURED") fail("invalidProperty", "throughput", "numeric throughput is offered for self-configured devices only; use tier", value);
     const chosen = Object.entries(TIER_THROUGHPUT).find(([, t]) => t === matching)!;
     return { tier: Number(chosen[0]), throughput: matching };
   }
@@ -408,6 +422,8 @@ function peer(world: World, principal: Principal, o: Offer, body: JsonObject, ct
     ["siteId", optionalString(body, "siteId", p("siteId"))],
     ["systemIpAddress", optionalString(body, "systemIpAddress", p("systemIpAddress"))],
     ["smartLicenseUrl", optionalString(body, "smartLicenseUrl", p("smartLicenseUrl"))],
+    ["purchaseOrderNumber", optionalString(body, "purchaseOrderNumber", p("purchaseOrderNumber"))],
+    ["orderReference", optionalString(body, "orderReference", p("orderReference"))],
   ];
   const target = order as unknown as Record<string, unknown>;
   for (const [key, value] of optional) if (value !== undefined) target[key] = value;
@@ -550,6 +566,7 @@ export function validateCreate(world: World, principal: Principal, body: JsonObj
     orderingContact: text("orderingContact"),
   };
   optionalString(body, "licenseCategory", "licenseCategory");
+  optionalBoolean(body, "generateDefaultPassword", "generateDefaultPassword");
   return {
     type: o.type,
     management: o.management,

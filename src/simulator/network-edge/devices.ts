@@ -15,12 +15,12 @@ import {
   requiredString,
 } from "./device-fields.js";
 import {
-  DEVICE_KIND, DEVICE_STATUSES, auditCreated, auditUpdated, deprovisioningLifecycle, deviceBody, failWithPrimary, plannedToFail,
+  DEVICE_KIND, DEVICE_STATUSES, aclTemplateFields, auditCreated, auditUpdated, deprovisioningLifecycle, deviceBody, failWithPrimary, plannedToFail,
   provisioningLifecycle, renderDevice, repricedCharges, type DeviceRole, type Lifecycle,
 } from "./device-model.js";
 import { deviceOpsRoutes, defineDeviceOpKinds, startCoreUpgrade } from "./device-ops.js";
 import {
-  MAX_ADDITIONAL_BANDWIDTH, NAME_RULE, NOTIFICATIONS, accountByNumber, parseTermLength, validateCreate, validateDraft, type DeviceOrder,
+  MAX_ADDITIONAL_BANDWIDTH, NAME_RULE, NOTIFICATIONS, accountByNumber, aclDetails, parseTermLength, validateCreate, validateDraft, type DeviceOrder,
   type PeerOrder,
 } from "./device-rules.js";
 import type { Json, JsonObject, SimObject, World } from "../core/world.js";
@@ -308,6 +308,27 @@ async function additionalBandwidth(c: Ctx, world: World) {
   return c.body(null, 204);
 }
 
+/** Replaces the device's ACL templates; interfaces the request leaves out lose theirs. */
+async function patchAcl(c: Ctx, world: World) {
+  const principal = c.get("principal");
+  rejectUnknownQuery(c, ["accountUcmId"]);
+  const { device, view } = liveDevice(world, principal, c.req.param("uuid")!);
+  const body = await readObject(c);
+  rejectUnknownFields(body, ["aclDetails"]);
+  if (body.aclDetails === undefined) return fail("missingProperty", "aclDetails", "aclDetails is required");
+  const templates = aclTemplateFields(aclDetails(body, "aclDetails"));
+  if (view.status !== "PROVISIONED") fail("invalidProperty", "uuid", `device ${device.uuid} is ${String(view.status)}; ACLs can be changed on PROVISIONED devices`, device.uuid);
+  if (view.connectivity === "PRIVATE" && Object.values(templates).some((t) => t !== undefined)) fail("invalidProperty", "aclDetails", "PRIVATE devices have no ACLs");
+  world.settle(device);
+  for (const [field, uuid] of Object.entries(templates)) {
+    if (uuid === undefined) delete device.body[field];
+    else device.body[field] = uuid;
+  }
+  world.apply(device, { at: world.now(), set: auditUpdated(principal, world.nowIso()) });
+  world.recordEvent(device, "updated", world.now(), "ACL templates changed");
+  return c.body(null, 204);
+}
+
 // ── delete ─────────────────────────────────────────────────────────────────────────────────────
 
 async function deletionInfo(c: Ctx): Promise<void> {
@@ -370,5 +391,6 @@ export const devicesArea: Area = {
     app.put("/ne/v1/devices/:uuid", (c) => putDraft(c, world));
     app.delete("/ne/v1/devices/:uuid", (c) => deleteDevice(c, world));
     app.put("/ne/v1/devices/:uuid/additionalBandwidths", (c) => additionalBandwidth(c, world));
+    app.patch("/ne/v1/devices/:uuid/acl", (c) => patchAcl(c, world));
   },
 };
