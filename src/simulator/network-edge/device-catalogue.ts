@@ -158,6 +158,14 @@ const FG_CORES: CoreDef[] = [
   { core: 8, memory: 16, flavor: "Large", packages: ["VM08"] },
 ];
 
+/** Versa's sizes, the same whoever configures the device. */
+const VERSA_LICENSES: Partial<Record<"SUB" | "BYOL", CoreDef[]>> = {
+  BYOL: [
+    { core: 2, memory: 4, flavor: "Small", packages: ["FLEX_VNF_2"] },
+    { core: 4, memory: 8, flavor: "Medium", packages: ["FLEX_VNF_4"] },
+  ],
+};
+
 const VERSA_VERSIONS = [
   version("21.2.3", "2022-06-20", ["22.1.1"], { licenseModes: ["BYOL"] }),
   version("22.1.1", "2023-03-08", [], { stable: true, licenseModes: ["BYOL"] }),
@@ -273,12 +281,7 @@ export const DEVICE_TYPES: readonly DeviceTypeDef[] = [
     ],
     management: {
       "PROVIDER-CONFIGURED": {
-        licenses: {
-          BYOL: [
-            { core: 2, memory: 4, flavor: "Small", packages: ["FLEX_VNF_2"] },
-            { core: 4, memory: 8, flavor: "Medium", packages: ["FLEX_VNF_4"] },
-          ],
-        },
+        licenses: VERSA_LICENSES,
         clustering: false,
         services: [],
         additionalFields: [
@@ -291,12 +294,7 @@ export const DEVICE_TYPES: readonly DeviceTypeDef[] = [
       // Self-configured, the customer's own Director pairs the two devices of an HA pair under one identity,
       // so both carry the same localId and remoteId (the incumbent orders exactly that against the service).
       "SELF-CONFIGURED": {
-        licenses: {
-          BYOL: [
-            { core: 2, memory: 4, flavor: "Small", packages: ["FLEX_VNF_2"] },
-            { core: 4, memory: 8, flavor: "Medium", packages: ["FLEX_VNF_4"] },
-          ],
-        },
+        licenses: VERSA_LICENSES,
         clustering: false,
         services: [],
         additionalFields: [
