@@ -49,6 +49,13 @@ export interface KindSchema {
   rules?(r: RuleContext): void;
   /** The service's rules across objects of this kind and those they name, checked before any API call. */
   crossRules?(own: readonly ConfigResource[], all: ReadonlyMap<string, ConfigResource>): Diagnostic[];
+  /**
+   * Spec fields (dotted paths, a prefix covers what is under it) the service takes when the object is made and
+   * never returns, and that no call changes: the plan can only compare them with what was last sent (by keyed
+   * hash), and warns when they change. Every other declared field is compared with the service, by value or
+   * (secrets) by keyed hash.
+   */
+  writeOnly?: readonly string[];
   /** Ordering the service requires beyond references (BGP after DIRECT on one connection). */
   ordering?(own: readonly ConfigResource[]): OrderingEdge[];
 }

@@ -439,6 +439,7 @@ function buildResource(addr: Address, raw: RawResource, scope: InterpolationScop
     dependencies: [],
     lifecycle: lifecycleOf(meta.lifecycle),
     secrets: kind.sensitive.with(out.sensitive),
+    writeOnly: kind.writeOnly ?? [],
     defaulted,
   };
   if (typeof meta.import === "string") resource.import = meta.import;

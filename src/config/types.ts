@@ -63,6 +63,8 @@ export interface ConfigResource {
   import?: string;
   /** Where sensitive values are: the kind's secret fields, and the values written from secrets or sensitive variables. */
   secrets: SecretPaths;
+  /** The kind's fields the service reads only when the object is made (KindSchema.writeOnly). */
+  writeOnly: readonly string[];
   /** Paths filled in by defaults rather than written. */
   defaulted: Set<string>;
 }

@@ -7,6 +7,7 @@
 
 import type { ConfigResource, SecretPaths } from "../config/index.js";
 import type { Body, ObjectRef, Operation } from "../kinds/index.js";
+import { hashesUnder } from "../plan/index.js";
 import type { ResourceState, StateStore } from "../state/index.js";
 import { scrubbed, type SecretHasher } from "./secrets.js";
 
@@ -133,11 +134,16 @@ export class Recorder {
   }
 
   private observedRecord(resource: ConfigResource, ref: ObjectRef, body: Body, spec: Body, dependencies: string[]): ResourceState {
+    const recorded = this.store.resource(resource.address);
+    // Write-only fields stay as they were sent when the object was made: an update does not send them.
+    const made = !recorded || recorded.pending?.operation === "create";
+    const writeOnlyHashes = made ? hashesUnder(spec, resource.writeOnly, this.hash) : recorded.writeOnlyHashes;
     return {
       kind: resource.kind,
       ...refOf(ref),
       attributes: scrubbed(body, resource.secrets),
       sensitiveHashes: resource.secrets.hashes(spec, this.hash),
+      ...(writeOnlyHashes && Object.keys(writeOnlyHashes).length > 0 ? { writeOnlyHashes } : {}),
       dependencies,
     };
   }

@@ -117,12 +117,6 @@ export interface KindDefinition<Name extends string = string> extends KindSchema
   name: Name;
   handler: KindHandler;
   /**
-   * Spec fields (dotted paths, a prefix covers what is under it) the service takes when the object is made and
-   * never returns, and that no call changes: the plan cannot see a change to them. Every other declared field
-   * is compared, by value or (secrets) by keyed hash.
-   */
-  writeOnly?: readonly string[];
-  /**
    * The service's rules that only the service can check, for the objects of this kind a plan creates (a BGP
    * instance on a connection netform does not manage needs that connection's DIRECT instance): a few reads
    * at plan time, reported as located diagnostics before anything is applied.

@@ -2,14 +2,14 @@
 // what the state recorded, and decides per address what to do and why. Pure: no I/O; the refresh has
 // already read everything it needs.
 
-import { configGraph, isPlainObject, readPath, resourceAt, SENSITIVE_TEXT, type ConfigResource, type Configuration } from "../config/index.js";
+import { configGraph, isPlainObject, placeDiagnostic, readPath, resourceAt, SENSITIVE_TEXT, type ConfigResource, type Configuration } from "../config/index.js";
 import type { Diagnostic } from "../diag/index.js";
 import { Graph } from "../graph/index.js";
 import type { Body, KindHandler } from "../kinds/index.js";
 import type { ResourceState, StateFile } from "../state/index.js";
 import { lookupFrom, resolveSpec, type AttributeLookup } from "./resolve.js";
 import { summarize, type FieldChange, type Plan, type PlanMode, type ReasonCode, type ResourceChange } from "./types.js";
-import { isUnknownValue, leaves, masked, sameValue } from "./values.js";
+import { hashesUnder, isUnknownValue, leaves, masked, sameValue } from "./values.js";
 
 /** What the refresh found for an address of the state (or an import target). */
 export type Refreshed =
@@ -147,7 +147,7 @@ export function makePlan(input: PlanInput): PlanResult {
     for (const address of graph.order()) {
       const resource = resourceAt(config, address)!;
       if (!selected.has(address)) continue;
-      const change = planResource(resource, input, attribute, forcedReplace);
+      const change = planResource(resource, input, attribute, forcedReplace, (d) => diagnostics.push(d));
       // An object replaced by deleting it first takes what depends on it along: they must be gone before
       // it is deleted and can only be made again once it exists (a BGP instance cannot outlive its DIRECT,
       // a connection cannot keep a device that is being replaced).
@@ -256,7 +256,27 @@ function selection(input: PlanInput, graph: Graph): Set<string> {
   return out;
 }
 
-function planResource(resource: ConfigResource, input: PlanInput, attribute: AttributeLookup, forcedReplace: ReadonlySet<string>): ResourceChange {
+/**
+ * Write-only fields whose declared value differs from what was sent when the object was made: the service
+ * read them only then, so apply cannot change them; the plan says so instead of passing them over in silence.
+ */
+function writeOnlyWarnings(resource: ConfigResource, spec: Body, prior: ResourceState, hash: (v: unknown) => string): Diagnostic[] {
+  const sent = prior.writeOnlyHashes;
+  if (!sent) return [];
+  const declared = hashesUnder(spec, resource.writeOnly, hash);
+  const changed = [...new Set([...Object.keys(sent), ...Object.keys(declared)])].filter((p) => sent[p] !== declared[p]).sort();
+  return changed.map((path) =>
+    placeDiagnostic(resource, {
+      severity: "warning",
+      code: "plan.write-only-changed",
+      path: path.split("."),
+      message: `${path} changed, but the service reads it only when the object is made, so apply leaves it as it was`,
+      hint: `to apply it, replace the object (--replace ${resource.address}), or declare the value it was made with`,
+    }),
+  );
+}
+
+function planResource(resource: ConfigResource, input: PlanInput, attribute: AttributeLookup, forcedReplace: ReadonlySet<string>, warn: (d: Diagnostic) => void): ResourceChange {
   const kind = input.kinds.get(resource.kind)!;
   const prior = input.state.resources[resource.address];
   const { spec } = resolveSpec(resource.spec, attribute);
@@ -298,6 +318,7 @@ function planResource(resource: ConfigResource, input: PlanInput, attribute: Att
     return created("create");
   }
   if (fresh?.status === "gone") return created("deleted-outside", "deleted outside netform");
+  if (!forcedReplace.has(resource.address)) writeOnlyWarnings(resource, spec, prior, input.hash).forEach(warn);
   const observedBody = adopted ? adopted.body : prior.attributes;
   const { changes, desired } = compareFields(resource, kind, spec, observedBody, prior, input.hash);
   const common = {

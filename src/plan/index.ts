@@ -6,4 +6,4 @@ export * from "./types.js";
 export type * from "./drift.js";
 export { compareFields, type Refreshed } from "./diff.js";
 export { lookupFrom, resolveSpec } from "./resolve.js";
-export { leaves, sameValue, UNKNOWN_MARK } from "./values.js";
+export { hashesUnder, leaves, sameValue, UNKNOWN_MARK } from "./values.js";

@@ -26,6 +26,16 @@ export function leaves(body: Record<string, unknown>, prefix = ""): Map<string, 
   return out;
 }
 
+/** Keyed hashes of the leaves of `body` under any of `prefixes` (a write-only field's value as sent). */
+export function hashesUnder(body: Record<string, unknown>, prefixes: readonly string[], hash: (value: unknown) => string): Record<string, string> {
+  const out: Record<string, string> = {};
+  if (prefixes.length === 0) return out;
+  for (const [path, value] of leaves(body)) {
+    if (prefixes.some((p) => path === p || path.startsWith(`${p}.`))) out[path] = hash(value);
+  }
+  return out;
+}
+
 /** Deep equality of JSON values (key order does not matter; null and absent are the same). */
 export function sameValue(a: unknown, b: unknown): boolean {
   if (a === b || (a == null && b == null)) return true;

@@ -23,6 +23,8 @@ export const resourceStateSchema = z.object({
   attributes: z.record(z.string(), z.unknown()),
   /** Field path -> keyed hash of the sensitive value last applied. */
   sensitiveHashes: z.record(z.string(), z.string()).default({}),
+  /** Field path -> keyed hash of a write-only value as sent when the object was made (KindSchema.writeOnly). */
+  writeOnlyHashes: z.record(z.string(), z.string()).optional(),
   dependencies: z.array(z.string()).default([]),
   pending: pendingSchema.optional(),
 });

@@ -3,6 +3,8 @@
 // cluster whose nodes are managed by FMC; and the settings the service never returns, which are compared
 // with what was last applied instead of passing unseen.
 
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { useSimulator } from "../support/sim.js";
 import { workspace } from "./cli.js";
@@ -178,6 +180,15 @@ devices:
     expect((await t.call("GET", `/ne/v1/devices/${idOf(ws, "devices.edge-tput")}`)).body).toMatchObject({ throughput: 100, throughputUnit: "Mbps", core: { tier: 1 } });
     const clean = await run("plan", "--detailed-exitcode");
     expect(clean.code, out(clean)).toBe(0);
+    expect(clean.stderr).not.toContain("generateDefaultPassword");
+
+    // A field the service reads only at order time: a change is no change the apply could make, and says so.
+    ws.write(readFileSync(join(ws.dir, "netform.yaml"), "utf8").replace("generateDefaultPassword: true", "generateDefaultPassword: false"));
+    const writeOnly = await run("plan", "--detailed-exitcode");
+    expect(writeOnly.code, out(writeOnly)).toBe(0);
+    expect(writeOnly.stderr).toMatch(/netform\.yaml:\d+:\d+ {2}devices\.sdwan-ha\.generateDefaultPassword {2}warning: generateDefaultPassword changed, but the service reads it only when the object is made/);
+    expect(writeOnly.stderr).toContain("--replace devices.sdwan-ha");
+
     const destroyed = await run("destroy", "--auto-approve");
     expect(destroyed.code, out(destroyed)).toBe(0);
   });
