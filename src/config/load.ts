@@ -365,7 +365,9 @@ function buildBackend(backend: { value: unknown; file: ParsedFile; span: NodeSpa
   for (const p of out.problems) diagnostics.push(placeDiagnostic(loc, p));
   const result = backendSchema.safeParse(value);
   if (!result.success) {
-    for (const issue of result.error.issues) {
+    // "exactly one backend" says nothing more when a field under the block is itself wrong.
+    const specific = result.error.issues.filter((i) => i.code !== "custom");
+    for (const issue of specific.length > 0 ? specific : result.error.issues) {
       const path = issue.path.filter((s): s is string | number => typeof s !== "symbol");
       if (issue.code === "unrecognized_keys") {
         for (const k of issue.keys) diagnostics.push(placeDiagnostic(loc, { path: [...path, k], code: "schema.unknown-field", message: `unknown field "${k}"`, hint: didYouMean(k, path.length === 0 ? ["local", "postgres", "http"] : []), atKey: true }));

@@ -27,10 +27,11 @@ function configuredBackend(configPath: string, env: NodeJS.ProcessEnv): { direct
   const { config, diagnostics } = readConfiguration(configPath, { env, missing: "unknown" });
   const unreadable = diagnostics.find((d) => d.code === "config.no-files" || d.code === "config.unreadable");
   if (unreadable) return { directory: configPath.endsWith(".yaml") || configPath.endsWith(".yml") ? config.directory : configPath };
-  const wrong = diagnostics.find((d) => d.severity === "error" && (d.path?.startsWith("backend") || d.code.startsWith("yaml")));
+  const wrong = diagnostics.find((d) => d.severity === "error" && (d.address === "backend" || d.path === "backend" || d.code.startsWith("yaml")));
   if (wrong) {
     const where = wrong.file ? `${wrong.file}${wrong.line ? `:${wrong.line}:${wrong.column ?? 1}` : ""}: ` : "";
-    throw new NetformError({ code: wrong.code, message: `${where}${wrong.message}`, hint: wrong.hint ?? "fix the configuration's backend block" });
+    const field = wrong.address ? `${wrong.address}${wrong.path ? `.${wrong.path}` : ""}: ` : "";
+    throw new NetformError({ code: wrong.code, message: `${where}${field}${wrong.message}`, hint: wrong.hint ?? "fix the configuration's backend block" });
   }
   return { directory: config.directory, ...(config.backend ? { backend: config.backend } : {}) };
 }
