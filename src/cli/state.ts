@@ -94,12 +94,12 @@ export function registerState(program: Command): void {
     }),
   );
   withTarget(state.command("migrate").description("copy the state, with its lineage and serial, to another backend, and verify it there"), { locks: true })
-    .requiredOption("--to <backend>", "local, or a backend block as YAML, e.g. '{postgres: {url: postgres://host/db, name: prod}}'")
+    .requiredOption("--to <backend>", "local, or a backend block as YAML, e.g. '{postgres: {url: \"${env.NETFORM_PG_URL}\", name: prod}}'")
     .action(
       run(async ({ output }, flags: TargetFlags & { to: string }) => {
         const moved = await migrateState(target(flags, output), flags.to);
-        output.out(`Copied the state (serial ${moved.serial}) to ${moved.location} and read it back intact.`);
-        output.out(`Now switch the configuration to it: put the block given to --to under backend: (a password as \${env.NAME}), then run netform plan.`);
+        output.out(`Copied the state (serial ${moved.serial}) to ${moved.location}, read it back intact, and switched the backend block of ${moved.configFile} to it.`);
+        output.out("The state it came from is left as it was: remove it once the new backend has served a run.");
         return 0;
       }),
     );

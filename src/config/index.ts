@@ -29,6 +29,7 @@
 export { parseAddress, type Address, type FieldPath } from "./address.js";
 export type { KindCatalog, KindSchema, OrderingEdge } from "./catalog.js";
 export { configGraph, resourceAt, secretsAt } from "./dependencies.js";
+export { writeBackendBlock } from "./backend-block.js";
 export { backendFromText, buildConfiguration, loadConfiguration, parseDuration, type LoadOptions, type LoadResult } from "./load.js";
 export { parsePrefix, type Prefix } from "./network.js";
 export type { RuleContext } from "./rules-context.js";

@@ -3,7 +3,7 @@
 // and migrating (under the lock, so no run writes the state meanwhile); and removing a lock a dead run
 // left behind.
 
-import { backendFromText, type BackendConfig } from "../config/index.js";
+import { backendFromText, writeBackendBlock, type BackendConfig } from "../config/index.js";
 import { NetformError } from "../diag/index.js";
 import { acquireLock, parseState, seal, sealedVersion, sealedWith, unseal, type LockInfo, type ResourceState, type StateFile, type StoredVersion } from "../state/index.js";
 import { readConfiguration } from "./configuration.js";
@@ -154,13 +154,22 @@ export async function rekeyState(target: StateTarget): Promise<{ from?: string; 
   });
 }
 
+/** `--to` with its ${env.NAME} expressions replaced by their values, to connect with. */
+function withEnvironment(to: string, env: NodeJS.ProcessEnv): string {
+  return to.replace(/\$\{env\.([A-Za-z_][A-Za-z0-9_]*)\}/g, (_, name: string) => {
+    const value = env[name];
+    if (value === undefined) throw new NetformError({ code: "usage", message: `--to uses \${env.${name}}, and ${name} is not set`, hint: `set ${name} in the environment` });
+    return value.replaceAll('"', '\\"');
+  });
+}
+
 /**
- * Copies the state, with its lineage and serial, to another backend, reads it back to verify it, and
- * returns where it went: the configuration's backend block is then switched to it. Refused when the
- * other backend already keeps a state (of any lineage).
+ * Copies the state, with its lineage and serial, to another backend, reads it back to verify it, then
+ * switches the configuration's backend block to it (written as given, ${env.NAME} kept as such). Refused
+ * when the other backend already keeps a state (of any lineage). The state it came from is left as it was.
  */
-export async function migrateState(target: StateTarget, to: string): Promise<{ backend: BackendConfig; location: string; serial: number }> {
-  const parsed = backendFromText(to);
+export async function migrateState(target: StateTarget, to: string): Promise<{ backend: BackendConfig; location: string; serial: number; configFile: string }> {
+  const parsed = backendFromText(withEnvironment(to, target.env));
   if ("problem" in parsed) {
     throw new NetformError({ code: "usage", message: `--to ${to}: ${parsed.problem}`, hint: "--to takes local, or a backend block as YAML, e.g. --to '{postgres: {url: postgres://..., name: prod}}'" });
   }
@@ -193,7 +202,8 @@ export async function migrateState(target: StateTarget, to: string): Promise<{ b
       } finally {
         await lock.release();
       }
-      return { backend: parsed.backend, location: destination.backend.location, serial: state.serial };
+      const configFile = writeBackendBlock(target.configPath, to);
+      return { backend: parsed.backend, location: destination.backend.location, serial: state.serial, configFile };
     }),
   );
 }

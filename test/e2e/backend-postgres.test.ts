@@ -5,7 +5,7 @@
 // for history and pull --serial, encryption at rest, migration from the local file.
 
 import { randomBytes } from "node:crypto";
-import { writeFileSync } from "node:fs";
+import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { PostgresBackend } from "../../src/backends/index.js";
@@ -180,22 +180,33 @@ describe("postgres backend", () => {
     expect((await now.run("plan", "--detailed-exitcode")).code).toBe(0);
   });
 
-  it("migrates a local state with its lineage and serial, refusing a place that already has one", async () => {
+  it("migrates a local state with its lineage and serial, switches the configuration, and refuses a place that already has one", async () => {
     const name = stateName();
-    const ws = workspace(`${CONFIG_HEADER}routeFilters:\n  edge:\n    type: BGP_IPv4_PREFIX_FILTER\n`);
+    const ws = workspace(`${CONFIG_HEADER}# the filter in front of the edge\nrouteFilters:\n  edge:\n    type: BGP_IPv4_PREFIX_FILTER\n`);
     const env = simEnv(t.url, { NETFORM_PG_URL: db.url });
     const run = (...args: string[]) => netform(args, { cwd: ws.dir, env });
     expect((await run("apply", "--auto-approve")).code).toBe(0);
     const local = ws.state();
-    const to = `{postgres: {url: "${db.url}", name: ${name}}}`;
+    const to = `{postgres: {url: "\${env.NETFORM_PG_URL}", name: ${name}}}`;
     const migrated = await run("state", "migrate", "--to", to);
     expect(migrated.code, out(migrated)).toBe(0);
     const row = await storedRow(name);
     expect(JSON.parse(row!.content)).toMatchObject({ lineage: local.lineage, serial: local.serial });
-    expect((await run("state", "migrate", "--to", to)).stderr).toContain("already keeps a state");
-    expect((await run("state", "migrate", "--to", "{postgres: {name: x}}")).stderr).toContain("--to {postgres: {name: x}}: postgres.url");
-
-    ws.write(config(name));
+    const yaml = readFileSync(join(ws.dir, "netform.yaml"), "utf8");
+    expect(yaml).toContain("backend: { postgres: { url: \"${env.NETFORM_PG_URL}\", name: " + name + " } }");
+    expect(yaml).toContain("# the filter in front of the edge");
+    expect(yaml).not.toContain(db.url);
+    // The configuration now reads the state from the database: the local file no longer counts.
+    const localText = ws.stateText();
+    rmSync(ws.statePath);
     expect((await run("plan", "--detailed-exitcode")).code).toBe(0);
+
+    expect((await run("state", "migrate", "--to", to)).stderr).toContain("the state is already in");
+    const another = workspace(`${CONFIG_HEADER}routeFilters: {}\n`);
+    writeFileSync(another.statePath, localText);
+    const taken = await netform(["state", "migrate", "--to", to], { cwd: another.dir, env });
+    expect(taken.code).toBe(1);
+    expect(taken.stderr).toContain(`already keeps a state (lineage ${local.lineage}, serial ${local.serial})`);
+    expect((await run("state", "migrate", "--to", "{postgres: {name: x}}")).stderr).toContain("--to {postgres: {name: x}}: postgres.url");
   });
 });
