@@ -3,6 +3,7 @@
 // and migrating (under the lock, so no run writes the state meanwhile); and removing a lock a dead run
 // left behind.
 
+import { dirname, resolve } from "node:path";
 import { backendFromText, writeBackendBlock, type BackendConfig } from "../config/index.js";
 import { NetformError } from "../diag/index.js";
 import { acquireLock, parseState, seal, sealedVersion, sealedWith, unseal, type LockInfo, type ResourceState, type StateFile, type StoredVersion } from "../state/index.js";
@@ -26,7 +27,7 @@ const MISSING_HINT = "run apply first, or point --state at the state file, or -c
 function configuredBackend(configPath: string, env: NodeJS.ProcessEnv): { directory: string; backend?: BackendConfig } {
   const { config, diagnostics } = readConfiguration(configPath, { env, missing: "unknown" });
   const unreadable = diagnostics.find((d) => d.code === "config.no-files" || d.code === "config.unreadable");
-  if (unreadable) return { directory: configPath.endsWith(".yaml") || configPath.endsWith(".yml") ? config.directory : configPath };
+  if (unreadable) return { directory: /\.ya?ml$/.test(configPath) ? dirname(resolve(configPath)) : configPath };
   const wrong = diagnostics.find((d) => d.severity === "error" && (d.address === "backend" || d.path === "backend" || d.code.startsWith("yaml")));
   if (wrong) {
     const where = wrong.file ? `${wrong.file}${wrong.line ? `:${wrong.line}:${wrong.column ?? 1}` : ""}: ` : "";
