@@ -29,13 +29,18 @@ function canAsk(output: Output): boolean {
 
 /** `apply FILE`: exactly the saved plan, against the state and configuration it was made from, or nothing. */
 async function applySaved(ctx: RunContext, path: string, flags: RunFlags): Promise<number> {
-  const file = readPlanFile(path);
+  const file = readPlanFile(path, process.env);
   const reporter = parseFormat(flags.format, ["text", "json"] as const) === "json" ? jsonLinesReporter(ctx.output) : textReporter(ctx.output);
-  // The run the plan was made for: its configuration, state and inputs; only --state and --parallelism may differ.
-  const { parallelism } = runRequest({ ...flags, target: [] });
+  // The run the plan was made for: its configuration, state and inputs; only --state, --parallelism and
+  // the lock flags may differ. A plan made on another backend names its state there, not a local file.
+  const { parallelism, lockTimeoutMs, lock } = runRequest({ ...flags, target: [] });
+  const madeOnLocalFile = file.stateLocation === undefined || file.stateLocation === file.statePath;
+  const statePath = flags.state ?? (madeOnLocalFile ? file.statePath : undefined);
   const request: RunRequest = {
     configPath: file.configPath,
-    statePath: flags.state ?? file.statePath,
+    ...(statePath ? { statePath } : {}),
+    ...(lockTimeoutMs !== undefined ? { lockTimeoutMs } : {}),
+    lock,
     inputs: { vars: file.inputs.vars, varFiles: [...file.inputs.varFiles] },
     ...(parallelism !== undefined ? { parallelism } : {}),
     targets: [],

@@ -82,10 +82,15 @@ export async function withRun(
     ctx.output.err(ctx.output.c.yellow(STOPPED_AT_ONCE_NOTICE));
   });
   try {
+    if (!request.lock && operation !== "plan" && operation !== "drift") {
+      throw new NetformError({ code: "usage", message: `${operation} writes the state, and --lock=false is only for commands that read it (plan, drift)`, hint: "leave out --lock=false; to wait for a run that holds the lock, add --lock-timeout 5m" });
+    }
     const opened = await openRun({
       ...(lineage ? { lineage } : {}),
       configPath: request.configPath,
       ...(request.statePath ? { statePath: request.statePath } : {}),
+      ...(request.lockTimeoutMs !== undefined ? { lockTimeoutMs: request.lockTimeoutMs } : {}),
+      lock: request.lock,
       inputs: request.inputs,
       env: process.env,
       ...(request.parallelism !== undefined ? { parallelism: request.parallelism } : {}),

@@ -2,7 +2,7 @@
 // the command then hands on whole.
 
 import type { Command } from "commander";
-import { parseResourceAddress } from "../engine/index.js";
+import { parseDuration, parseResourceAddress } from "../engine/index.js";
 import { NetformError } from "../diag/index.js";
 import { varFlags } from "./validate.js";
 
@@ -20,6 +20,8 @@ export interface RunFlags {
   refreshOnly?: boolean;
   out?: string;
   format: string;
+  lockTimeout?: string;
+  lock: string;
 }
 
 const collect = (value: string, previous: string[]): string[] => [...previous, value];
@@ -32,6 +34,7 @@ export function addRunOptions(cmd: Command, options: { planFlags: boolean }): Co
     .option("--var-file <file>", "read variables from a YAML file (repeatable)", collect, [])
     .option("--target <address>", "limit the run to this address (plan, apply: and what it depends on; destroy: and what depends on it) (repeatable)", collect, [])
     .option("--parallelism <n>", "concurrent API operations (default: provider.parallelism, else 10)");
+  addLockOptions(cmd);
   if (options.planFlags) {
     cmd
       .option("--replace <address>", "replace this resource even if nothing changed (repeatable)", collect, [])
@@ -39,6 +42,24 @@ export function addRunOptions(cmd: Command, options: { planFlags: boolean }): Co
       .option("--refresh-only", "only record in the state what the service reports, changing nothing");
   }
   return cmd;
+}
+
+/** --lock-timeout, on every command that takes the state lock, and --lock=false for those that only read. */
+export function addLockOptions(cmd: Command): Command {
+  return cmd
+    .option("--lock-timeout <duration>", "wait this long for a state lock another run holds, e.g. 5m (default: refuse at once)")
+    .option("--lock <true|false>", "false: read the state without taking its lock (plan and drift only)", "true");
+}
+
+/** The lock flags, checked: how long to wait, and whether to lock at all. */
+export function lockRequest(flags: { lockTimeout?: string; lock?: string }): { lockTimeoutMs?: number; lock: boolean } {
+  let lockTimeoutMs: number | undefined;
+  if (flags.lockTimeout !== undefined) {
+    lockTimeoutMs = parseDuration(flags.lockTimeout);
+    if (lockTimeoutMs === undefined) throw new NetformError({ code: "usage", message: `--lock-timeout must be a duration such as 5m, 90s or 1h, got "${flags.lockTimeout}"` });
+  }
+  if (flags.lock !== undefined && flags.lock !== "true" && flags.lock !== "false") throw new NetformError({ code: "usage", message: `--lock takes true or false, got "${flags.lock}"` });
+  return { ...(lockTimeoutMs !== undefined ? { lockTimeoutMs } : {}), lock: flags.lock !== "false" };
 }
 
 function checkAddresses(flag: string, addresses: readonly string[]): string[] {
@@ -57,6 +78,8 @@ export interface RunRequest {
   targets: string[];
   replace: string[];
   mode: "normal" | "destroy" | "refresh-only";
+  lockTimeoutMs?: number;
+  lock: boolean;
 }
 
 export function runRequest(flags: RunFlags): RunRequest {
@@ -74,5 +97,6 @@ export function runRequest(flags: RunFlags): RunRequest {
     targets: checkAddresses("--target", flags.target),
     replace: checkAddresses("--replace", flags.replace ?? []),
     mode: flags.destroy ? ("destroy" as const) : flags.refreshOnly ? ("refresh-only" as const) : ("normal" as const),
+    ...lockRequest(flags),
   };
 }

@@ -11,15 +11,17 @@ export function registerShow(program: Command): void {
     .command("show [planfile]")
     .description("show a saved plan, or without one what the state records")
     .option("--format <format>", "text, markdown or json", "text")
-    .option("--state <file>", "the state file, when no plan file is given", "netform.state.json")
+    .option("-c, --config <path>", "the configuration whose backend keeps the state, when no plan file is given", ".")
+    .option("--state <file>", "a local state file instead, when no plan file is given")
     .action(
-      run(({ output }, planFile: string | undefined, flags: { format: string; state: string }) => {
+      run(async ({ output }, planFile: string | undefined, flags: { format: string; config: string; state?: string }) => {
         const format = parseFormat(flags.format, ["text", "markdown", "json"] as const);
         if (planFile) {
-          output.out(renderPlan(readPlanFile(planFile).plan, format, output.c));
+          output.out(renderPlan(readPlanFile(planFile, process.env).plan, format, output.c));
           return 0;
         }
-        const state = readState(flags.state, "give a plan file, or point --state at the state file");
+        const target = { configPath: flags.config, ...(flags.state ? { statePath: flags.state } : {}), env: process.env };
+        const state = await readState(target, "give a plan file, or point --state at the state file");
         if (format === "json") output.out(renderStateDocument(state));
         else output.out(renderStateText(state, format, output.c));
         return 0;

@@ -29,14 +29,15 @@
 export { parseAddress, type Address, type FieldPath } from "./address.js";
 export type { KindCatalog, KindSchema, OrderingEdge } from "./catalog.js";
 export { configGraph, resourceAt, secretsAt } from "./dependencies.js";
-export { buildConfiguration, loadConfiguration, type LoadOptions, type LoadResult } from "./load.js";
+export { writeBackendBlock } from "./backend-block.js";
+export { backendFromText, buildConfiguration, loadConfiguration, parseDuration, type LoadOptions, type LoadResult } from "./load.js";
 export { parsePrefix, type Prefix } from "./network.js";
 export type { RuleContext } from "./rules-context.js";
 export * from "./schema-common.js";
 export { configurationJsonSchemaText } from "./schema-json.js";
 export { SecretPaths } from "./secret-paths.js";
 export { SENSITIVE_TEXT, Sensitive, isSensitive, reveal } from "./sensitive.js";
-export type { ConfigResource, Configuration, ProviderConfig } from "./types.js";
+export type { BackendConfig, ConfigResource, Configuration, ProviderConfig } from "./types.js";
 export { placeDiagnostic, validateSpec } from "./validate.js";
 export { Invalid, Reference, Template, Unresolved } from "./values.js";
 export { parseVarFlag, type VariableInputs } from "./variables.js";

@@ -4,6 +4,8 @@
 // configuration with every problem found.
 
 import { readdirSync, readFileSync, statSync } from "node:fs";
+import { parse as parseYamlText } from "yaml";
+import type { z } from "zod";
 import { dirname, isAbsolute, join, relative, resolve } from "node:path";
 import type { Diagnostic } from "../diag/index.js";
 import { sortDiagnostics } from "../diag/index.js";
@@ -13,11 +15,11 @@ import { isPlainObject, readPath } from "./json.js";
 import { interpolate, newResult, type InterpolationResult, type InterpolationScope, type MissingValues } from "./interpolate.js";
 import { parseYaml, type FileIndex, type NodeSpan, type ParsedFile, type PositionIndex, type SourcePosition } from "./positions.js";
 import { dependencyEdges, findCycles, parentReferenceProblems } from "./references.js";
-import { META_KEYS, providerSchema, VARIABLE_NAME, variableSchema, type VariableType } from "./schema-meta.js";
+import { backendSchema, META_KEYS, providerSchema, VARIABLE_NAME, variableSchema, type VariableType } from "./schema-meta.js";
 import { SecretPaths } from "./secret-paths.js";
 import { isSensitive, reveal, Sensitive } from "./sensitive.js";
 import { didYouMean } from "./suggest.js";
-import type { Configuration, ConfigResource, DependencyEdge, Lifecycle, ProviderConfig } from "./types.js";
+import type { BackendConfig, Configuration, ConfigResource, DependencyEdge, Lifecycle, ProviderConfig } from "./types.js";
 import { placeDiagnostic, specHasField, validateSpec } from "./validate.js";
 import { isUnknown } from "./values.js";
 import { resolveVariables, type VariableDeclaration } from "./variables.js";
@@ -123,7 +125,7 @@ function blockIndex(index: FileIndex, prefix: FieldPath): PositionIndex {
 export function buildConfiguration(sources: readonly Source[], options: LoadOptions, directory = process.cwd()): LoadResult {
   const { kinds } = options;
   const kindNames = [...kinds.keys()];
-  const topLevel = ["netform", "provider", "variables", ...kindNames];
+  const topLevel = ["netform", "provider", "backend", "variables", ...kindNames];
   const baseDir = resolve(options.baseDir ?? process.cwd());
   const display = (file: string): string => {
     const rel = relative(baseDir, resolve(file));
@@ -148,6 +150,7 @@ export function buildConfiguration(sources: readonly Source[], options: LoadOpti
 
   let versionSeen = false;
   let provider: { value: unknown; file: ParsedFile; span: NodeSpan } | undefined;
+  let backend: { value: unknown; file: ParsedFile; span: NodeSpan } | undefined;
   const declarations = new Map<string, VariableDeclaration>();
   const raws = new Map<Address, RawResource>();
 
@@ -166,6 +169,9 @@ export function buildConfiguration(sources: readonly Source[], options: LoadOpti
       } else if (key === "provider") {
         if (provider) diagnostics.push({ severity: "error", code: "config.duplicate", ...where(span.key), path: "provider", message: `provider is declared twice: ${at(provider.span.key ?? provider.span.value)} and ${at(span.key ?? span.value)}`, hint: "keep one provider block, in one of the files" });
         else provider = { value, file, span };
+      } else if (key === "backend") {
+        if (backend) diagnostics.push({ severity: "error", code: "config.duplicate", ...where(span.key), path: "backend", message: `backend is declared twice: ${at(backend.span.key ?? backend.span.value)} and ${at(span.key ?? span.value)}`, hint: "keep one backend block, in one of the files" });
+        else backend = { value, file, span };
       } else if (key === "variables") {
         collectVariables(file, value, declarations, diagnostics);
       } else if (kinds.has(key)) {
@@ -206,6 +212,7 @@ export function buildConfiguration(sources: readonly Source[], options: LoadOpti
   const scope: InterpolationScope = { variables: values, env, missing, kinds, addresses: undefined, warned: new Set() };
 
   const providerConfig = buildProvider(provider, scope, env, kinds, diagnostics);
+  const backendConfig = backend && backend.value !== null ? buildBackend(backend, scope, diagnostics) : undefined;
   const resourceScope: InterpolationScope = { ...scope, addresses: new Set(raws.keys()) };
   const resources = new Map<Address, ConfigResource>();
   for (const [addr, raw] of raws) {
@@ -235,7 +242,7 @@ export function buildConfiguration(sources: readonly Source[], options: LoadOpti
 
   const variables = new Map([...declarations].map(([n, d]) => [n, { declaration: d, value: values.get(n) }]));
   return {
-    config: { kinds, files: parsed.map((p) => p.file), directory, provider: providerConfig, variables, resources, edges },
+    config: { kinds, files: parsed.map((p) => p.file), directory, provider: providerConfig, ...(backendConfig ? { backend: backendConfig } : {}), variables, resources, edges },
     diagnostics: sortDiagnostics(diagnostics),
   };
 }
@@ -344,6 +351,59 @@ function buildProvider(
     }
   }
   return config;
+}
+
+/** The backend block, interpolated and checked; undefined (with diagnostics) when it is not valid. */
+function buildBackend(backend: { value: unknown; file: ParsedFile; span: NodeSpan }, scope: InterpolationScope, diagnostics: Diagnostic[]): BackendConfig | undefined {
+  const loc = { address: "backend", positions: blockIndex(backend.file.index, ["backend"]) };
+  if (!isPlainObject(backend.value)) {
+    diagnostics.push({ severity: "error", code: "config.shape", ...where(backend.span.value), path: "backend", message: "backend is a mapping with one of local, postgres, http" });
+    return undefined;
+  }
+  const out: InterpolationResult = newResult();
+  const value = revealAll(interpolate(backend.value, [], scope, out));
+  for (const p of out.problems) diagnostics.push(placeDiagnostic(loc, p));
+  const result = backendSchema.safeParse(value);
+  if (!result.success) {
+    // "exactly one backend" says nothing more when a field under the block is itself wrong.
+    const specific = result.error.issues.filter((i) => i.code !== "custom");
+    for (const issue of specific.length > 0 ? specific : result.error.issues) {
+      const path = issue.path.filter((s): s is string | number => typeof s !== "symbol");
+      if (issue.code === "unrecognized_keys") {
+        for (const k of issue.keys) diagnostics.push(placeDiagnostic(loc, { path: [...path, k], code: "schema.unknown-field", message: `unknown field "${k}"`, hint: didYouMean(k, path.length === 0 ? ["local", "postgres", "http"] : []), atKey: true }));
+      } else if (!isUnknown(readPath(value, path))) {
+        diagnostics.push(placeDiagnostic(loc, { path, code: `schema.${issue.code.replaceAll("_", "-")}`, message: issue.message }));
+      }
+    }
+    return undefined;
+  }
+  return toBackendConfig(result.data);
+}
+
+function toBackendConfig({ local, postgres, http }: z.infer<typeof backendSchema>): BackendConfig {
+  if (postgres) return { type: "postgres", url: postgres.url, schema: postgres.schema ?? "netform", name: postgres.name };
+  if (http) return { type: "http", address: http.address, ...(http.lockAddress ? { lockAddress: http.lockAddress } : {}), ...(http.unlockAddress ? { unlockAddress: http.unlockAddress } : {}) };
+  return { type: "local", ...(local?.path ? { path: local.path } : {}) };
+}
+
+/**
+ * A backend written on the command line as YAML (`local`, or `{postgres: {url: ..., name: prod}}`), for
+ * `state migrate --to`. A message when it is not one.
+ */
+export function backendFromText(text: string): { backend: BackendConfig } | { problem: string } {
+  let value: unknown;
+  try {
+    value = text.trim() === "local" ? { local: {} } : parseYamlText(text);
+  } catch (e) {
+    return { problem: `not YAML: ${(e as Error).message.split("\n")[0]}` };
+  }
+  const result = backendSchema.safeParse(value);
+  if (!result.success) {
+    const issue = result.error.issues[0]!;
+    const path = issue.path.map(String).join(".");
+    return { problem: issue.code === "unrecognized_keys" ? `unknown field ${issue.keys.join(", ")}${path ? ` in ${path}` : ""}` : `${path ? `${path}: ` : ""}${issue.message}` };
+  }
+  return { backend: toBackendConfig(result.data) };
 }
 
 function revealAll(v: unknown): unknown {

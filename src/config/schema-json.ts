@@ -5,7 +5,7 @@
 import { z } from "zod";
 import { NAME_PATTERN } from "./address.js";
 import type { KindCatalog } from "./catalog.js";
-import { providerSchema, VARIABLE_NAME, variableSchema } from "./schema-meta.js";
+import { backendSchema, providerSchema, VARIABLE_NAME, variableSchema } from "./schema-meta.js";
 import { resourceSchema } from "./validate.js";
 
 export function configurationSchema(kinds: KindCatalog) {
@@ -14,6 +14,7 @@ export function configurationSchema(kinds: KindCatalog) {
     .strictObject({
       netform: z.literal(1).describe("format version"),
       provider: providerSchema(names).optional(),
+      backend: backendSchema.optional(),
       variables: z.record(z.string().regex(VARIABLE_NAME), variableSchema).optional().describe("input variables, by name"),
       ...Object.fromEntries([...kinds.values()].map((k) => [k.name, z.record(z.string().regex(NAME_PATTERN), resourceSchema(k, names)).optional().describe(k.description)])),
     })

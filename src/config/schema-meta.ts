@@ -52,6 +52,47 @@ export const providerSchema = (kinds: readonly string[]) =>
   })
   .describe("where and how netform talks to the service");
 
+const stateName = z
+  .string()
+  .regex(/^[A-Za-z0-9][A-Za-z0-9_.-]*$/, { error: "must be letters, digits, '.', '_' and '-', e.g. prod" })
+  .describe("the state's name: one row per name");
+
+const httpUrl = (what: string) =>
+  z
+    .string()
+    .regex(/^https?:\/\/[^\s/]+/, { error: `${what} must be an http:// or https:// URL` });
+
+/** Where the state and its lock live: one of the backends, or (without this block) the file beside the configuration. */
+export const backendSchema = z
+  .strictObject({
+    local: z
+      .strictObject({ path: z.string().min(1).optional().describe("the state file, relative to the configuration (default netform.state.json)") })
+      .optional()
+      .describe("the state file beside the configuration (the default)"),
+    postgres: z
+      .strictObject({
+        url: z.string().regex(/^postgres(ql)?:\/\//, { error: "url must be a postgres:// connection URL, e.g. ${env.NETFORM_PG_URL}" }).describe("the connection URL, e.g. ${env.NETFORM_PG_URL}"),
+        schema: z
+          .string()
+          .regex(/^[a-z_][a-z0-9_]*$/, { error: "schema must be a lowercase SQL identifier, e.g. netform" })
+          .optional()
+          .describe("the database schema holding netform's tables (default netform)"),
+        name: stateName,
+      })
+      .optional()
+      .describe("a PostgreSQL database: the state in a table, every version kept, the lock held on the run's own session"),
+    http: z
+      .strictObject({
+        address: httpUrl("address").describe("the state's URL: GET reads it, POST writes it"),
+        lockAddress: httpUrl("lockAddress").optional().describe("where LOCK is sent (default: address)"),
+        unlockAddress: httpUrl("unlockAddress").optional().describe("where UNLOCK is sent (default: address)"),
+      })
+      .optional()
+      .describe("a server speaking the HTTP state protocol (GET/POST the state, LOCK/UNLOCK); basic auth from NETFORM_HTTP_USERNAME and NETFORM_HTTP_PASSWORD"),
+  })
+  .refine((b) => Object.values(b).filter((v) => v !== undefined).length === 1, { error: "backend takes exactly one of local, postgres, http" })
+  .describe("where the state and its lock are kept (default: the file beside the configuration)");
+
 export const VARIABLE_TYPES = ["string", "number", "boolean", "list", "map"] as const;
 export type VariableType = (typeof VARIABLE_TYPES)[number];
 

@@ -19,6 +19,12 @@ export interface ProviderConfig {
   timeouts: Record<string, number>;
 }
 
+/** Where the state and its lock are kept: the backend block, its values interpolated. */
+export type BackendConfig =
+  | { type: "local"; path?: string }
+  | { type: "postgres"; url: string; schema: string; name: string }
+  | { type: "http"; address: string; lockAddress?: string; unlockAddress?: string };
+
 export interface Lifecycle {
   preventDestroy: boolean;
   /** Field paths as written, e.g. "bgpIpv4.outboundMED". */
@@ -77,6 +83,8 @@ export interface Configuration {
   /** The directory of the configuration (for the state file's default location). */
   directory: string;
   provider: ProviderConfig;
+  /** The backend block; absent: the local state file. */
+  backend?: BackendConfig;
   variables: Map<string, { declaration: VariableDeclaration; value: VariableValue | undefined }>;
   resources: Map<Address, ConfigResource>;
   edges: DependencyEdge[];

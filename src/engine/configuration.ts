@@ -19,4 +19,4 @@ export function dependencyGraph(config: Configuration): { graph: Graph; kinds: R
 /** The kind and name of a resource address (`connections.dc-link`), or undefined when it names no kind. */
 export const parseResourceAddress = (text: string): { kind: string; name: string } | undefined => parseAddress(text, KIND_DEFINITIONS);
 
-export { parseVarFlag } from "../config/index.js";
+export { parseDuration, parseVarFlag } from "../config/index.js";

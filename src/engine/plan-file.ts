@@ -10,7 +10,7 @@ import { NetformError } from "../diag/index.js";
 import { lookupFrom, resolveSpec } from "../plan/resolve.js";
 import type { Plan } from "../plan/types.js";
 import { isUnknownValue, leaves } from "../plan/values.js";
-import { writeFileAtomic } from "../state/index.js";
+import { seal, stateKeys, unseal, writeFileAtomic } from "../state/index.js";
 import type { Run } from "./run.js";
 
 export const PLAN_FILE_VERSION = 1;
@@ -22,7 +22,9 @@ const planFileSchema = z.object({
   createdAt: z.string(),
   configPath: z.string(),
   statePath: z.string(),
-  /** Whether a state file existed when the plan was made. */
+  /** Where the state was (the backend's location); plans made before backends have none. */
+  stateLocation: z.string().optional(),
+  /** Whether a state existed when the plan was made. */
   stateExisted: z.boolean(),
   lineage: z.string(),
   serial: z.number(),
@@ -55,6 +57,7 @@ export function savePlanFile(path: string, run: Run, plan: Plan, configPath: str
     createdAt: new Date().toISOString(),
     configPath: resolve(configPath),
     statePath: run.statePath,
+    stateLocation: run.store.location,
     stateExisted: run.store.exists,
     lineage: plan.lineage,
     serial: plan.serial,
@@ -63,13 +66,21 @@ export function savePlanFile(path: string, run: Run, plan: Plan, configPath: str
     secrets: secretFingerprints(run),
     plan,
   };
-  writeFileAtomic(resolve(path), `${JSON.stringify(file, null, 2)}\n`);
+  writeFileAtomic(resolve(path), seal(`${JSON.stringify(file, null, 2)}\n`, file, run.keys));
 }
 
-export function readPlanFile(path: string): PlanFile {
+/** A saved plan, opened with the state's key when it was saved encrypted. */
+export function readPlanFile(path: string, env: NodeJS.ProcessEnv): PlanFile {
   let json: unknown;
+  let text: string;
   try {
-    json = JSON.parse(readFileSync(path, "utf8"));
+    text = readFileSync(path, "utf8");
+  } catch (e) {
+    throw new NetformError({ code: "plan-file.unreadable", message: `cannot read the saved plan ${path}: ${(e as Error).message}`, hint: "make one with: netform plan --out FILE" });
+  }
+  const plain = unseal(text, stateKeys(env), `the saved plan ${path}`);
+  try {
+    json = JSON.parse(plain);
   } catch (e) {
     throw new NetformError({ code: "plan-file.unreadable", message: `cannot read the saved plan ${path}: ${(e as Error).message}`, hint: "make one with: netform plan --out FILE" });
   }
@@ -90,9 +101,10 @@ const stale = (why: string) =>
 /** Refuses a saved plan that no longer describes what would happen. */
 export function checkPlanFile(file: PlanFile, run: Run): void {
   const state = run.store.state;
-  if (!file.stateExisted && run.store.exists) throw stale(`it was made when there was no state, and ${run.statePath} now exists (serial ${state.serial})`);
+  const where = run.store.location;
+  if (!file.stateExisted && run.store.exists) throw stale(`it was made when there was no state, and ${where} now has one (serial ${state.serial})`);
   if (file.stateExisted) {
-    if (!run.store.exists) throw stale(`the state ${run.statePath} it was made from no longer exists`);
+    if (!run.store.exists) throw stale(`the state ${where} it was made from no longer exists`);
     if (state.lineage !== file.lineage) throw stale(`it was made for state lineage ${file.lineage}, and the state now has lineage ${state.lineage}`);
     if (state.serial !== file.serial) throw stale(`the state changed since (serial ${file.serial} then, ${state.serial} now)`);
   }

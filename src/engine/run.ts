@@ -4,13 +4,13 @@
 
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { resolve } from "node:path";
 import { resourceAt, secretsAt, Sensitive, type ConfigResource, type Configuration, type VariableInputs } from "../config/index.js";
 import { isKind, KIND_DEFINITIONS } from "../kinds/index.js";
 import { hasErrors, type Diagnostic } from "../diag/index.js";
 import { makePlan, type Refreshed } from "../plan/diff.js";
 import type { Plan, PlanMode } from "../plan/types.js";
-import { StateLock, StateStore } from "../state/index.js";
+import { acquireLock, type HeldLock, type StateBackend, type StateKeys, type StateStore } from "../state/index.js";
 import { applyPlan, type ApplyOutcome } from "./apply.js";
 import { readConfiguration } from "./configuration.js";
 import type { EventSink } from "./events.js";
@@ -20,12 +20,18 @@ import { Recorder } from "./records.js";
 import { refresh } from "./refresh.js";
 import { redactor, secretHasher, secretValues, type SecretHasher } from "./secrets.js";
 import { openSession, type EndpointResolver, type Session } from "./session.js";
+import { backendSettings, defaultStatePath, loadStore, stateAccess } from "./state-access.js";
 
-export const GENERATOR = "netform";
+export { defaultStatePath, GENERATOR } from "./state-access.js";
 
 export interface RunOptions {
   configPath: string;
+  /** A local state file instead of the one beside the configuration (only with the local backend). */
   statePath?: string;
+  /** How long to wait for a lock another run holds; 0 or absent: refuse at once. */
+  lockTimeoutMs?: number;
+  /** False: read the state without taking the lock (read-only commands only). */
+  lock?: boolean;
   inputs: Omit<VariableInputs, "env">;
   env: NodeJS.ProcessEnv;
   /** Overrides provider.parallelism. */
@@ -46,7 +52,11 @@ export interface Run {
   config: Configuration;
   /** Masks the configuration's secret values in a text (service messages that echo a request). */
   redact: (text: string) => string;
+  /** The local state file's path (the embedded simulator keeps its world beside it, whatever the backend). */
   statePath: string;
+  backend: StateBackend;
+  /** The keys the state and saved plans are sealed with. */
+  keys: StateKeys;
   store: StateStore;
   session: Session;
   hash: SecretHasher;
@@ -57,9 +67,6 @@ export interface Run {
 }
 
 export type Opened = { ok: true; run: Run; warnings: Diagnostic[] } | { ok: false; diagnostics: Diagnostic[] };
-
-/** The default state file: netform.state.json in the configuration's directory. */
-export const defaultStatePath = (config: Configuration) => join(config.directory, "netform.state.json");
 
 /** A hash of the configuration's files and the variables' values (secret values enter only as keyed hashes). */
 export function configurationHash(config: Configuration, hash: SecretHasher): string {
@@ -88,16 +95,36 @@ export async function openRun(options: RunOptions): Promise<Opened> {
   if (hasErrors(diagnostics)) return { ok: false, diagnostics };
   if (options.parallelism !== undefined) config.provider.parallelism = options.parallelism;
   throwIfInterrupted(signal);
-  const statePath = options.statePath ? resolve(options.statePath) : defaultStatePath(config);
-  const lock = StateLock.acquire(statePath, options.operation);
-  const renewal = setInterval(() => lock.renew(), 5 * 60_000);
-  renewal.unref();
+  const settings = backendSettings(config, options.statePath);
+  const statePath = settings.type === "local" ? settings.path : defaultStatePath(config);
+  const access = stateAccess(settings, options.env);
+  const { backend } = access;
   // Said once, the moment it happens, whatever phase the run is in: the phases only stop.
   const announce = () => options.emit({ type: "interrupted", signal: interruptedBy(signal!) });
   signal?.addEventListener("abort", announce, { once: true });
+  let lock: HeldLock | undefined;
   let session: Session | undefined;
+  const closeAll = async () => {
+    signal?.removeEventListener("abort", announce);
+    try {
+      await session?.close();
+    } finally {
+      try {
+        await lock?.release();
+      } finally {
+        await backend.close();
+      }
+    }
+  };
   try {
-    const store = StateStore.open(statePath, GENERATOR);
+    if (options.lock !== false) {
+      lock = await acquireLock(backend, options.operation, {
+        timeoutMs: options.lockTimeoutMs ?? 0,
+        onWait: (held) => options.emit({ type: "diagnostic", diagnostic: { severity: "warning", code: "state.lock-wait", message: `waiting for the state lock: ${held.message}` } }),
+        ...(signal ? { signal } : {}),
+      });
+    }
+    const store = await loadStore(access);
     session = await openSession(config, {
       statePath,
       env: options.env,
@@ -107,36 +134,24 @@ export async function openRun(options: RunOptions): Promise<Opened> {
     });
     if (options.lineage && !store.exists) store.adoptLineage(options.lineage);
     throwIfInterrupted(signal);
-    const opened = session;
     const hash = secretHasher(store.state.lineage, options.env);
     const run: Run = {
       config,
       redact: redactor(secretValues(config)),
       statePath,
+      backend,
+      keys: access.keys,
       store,
-      session: opened,
+      session,
       hash,
       configHash: configurationHash(config, hash),
       ...(signal ? { signal } : {}),
-      async close() {
-        clearInterval(renewal);
-        signal?.removeEventListener("abort", announce);
-        try {
-          await opened.close();
-        } finally {
-          lock.release();
-        }
-      },
+      close: closeAll,
     };
     return { ok: true, run, warnings: diagnostics };
   } catch (error) {
-    clearInterval(renewal);
-    signal?.removeEventListener("abort", announce);
-    try {
-      await session?.close();
-    } finally {
-      lock.release();
-    }
+    await closeAll();
+    if (signal?.aborted && error instanceof Error && error.name === "AbortError") throwIfInterrupted(signal);
     throw error;
   }
 }

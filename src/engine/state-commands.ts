@@ -1,20 +1,78 @@
-// The state commands as engine operations: reading what the state records, forgetting an object (under
-// the lock, so no run writes the state meanwhile), and removing a lock a dead run left behind.
+// The state commands as engine operations, on whichever backend the configuration names: reading what
+// the state records, its history and earlier versions; forgetting an object, pushing a state, rekeying
+// and migrating (under the lock, so no run writes the state meanwhile); and removing a lock a dead run
+// left behind.
 
-import { resolve } from "node:path";
+import { dirname, resolve } from "node:path";
+import { backendFromText, writeBackendBlock, type BackendConfig } from "../config/index.js";
 import { NetformError } from "../diag/index.js";
-import { forceUnlock, StateLock, StateStore, type LockInfo, type ResourceState, type StateFile } from "../state/index.js";
+import { acquireLock, parseState, seal, sealedVersion, sealedWith, unseal, type LockInfo, type ResourceState, type StateFile, type StoredVersion } from "../state/index.js";
+import { readConfiguration } from "./configuration.js";
 import { Recorder } from "./records.js";
-import { GENERATOR } from "./run.js";
+import { backendSettings, loadStore, stateAccess, type StateAccess } from "./state-access.js";
 
-function openState(path: string, hint: string): StateStore {
-  const store = StateStore.open(resolve(path), GENERATOR);
-  if (!store.exists) throw new NetformError({ code: "state.missing", message: `no state file at ${path}`, hint });
-  return store;
+/** Which state a state command works on: the configuration's backend, or the local file --state names. */
+export interface StateTarget {
+  configPath: string;
+  statePath?: string;
+  env: NodeJS.ProcessEnv;
+  /** How long to wait for a lock another run holds (commands that write). */
+  lockTimeoutMs?: number;
+  onLockWait?: (message: string) => void;
 }
 
-/** What the state file records; an error that says so when there is none. */
-export const readState = (path: string, hint = "run apply first, or point --state at the state file"): StateFile => openState(path, hint).state;
+const MISSING_HINT = "run apply first, or point --state at the state file, or -c at the configuration whose backend keeps it";
+
+/** The configuration's backend block; without a configuration, the state file in that directory. */
+function configuredBackend(configPath: string, env: NodeJS.ProcessEnv): { directory: string; backend?: BackendConfig } {
+  const { config, diagnostics } = readConfiguration(configPath, { env, missing: "unknown" });
+  const unreadable = diagnostics.find((d) => d.code === "config.no-files" || d.code === "config.unreadable");
+  if (unreadable) return { directory: /\.ya?ml$/.test(configPath) ? dirname(resolve(configPath)) : configPath };
+  const wrong = diagnostics.find((d) => d.severity === "error" && (d.address === "backend" || d.path === "backend" || d.code.startsWith("yaml")));
+  if (wrong) {
+    const where = wrong.file ? `${wrong.file}${wrong.line ? `:${wrong.line}:${wrong.column ?? 1}` : ""}: ` : "";
+    const field = wrong.address ? `${wrong.address}${wrong.path ? `.${wrong.path}` : ""}: ` : "";
+    throw new NetformError({ code: wrong.code, message: `${where}${field}${wrong.message}`, hint: wrong.hint ?? "fix the configuration's backend block" });
+  }
+  return { directory: config.directory, ...(config.backend ? { backend: config.backend } : {}) };
+}
+
+function open(target: StateTarget): StateAccess {
+  const settings = backendSettings(configuredBackend(target.configPath, target.env), target.statePath);
+  return stateAccess(settings, target.env);
+}
+
+async function using<T>(access: StateAccess, body: (access: StateAccess) => Promise<T>): Promise<T> {
+  try {
+    return await body(access);
+  } finally {
+    await access.backend.close();
+  }
+}
+
+/** Runs `body` holding the lock, for a command that writes the state. */
+async function locked<T>(target: StateTarget, operation: string, body: (access: StateAccess) => Promise<T>): Promise<T> {
+  return using(open(target), async (access) => {
+    const lock = await acquireLock(access.backend, operation, {
+      timeoutMs: target.lockTimeoutMs ?? 0,
+      ...(target.onLockWait ? { onWait: (held: NetformError) => target.onLockWait!(held.message) } : {}),
+    });
+    try {
+      return await body(access);
+    } finally {
+      await lock.release();
+    }
+  });
+}
+
+/** What the state records; an error that says so when there is none. */
+export async function readState(target: StateTarget, hint = MISSING_HINT): Promise<StateFile> {
+  return using(open(target), async (access) => {
+    const store = await loadStore(access);
+    if (!store.exists) throw new NetformError({ code: "state.missing", message: `there is no state in ${access.backend.location}`, hint });
+    return store.state;
+  });
+}
 
 /** What the state records at an address, or the error that says it records nothing there. */
 export function recordedAt(state: StateFile, address: string): ResourceState {
@@ -24,16 +82,129 @@ export function recordedAt(state: StateFile, address: string): ResourceState {
 }
 
 /** Forgets an object: netform stops managing it, and the service keeps it. */
-export async function forgetResource(path: string, address: string): Promise<void> {
-  const lock = StateLock.acquire(resolve(path), "state rm");
-  try {
-    const store = openState(path, "run apply first, or point --state at the state file");
+export async function forgetResource(target: StateTarget, address: string): Promise<void> {
+  await locked(target, "state rm", async (access) => {
+    const store = await loadStore(access);
+    if (!store.exists) throw new NetformError({ code: "state.missing", message: `there is no state in ${access.backend.location}`, hint: MISSING_HINT });
     recordedAt(store.state, address);
     await new Recorder(store).forget(address);
-  } finally {
-    lock.release();
-  }
+  });
 }
 
 /** Removes the lock a dead run left, given its id; returns who held it. */
-export const unlockState = (path: string, lockId: string): LockInfo => forceUnlock(resolve(path), lockId);
+export const unlockState = (target: StateTarget, lockId: string): Promise<LockInfo> => using(open(target), (access) => access.backend.forceUnlock(lockId));
+
+/** Every version the backend keeps, newest first. */
+export const stateHistory = (target: StateTarget): Promise<StoredVersion[]> => using(open(target), (access) => access.backend.history());
+
+/** The state (or, with `serial`, an earlier version of it) as plain JSON, opened with the key. */
+export async function pullState(target: StateTarget, serial?: number): Promise<string> {
+  return using(open(target), async (access) => {
+    const { backend, keys } = access;
+    const stored = serial === undefined ? await backend.read() : await backend.readVersion(serial);
+    if (stored === undefined) {
+      throw new NetformError({
+        code: "state.missing",
+        message: serial === undefined ? `there is no state in ${backend.location}` : `${backend.location} keeps no version with serial ${serial}`,
+        hint: serial === undefined ? MISSING_HINT : "netform state history lists the versions it keeps",
+      });
+    }
+    const what = `the state ${backend.location}${serial === undefined ? "" : ` at serial ${serial}`}`;
+    const plain = unseal(stored, keys, what);
+    parseState(plain, what);
+    return plain;
+  });
+}
+
+/**
+ * Replaces the state with `content` (a state as `state pull` gives it). Refused when it is of another
+ * lineage or older than the stored one, unless `force`; it is stored with the next serial.
+ */
+export async function pushState(target: StateTarget, content: string, source: string, force: boolean): Promise<{ lineage: string; serial: number }> {
+  const pushed = parseState(content, source);
+  return locked(target, "state push", async ({ backend, keys }) => {
+    const stored = await backend.read();
+    const current = stored === undefined ? undefined : parseState(unseal(stored, keys, `the state ${backend.location}`), `the state ${backend.location}`);
+    if (current && !force) {
+      if (current.lineage !== pushed.lineage) {
+        throw new NetformError({ code: "state.push-lineage", message: `${source} has lineage ${pushed.lineage}, and the state ${backend.location} has lineage ${current.lineage}: they are not versions of one state`, hint: "push it anyway, replacing the other state, with --force" });
+      }
+      if (pushed.serial < current.serial) {
+        throw new NetformError({ code: "state.push-older", message: `${source} has serial ${pushed.serial}, older than the state ${backend.location} (serial ${current.serial})`, hint: "pull the current state and start from it, or push the older one anyway with --force" });
+      }
+    }
+    const next = { ...pushed, serial: Math.max(pushed.serial, current?.serial ?? 0) + (current ? 1 : 0) };
+    const after = current ? { lineage: current.lineage, serial: current.serial } : undefined;
+    await backend.write(seal(`${JSON.stringify(next, null, 2)}\n`, next, keys), next, after);
+    return { lineage: next.lineage, serial: next.serial };
+  });
+}
+
+/** Writes the state again with the current key (read with the old one), as the next serial. */
+export async function rekeyState(target: StateTarget): Promise<{ from?: string; to?: string; serial: number }> {
+  return locked(target, "state rekey", async (access) => {
+    const { backend } = access;
+    const stored = await backend.read();
+    if (stored === undefined) throw new NetformError({ code: "state.missing", message: `there is no state in ${backend.location}`, hint: MISSING_HINT });
+    const from = sealedWith(stored);
+    const store = await loadStore(access);
+    await store.update(() => {});
+    const written = await backend.read();
+    const to = written === undefined ? undefined : sealedWith(written);
+    return { ...(from ? { from } : {}), ...(to ? { to } : {}), serial: store.state.serial };
+  });
+}
+
+/** `--to` with its ${env.NAME} expressions replaced by their values, to connect with. */
+function withEnvironment(to: string, env: NodeJS.ProcessEnv): string {
+  return to.replace(/\$\{env\.([A-Za-z_][A-Za-z0-9_]*)\}/g, (_, name: string) => {
+    const value = env[name];
+    if (value === undefined) throw new NetformError({ code: "usage", message: `--to uses \${env.${name}}, and ${name} is not set`, hint: `set ${name} in the environment` });
+    return value.replaceAll('"', '\\"');
+  });
+}
+
+/**
+ * Copies the state, with its lineage and serial, to another backend, reads it back to verify it, then
+ * switches the configuration's backend block to it (written as given, ${env.NAME} kept as such). Refused
+ * when the other backend already keeps a state (of any lineage). The state it came from is left as it was.
+ */
+export async function migrateState(target: StateTarget, to: string): Promise<{ backend: BackendConfig; location: string; serial: number; configFile: string }> {
+  const parsed = backendFromText(withEnvironment(to, target.env));
+  if ("problem" in parsed) {
+    throw new NetformError({ code: "usage", message: `--to ${to}: ${parsed.problem}`, hint: "--to takes local, or a backend block as YAML, e.g. --to '{postgres: {url: postgres://..., name: prod}}'" });
+  }
+  const { directory } = configuredBackend(target.configPath, target.env);
+  const destination = stateAccess(backendSettings({ directory, backend: parsed.backend }), target.env);
+  return locked(target, "state migrate", (source) =>
+    using(destination, async () => {
+      if (destination.backend.location === source.backend.location) throw new NetformError({ code: "usage", message: `the state is already in ${source.backend.location}` });
+      const stored = await source.backend.read();
+      if (stored === undefined) throw new NetformError({ code: "state.missing", message: `there is no state in ${source.backend.location} to migrate`, hint: MISSING_HINT });
+      const plain = unseal(stored, source.keys, `the state ${source.backend.location}`);
+      const state = parseState(plain, `the state ${source.backend.location}`);
+      const lock = await acquireLock(destination.backend, "state migrate", { timeoutMs: target.lockTimeoutMs ?? 0 });
+      try {
+        const existing = await destination.backend.read();
+        if (existing !== undefined) {
+          const there = sealedVersion(existing);
+          throw new NetformError({
+            code: "state.migrate-exists",
+            message: `${destination.backend.location} already keeps a state${there ? ` (lineage ${there.lineage}, serial ${there.serial})` : ""}`,
+            hint: "migrate to an empty place, or push onto it with netform state push after switching the configuration",
+          });
+        }
+        const version = { lineage: state.lineage, serial: state.serial };
+        await destination.backend.write(seal(plain, version, destination.keys), version, undefined);
+        const back = await destination.backend.read();
+        if (back === undefined || unseal(back, destination.keys, `the migrated state in ${destination.backend.location}`) !== plain) {
+          throw new NetformError({ code: "state.migrate-verify", message: `the state read back from ${destination.backend.location} is not the one written`, hint: "the configuration was not switched; check the backend and try again" });
+        }
+      } finally {
+        await lock.release();
+      }
+      const configFile = writeBackendBlock(target.configPath, to);
+      return { backend: parsed.backend, location: destination.backend.location, serial: state.serial, configFile };
+    }),
+  );
+}

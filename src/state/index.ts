@@ -1,7 +1,9 @@
-// The state file: its versioned format, the one writer that saves it atomically after every step, and
-// the lock that keeps two runs from writing it at once.
+// The state: its versioned format, the one writer that saves it after every step, the backend interface
+// it is saved through (and the local file's lock), and its encryption at rest.
 
 export * from "./format.js";
 export * from "./store.js";
 export * from "./lock.js";
+export * from "./backend.js";
+export * from "./encryption.js";
 export { writeFileAtomic, writeFileAtomicAsync } from "./atomic.js";

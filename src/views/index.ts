@@ -12,4 +12,4 @@ export { printGraph, type GraphFormat } from "./graph.js";
 export { Output } from "./output.js";
 export { renderPlanText } from "./plan-text.js";
 export { progressView } from "./progress.js";
-export { renderStateDocument, renderStateList, renderStateResource, renderStateText } from "./state.js";
+export { renderStateDocument, renderStateHistory, renderStateList, renderStateResource, renderStateText } from "./state.js";

@@ -1,6 +1,6 @@
 // `netform state list` and `state show`: the addresses the state records, and one object as recorded.
 
-import type { ResourceState, StateFile } from "../state/index.js";
+import type { ResourceState, StateFile, StoredVersion } from "../state/index.js";
 import type { Output } from "./output.js";
 
 export function renderStateList(output: Output, state: StateFile): void {
@@ -53,3 +53,13 @@ export function renderStateText(state: StateFile, format: "text" | "markdown", c
 
 /** `show --format json` without a plan: the state document (it never holds a secret). */
 export const renderStateDocument = (state: StateFile): string => JSON.stringify(state, null, 2);
+
+/** `netform state history`: the versions a backend keeps, newest first. */
+export function renderStateHistory(output: Output, versions: readonly StoredVersion[]): void {
+  if (versions.length === 0) {
+    output.err("The backend keeps no version of this state yet.");
+    return;
+  }
+  output.out(output.c.bold("SERIAL  WRITTEN                   BY                    LINEAGE"));
+  for (const v of versions) output.out(`${String(v.serial).padEnd(6)}  ${v.writtenAt.padEnd(24)}  ${(v.writtenBy ?? "").padEnd(20)}  ${v.lineage}`);
+}

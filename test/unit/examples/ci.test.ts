@@ -22,9 +22,12 @@ interface GithubJob {
   if?: string;
   needs?: string | string[];
   steps: Step[];
+  services?: Record<string, { image: string }>;
+  env?: Record<string, string>;
 }
 interface GithubWorkflow {
   on: Record<string, unknown>;
+  env: Record<string, string>;
   jobs: Record<string, GithubJob>;
 }
 interface GitlabJob {
@@ -35,6 +38,8 @@ interface GitlabJob {
   after_script?: string[];
   extends?: string;
   resource_group?: string;
+  services?: { name: string }[];
+  variables?: Record<string, string>;
 }
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
@@ -67,7 +72,7 @@ describe("examples/ci/github-actions.yml", () => {
   });
 
   it("has the plan, apply and drift jobs, each on its own event", () => {
-    expect(Object.keys(workflow.jobs)).toEqual(["plan", "plan-main", "apply", "drift"]);
+    expect(Object.keys(workflow.jobs)).toEqual(["plan", "plan-main", "apply", "drift", "rehearse"]);
     expect(workflow.jobs.plan!.if).toContain("pull_request");
     expect(workflow.jobs["plan-main"]!.if).toContain("push");
     expect(workflow.jobs.apply!.needs).toBe("plan-main");
@@ -75,10 +80,10 @@ describe("examples/ci/github-actions.yml", () => {
   });
 
   it("plans to a saved file with a markdown comment, applies the saved plan, checks drift as markdown", () => {
-    expect(runs("plan").join("\n")).toContain("npx netform plan --out plan.bin --format markdown > plan.md");
-    expect(runs("plan-main").join("\n")).toContain("npx netform plan --out plan.bin --detailed-exitcode --format markdown > plan.md");
-    expect(runs("apply")).toContain("npx netform apply plan.bin");
-    expect(runs("drift").join("\n")).toContain("npx netform drift --format markdown > drift.md");
+    expect(runs("plan").join("\n")).toContain("npx netform plan --out plan.bin --lock=false --format markdown > plan.md");
+    expect(runs("plan-main").join("\n")).toContain("npx netform plan --out plan.bin --detailed-exitcode --lock-timeout 10m --format markdown > plan.md");
+    expect(runs("apply")).toContain("npx netform apply plan.bin --lock-timeout 10m");
+    expect(runs("drift").join("\n")).toContain("npx netform drift --lock=false --format markdown > drift.md");
     for (const job of ["plan", "plan-main", "apply", "drift"]) expect(runs(job)).toContain("npm ci");
   });
 
@@ -91,6 +96,16 @@ describe("examples/ci/github-actions.yml", () => {
     expect(uploads("plan")).toEqual(["netform-plan-pr-${{ github.event.pull_request.number }}"]);
     expect(uploads("plan-main")).toEqual(["netform-plan-${{ github.sha }}"]);
     expect(workflow.jobs.apply!.steps.find((s) => s.uses?.startsWith("actions/download-artifact"))?.with?.name).toBe("netform-plan-${{ github.sha }}");
+  });
+
+  it("keeps the state in the PostgreSQL backend, never moving it between jobs, and rehearses on a service container", () => {
+    expect(workflow.env.NETFORM_PG_URL).toBe("${{ secrets.NETFORM_PG_URL }}");
+    expect(workflow.env.NETFORM_STATE_ENCRYPTION_KEY).toBe("${{ secrets.NETFORM_STATE_ENCRYPTION_KEY }}");
+    for (const job of Object.keys(workflow.jobs)) expect(runs(job).join("\n")).not.toMatch(/netform\.state\.json|aws s3/);
+    const rehearse = workflow.jobs.rehearse!;
+    expect(rehearse.services?.postgres?.image).toMatch(/^postgres:/);
+    expect(rehearse.env?.NETFORM_PG_URL).toMatch(/^postgres:\/\/.*@localhost:5432\//);
+    expect(runs("rehearse").join("\n")).toContain("npx netform apply plan.bin");
   });
 
   it("tells drift (exit 2, an issue) from an error (exit 1, a failed job)", () => {
@@ -111,25 +126,34 @@ describe("examples/ci/gitlab-ci.yml", () => {
 
   it("has the plan, apply and drift jobs, with rules for merge requests, the default branch and schedules", () => {
     const jobs = Object.keys(pipeline).filter((k) => !k.startsWith(".") && isObject(pipeline[k]) && "script" in pipeline[k]);
-    expect(jobs).toEqual(["plan:merge-request", "plan:main", "apply", "drift"]);
+    expect(jobs).toEqual(["plan:merge-request", "plan:main", "apply", "drift", "rehearse"]);
     expect(job("plan:merge-request").rules).toEqual([{ if: '$CI_PIPELINE_SOURCE == "merge_request_event"' }]);
     expect(job("plan:main").rules[0]!.if).toContain("$CI_DEFAULT_BRANCH");
     expect(job("apply").rules[0]!.if).toContain("$CI_DEFAULT_BRANCH");
     expect(job("drift").rules).toEqual([{ if: '$CI_PIPELINE_SOURCE == "schedule"' }]);
     for (const name of ["plan:main", "apply", "drift"]) expect(job(name).resource_group).toBe("netform-state");
-    expect(pipeline.stages).toEqual(["plan", "apply", "drift"]);
+    expect(pipeline.stages).toEqual(["plan", "apply", "drift", "rehearse"]);
   });
 
   it("runs the netform commands in the CLI's forms and posts merge request notes through the API", () => {
     expect(template.before_script).toContain("npm ci");
-    expect(job("plan:merge-request").script.join("\n")).toContain("npx netform plan --out plan.bin --format markdown > plan.md");
+    expect(job("plan:merge-request").script.join("\n")).toContain("npx netform plan --out plan.bin --lock=false --format markdown > plan.md");
     expect(job("plan:merge-request").script.join("\n")).toContain("/merge_requests/${env.CI_MERGE_REQUEST_IID}/notes");
-    expect(job("apply").script.join("\n")).toContain("npx netform apply plan.bin");
-    expect(job("drift").script.join("\n")).toContain("npx netform drift --format markdown > drift.md");
+    expect(job("apply").script.join("\n")).toContain("npx netform apply plan.bin --lock-timeout 10m");
+    expect(job("drift").script.join("\n")).toContain("npx netform drift --lock=false --format markdown > drift.md");
+  });
+
+  it("keeps the state in the PostgreSQL backend, never moving it between jobs, and rehearses on a service container", () => {
+    const all = JSON.stringify(pipeline);
+    expect(all).not.toMatch(/netform\.state\.json|aws s3/);
+    const rehearse = job("rehearse");
+    expect(rehearse.services?.map((s) => s.name)).toEqual(["postgres:16"]);
+    expect(rehearse.variables?.NETFORM_PG_URL).toMatch(/^postgres:\/\/.*@postgres:5432\//);
+    expect(rehearse.script.join("\n")).toContain("npx netform apply plan.bin");
   });
 
   it("has shell and JavaScript that parse", () => {
-    const scripts = [...(template.before_script ?? []), ...["plan:merge-request", "plan:main", "apply", "drift"].flatMap((n) => [...job(n).script, ...(job(n).after_script ?? [])])];
+    const scripts = [...(template.before_script ?? []), ...["plan:merge-request", "plan:main", "apply", "drift", "rehearse"].flatMap((n) => [...job(n).script, ...(job(n).after_script ?? [])])];
     for (const script of scripts) expectShellParses(script);
     const modules = scripts.flatMap(heredocs);
     expect(modules).toHaveLength(2);

