@@ -62,6 +62,8 @@ Environment:
   NETFORM_TOKEN                                a ready bearer token instead
   NETFORM_VAR_<NAME>                           a variable's value
   NETFORM_STATE_KEY                            key of the secret hashes in state and plan files
+                                               (unset: a random key kept in <state>.key)
+  NETFORM_STATE_KEY_PREVIOUS                   while rotating it: the old key
   NETFORM_POLL_INTERVAL_MS                     first polling interval (default 1000)
   NETFORM_EMBEDDED_SPEED                       speed of the embedded simulator (default 30)
   NO_COLOR                                     no colour

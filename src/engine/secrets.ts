@@ -4,7 +4,7 @@
 // derived from anything the state holds, so the hashes cannot be tested against guesses by someone
 // holding only the state file. States written before that key file existed were hashed with a key
 // derived from their lineage: those hashes are still accepted, and re-hashed with the new key when the
-// state is next written.
+// state is next written; so are those of the key being rotated out (NETFORM_STATE_KEY_PREVIOUS).
 
 import { createHash, createHmac, randomBytes } from "node:crypto";
 import { readFileSync, writeFileSync } from "node:fs";
@@ -17,7 +17,7 @@ export interface SecretHasher {
   (value: unknown): string;
   /** Whether a recorded hash is that of `value`: with the current key, or with the lineage-derived key of older states. */
   matches(recorded: string | undefined, value: unknown): boolean;
-  /** A recorded hash made with the lineage-derived key: to be re-hashed with the current key. */
+  /** A recorded hash made with an earlier key (NETFORM_STATE_KEY_PREVIOUS, or the lineage-derived one): to be re-hashed with the current key. */
   isLegacy(recorded: string, value: unknown): boolean;
 }
 
@@ -44,10 +44,12 @@ export interface HasherOptions {
 export function secretHasher(options: HasherOptions): SecretHasher {
   const given = options.env?.NETFORM_STATE_KEY;
   let key: string | undefined = given || undefined;
-  const legacy = given ? undefined : lineageKey(options.lineage);
+  // Keys whose hashes still match until the next write replaces them: the key being rotated out, and
+  // the lineage-derived key of older states (never one set with NETFORM_STATE_KEY: those were hashed with it).
+  const previous = [options.env?.NETFORM_STATE_KEY_PREVIOUS || undefined, given ? undefined : lineageKey(options.lineage)].filter((k) => k !== undefined);
   const current = (): string => (key ??= keyFromFile(stateKeyPath(options.statePath), options.onKeyCreated));
   const hash = ((value: unknown) => hmac(current(), value)) as SecretHasher;
-  hash.isLegacy = (recorded, value) => legacy !== undefined && recorded === hmac(legacy, value);
+  hash.isLegacy = (recorded, value) => previous.some((k) => recorded === hmac(k, value)) && recorded !== hash(value);
   hash.matches = (recorded, value) => recorded !== undefined && (recorded === hash(value) || hash.isLegacy(recorded, value));
   return hash;
 }

@@ -84,6 +84,17 @@ describe("the key of the secret hashes", () => {
     expect(hash.matches(undefined, "psk-1")).toBe(false);
   });
 
+  it("accepts the hashes of the key being rotated out (NETFORM_STATE_KEY_PREVIOUS), as legacy", () => {
+    const dir = mkdtempSync(join(tmpdir(), "netform-key-"));
+    const old = secretHasher({ statePath: statePathIn(dir), lineage: LINEAGE, env: { NETFORM_STATE_KEY: "old-key" } });
+    const rotating = secretHasher({ statePath: statePathIn(dir), lineage: LINEAGE, env: { NETFORM_STATE_KEY: "new-key", NETFORM_STATE_KEY_PREVIOUS: "old-key" } });
+    expect(rotating.matches(old("psk-1"), "psk-1")).toBe(true);
+    expect(rotating.isLegacy(old("psk-1"), "psk-1")).toBe(true);
+    expect(reconciledHashes({ peerSharedKey: old("psk-1") }, { peerSharedKey: "psk-1" }, new SecretPaths(["peerSharedKey"]), rotating)).toEqual({ peerSharedKey: rotating("psk-1") });
+    const rotated = secretHasher({ statePath: statePathIn(dir), lineage: LINEAGE, env: { NETFORM_STATE_KEY: "new-key" } });
+    expect(rotated.matches(old("psk-1"), "psk-1")).toBe(false);
+  });
+
   it("refuses an empty key file with what to do, rather than hashing with an empty key", () => {
     const dir = mkdtempSync(join(tmpdir(), "netform-key-"));
     writeFileSync(stateKeyPath(statePathIn(dir)), "\n", { mode: 0o600 });
