@@ -104,7 +104,7 @@ const keyedHash = (key: string, value: unknown) => `hmac-sha256:${createHmac("sh
 
 async function applied(env: Record<string, string> = {}): Promise<{ ws: Workspace; run: (...args: string[]) => Promise<CliResult>; first: CliResult }> {
   const ws = workspace(CONFIG);
-  const run = (...args: string[]) => netform(args, { cwd: ws.dir, env: simEnv(t.url, { ...SECRETS, ...env }) });
+  const run = (...args: string[]) => netform(args, { cwd: ws.dir, env: simEnv(t.url, { ...SECRETS, NETFORM_STATE_KEY: "", ...env }) });
   const first = await run("apply", "--auto-approve");
   expect(first.code, first.stderr).toBe(0);
   expect(first.stdout).toContain("Apply complete! Resources: 7 added");
