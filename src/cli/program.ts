@@ -62,6 +62,9 @@ Environment:
   NETFORM_TOKEN                                a ready bearer token instead
   NETFORM_VAR_<NAME>                           a variable's value
   NETFORM_STATE_KEY                            key of the secret hashes in state and plan files
+                                               (required with a shared backend; unset with a
+                                               local state: a random key kept in <state>.key)
+  NETFORM_STATE_KEY_PREVIOUS                   while rotating it: the old key
   NETFORM_STATE_ENCRYPTION_KEY                 encrypt the state and saved plans (AES-256, base64 or hex;
                                                or NETFORM_STATE_ENCRYPTION_KEY_FILE); _OLD_KEY for state rekey
   NETFORM_HTTP_USERNAME, NETFORM_HTTP_PASSWORD basic auth for the http backend

@@ -6,7 +6,7 @@
 
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { readPath, resourceAt, secretsAt } from "../config/index.js";
+import { readPath, resourceAt, secretsAt, SENSITIVE_TEXT } from "../config/index.js";
 import { compareFields } from "../plan/diff.js";
 import type { DriftEntry, DriftReport, DriftedField } from "../plan/drift.js";
 import { lookupFrom, resolveSpec } from "../plan/resolve.js";
@@ -15,6 +15,7 @@ import type { Body, ObjectRef } from "../kinds/index.js";
 import type { ResourceState } from "../state/index.js";
 import type { EventSink } from "./events.js";
 import { unlessInterrupted } from "./interrupt.js";
+import { NEVER_APPLIED } from "./records.js";
 import { refresh } from "./refresh.js";
 import type { Run } from "./run.js";
 
@@ -92,20 +93,25 @@ function changedFields(run: Run, address: string, recorded: ResourceState, body:
   if (!kind) return [];
   const resource = resourceAt(run.config, address);
   const secrets = secretsAt(run.config, address, recorded.kind);
-  const ignored = resource?.lifecycle.ignoreChanges ?? [];
+  const ignoredByLifecycle = resource?.lifecycle.ignoreChanges ?? [];
+  const silenced = (path: string) => ignoredByLifecycle.some((i) => path === i || path.startsWith(`${i}.`)) || ignore.ignoresField(address, path);
   const before = kind.observed(recorded.attributes);
   const after = kind.observed(body);
   const paths = new Set([...leaves(before).keys(), ...leaves(after).keys()]);
   const fields: DriftedField[] = [];
   for (const path of [...paths].sort()) {
-    if (ignored.some((i) => path === i || path.startsWith(`${i}.`)) || ignore.ignoresField(address, path)) continue;
+    // The state holds no secret, only its hash: secrets are compared below, by hash.
+    if (silenced(path) || secrets.holdsSecret(path)) continue;
     const was = readPath(before, path);
     const now = readPath(after, path);
-    if (sameValue(was, now)) continue;
-    const secret = secrets.holdsSecret(path);
-    fields.push(secret ? { path, before: "(sensitive)", after: "(sensitive)", sensitive: true } : { path, before: was, after: now });
+    if (!sameValue(was, now)) fields.push({ path, before: was, after: now });
   }
-  return fields;
+  for (const [path, hash] of Object.entries(recorded.sensitiveHashes)) {
+    if (silenced(path) || hash === NEVER_APPLIED) continue;
+    const returned = kind.returnedSecrets?.covers(path) ? { value: readPath(body, path) } : readPath(before, path) !== undefined ? { value: readPath(after, path) } : undefined;
+    if (returned && !run.hash.matches(hash, returned.value)) fields.push({ path, before: SENSITIVE_TEXT, after: returned.value === undefined || returned.value === null ? undefined : SENSITIVE_TEXT, sensitive: true });
+  }
+  return fields.sort((a, b) => a.path.localeCompare(b.path));
 }
 
 function differsFromConfiguration(run: Run, address: string, recorded: ResourceState, body: Body): boolean {

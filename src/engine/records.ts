@@ -9,7 +9,10 @@ import type { ConfigResource, SecretPaths } from "../config/index.js";
 import type { Body, ObjectRef, Operation } from "../kinds/index.js";
 import { hashesUnder } from "../plan/index.js";
 import type { ResourceState, StateStore } from "../state/index.js";
-import { scrubbed, type SecretHasher } from "./secrets.js";
+import { scrubbed } from "./secrets.js";
+
+/** The recorded hash of a secret netform has not sent yet (an imported object's): it matches no value. */
+export const NEVER_APPLIED = "never-applied";
 
 /** Where a create-before-destroy replacement keeps the object it replaces until that one is deleted. */
 export const deposedAddress = (address: string): string => `${address}~deposed`;
@@ -26,7 +29,7 @@ export class Recorder {
   /** `hash` keys the secret hashes of settled records; a recorder that only forgets needs none. */
   constructor(
     private readonly store: StateStore,
-    private readonly hash: SecretHasher = () => {
+    private readonly hash: (value: unknown) => string = () => {
       throw new Error("this recorder records no secrets");
     },
   ) {}
@@ -115,16 +118,24 @@ export class Recorder {
   }
 
   /**
-   * An object adopted as it is (import): until netform applies them, its secrets are unknown, so no hashes
-   * are recorded and the next plan compares them as changed.
+   * An object adopted as it is (import): until netform applies them, its secrets are unknown, so they are
+   * recorded as never applied, and the next plan compares them as changed.
    */
   imported(resource: ConfigResource, ref: ObjectRef, body: Body, dependencies: string[]): Promise<void> {
     return this.store.setResource(resource.address, {
       kind: resource.kind,
       ...refOf(ref),
       attributes: scrubbed(body, resource.secrets),
-      sensitiveHashes: {},
+      sensitiveHashes: resource.secrets.hashes(resource.spec, () => NEVER_APPLIED),
       dependencies,
+    });
+  }
+
+  /** Secret hashes corrected without any change on the service (reconciledHashes): saved with the next write. */
+  rehashed(address: string, sensitiveHashes: Record<string, string>): void {
+    this.store.amend((s) => {
+      const recorded = s.resources[address];
+      if (recorded) recorded.sensitiveHashes = { ...sensitiveHashes };
     });
   }
 

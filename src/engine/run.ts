@@ -9,6 +9,7 @@ import { resourceAt, secretsAt, Sensitive, type ConfigResource, type Configurati
 import { isKind, KIND_DEFINITIONS } from "../kinds/index.js";
 import { hasErrors, type Diagnostic } from "../diag/index.js";
 import { makePlan, type Refreshed } from "../plan/diff.js";
+import { lookupFrom, resolveSpec } from "../plan/resolve.js";
 import type { Plan, PlanMode } from "../plan/types.js";
 import { acquireLock, type HeldLock, type StateBackend, type StateKeys, type StateStore } from "../state/index.js";
 import { applyPlan, type ApplyOutcome } from "./apply.js";
@@ -18,7 +19,7 @@ import { interruptedBy, throwIfInterrupted } from "./interrupt.js";
 import { checkPlanFile, type PlanFile } from "./plan-file.js";
 import { Recorder } from "./records.js";
 import { refresh } from "./refresh.js";
-import { redactor, secretHasher, secretValues, type SecretHasher } from "./secrets.js";
+import { reconciledHashes, redactor, secretHasher, secretValues, type SecretHasher } from "./secrets.js";
 import { openSession, type EndpointResolver, type Session } from "./session.js";
 import { backendSettings, defaultStatePath, loadStore, stateAccess } from "./state-access.js";
 
@@ -134,7 +135,15 @@ export async function openRun(options: RunOptions): Promise<Opened> {
     });
     if (options.lineage && !store.exists) store.adoptLineage(options.lineage);
     throwIfInterrupted(signal);
-    const hash = secretHasher(store.state.lineage, options.env);
+    const hash = secretHasher({
+      // A shared backend has no place beside the state for a key of netform's making, and every runner
+      // must hash alike: there, the key is NETFORM_STATE_KEY or nothing.
+      ...(settings.type === "local" ? { statePath } : {}),
+      lineage: store.state.lineage,
+      env: options.env,
+      onKeyCreated: (keyPath) => options.emit({ type: "diagnostic", diagnostic: keyCreatedWarning(keyPath) }),
+    });
+    reconcileRecordedHashes(config, store, hash);
     const run: Run = {
       config,
       redact: redactor(secretValues(config)),
@@ -153,6 +162,31 @@ export async function openRun(options: RunOptions): Promise<Opened> {
     await closeAll();
     if (signal?.aborted && error instanceof Error && error.name === "AbortError") throwIfInterrupted(signal);
     throw error;
+  }
+}
+
+function keyCreatedWarning(keyPath: string): Diagnostic {
+  return {
+    severity: "warning",
+    code: "state.key-created",
+    message: `NETFORM_STATE_KEY is not set: netform generated a random key for the secret hashes of the state and keeps it in ${keyPath}`,
+    hint: "keep that file with the state (every run that reads the state needs it), or set NETFORM_STATE_KEY from your secret store; see \"Secrets and the state key\" in the README",
+  };
+}
+
+/**
+ * Brings the recorded secret hashes of settled objects to the current key, and records a baseline for
+ * secret fields that have none (reconciledHashes): in memory, saved by the next write of the state.
+ */
+function reconcileRecordedHashes(config: Configuration, store: StateStore, hash: SecretHasher): void {
+  const state = store.state;
+  const records = new Recorder(store, hash);
+  for (const resource of config.resources.values()) {
+    const recorded = state.resources[resource.address];
+    if (!recorded?.id || recorded.pending) continue;
+    const { spec } = resolveSpec(resource.spec, lookupFrom(state));
+    const hashes = reconciledHashes(recorded.sensitiveHashes, spec, resource.secrets, hash);
+    if (hashes) records.rehashed(resource.address, hashes);
   }
 }
 

@@ -1,16 +1,132 @@
 // Secrets in the state file are stored only as keyed hashes, so a changed secret is still detected
-// without the state ever holding it. The key is NETFORM_STATE_KEY when set (recommended: then the
-// hashes cannot be tested against guesses by someone holding only the state file), otherwise one
-// derived from the state's lineage.
+// without the state ever holding it. The key is NETFORM_STATE_KEY when set (recommended), otherwise a
+// random key netform generates on first use and keeps in a file beside the state (mode 0600): never one
+// derived from anything the state holds, so the hashes cannot be tested against guesses by someone
+// holding only the state file. States written before that key file existed were hashed with a key
+// derived from their lineage: those hashes are still accepted, and re-hashed with the new key when the
+// state is next written; so are those of the key being rotated out (NETFORM_STATE_KEY_PREVIOUS).
 
-import { createHash, createHmac } from "node:crypto";
+import { createHash, createHmac, randomBytes } from "node:crypto";
+import { readFileSync, writeFileSync } from "node:fs";
+import { NetformError } from "../diag/index.js";
 import { isPlainObject, SENSITIVE_TEXT, Sensitive, Template, type Configuration, type SecretPaths } from "../config/index.js";
+import { isUnknownValue, leaves } from "../plan/values.js";
 
-export type SecretHasher = (value: unknown) => string;
+export interface SecretHasher {
+  /** The keyed hash of a secret value, as the state and plan files record it. */
+  (value: unknown): string;
+  /** Whether a recorded hash is that of `value`: with the current key, or with the lineage-derived key of older states. */
+  matches(recorded: string | undefined, value: unknown): boolean;
+  /** A recorded hash made with an earlier key (NETFORM_STATE_KEY_PREVIOUS, or the lineage-derived one): to be re-hashed with the current key. */
+  isLegacy(recorded: string, value: unknown): boolean;
+}
 
-export function secretHasher(lineage: string, env: NodeJS.ProcessEnv = process.env): SecretHasher {
-  const key = env.NETFORM_STATE_KEY || createHash("sha256").update(`netform-state-key:${lineage}`).digest();
-  return (value) => `hmac-sha256:${createHmac("sha256", key).update(JSON.stringify(value)).digest("hex").slice(0, 40)}`;
+/** Where netform keeps the key it generated for a state, when NETFORM_STATE_KEY is not set. */
+export const stateKeyPath = (statePath: string): string => `${statePath}.key`;
+
+const hmac = (key: string | Buffer, value: unknown) => `hmac-sha256:${createHmac("sha256", key).update(JSON.stringify(value)).digest("hex").slice(0, 40)}`;
+
+/** The key of states written before netform kept a key of its own: anyone holding the state can derive it. */
+const lineageKey = (lineage: string) => createHash("sha256").update(`netform-state-key:${lineage}`).digest();
+
+export interface HasherOptions {
+  /** The local state file, beside which a generated key is kept; absent for a shared backend. */
+  statePath?: string;
+  lineage: string;
+  env?: NodeJS.ProcessEnv;
+  /** Told once, when netform generates a key because none was given. */
+  onKeyCreated?: (keyPath: string) => void;
+}
+
+/**
+ * The hasher of a state. Without NETFORM_STATE_KEY the key file is read, or created, at the first hash:
+ * a state that holds no secret never gets one.
+ */
+export function secretHasher(options: HasherOptions): SecretHasher {
+  const given = options.env?.NETFORM_STATE_KEY;
+  let key: string | undefined = given || undefined;
+  // Keys whose hashes still match until the next write replaces them: the key being rotated out, and
+  // the lineage-derived key of older states (never one set with NETFORM_STATE_KEY: those were hashed with it).
+  const previous = [options.env?.NETFORM_STATE_KEY_PREVIOUS || undefined, given ? undefined : lineageKey(options.lineage)].filter((k) => k !== undefined);
+  const current = (): string => (key ??= generatedKey(options));
+  const hash = ((value: unknown) => hmac(current(), value)) as SecretHasher;
+  hash.isLegacy = (recorded, value) => previous.some((k) => recorded === hmac(k, value)) && recorded !== hash(value);
+  hash.matches = (recorded, value) => recorded !== undefined && (recorded === hash(value) || hash.isLegacy(recorded, value));
+  return hash;
+}
+
+function generatedKey(options: HasherOptions): string {
+  if (options.statePath === undefined) {
+    throw new NetformError({
+      code: "state.key",
+      message: "the configuration holds secrets and its state is in a shared backend, but NETFORM_STATE_KEY is not set",
+      hint: "set NETFORM_STATE_KEY to one random value (e.g. openssl rand -hex 32) for every runner that uses this state: the state keeps only keyed hashes of secrets, and runners must hash alike",
+    });
+  }
+  return keyFromFile(stateKeyPath(options.statePath), options.onKeyCreated);
+}
+
+function keyFromFile(path: string, onKeyCreated: ((keyPath: string) => void) | undefined): string {
+  const existing = readKey(path);
+  if (existing !== undefined) return existing;
+  const generated = randomBytes(32).toString("hex");
+  try {
+    // "wx": of two runs that race to create it, the second reads the first's key.
+    writeFileSync(path, `${generated}\n`, { mode: 0o600, flag: "wx" });
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === "EEXIST") return readKey(path) ?? generated;
+    throw new NetformError({
+      code: "state.key",
+      message: `cannot create the key of the state's secret hashes at ${path}: ${(e as Error).message}`,
+      hint: "set NETFORM_STATE_KEY, or make the state's directory writable",
+      cause: e,
+    });
+  }
+  onKeyCreated?.(path);
+  return generated;
+}
+
+function readKey(path: string): string | undefined {
+  let text: string;
+  try {
+    text = readFileSync(path, "utf8");
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+    throw new NetformError({ code: "state.key", message: `cannot read the key of the state's secret hashes at ${path}: ${(e as Error).message}`, hint: "make it readable, or set NETFORM_STATE_KEY", cause: e });
+  }
+  const key = text.trim();
+  if (key === "") {
+    throw new NetformError({
+      code: "state.key",
+      message: `the key file ${path} is empty`,
+      hint: "restore it from where the state is kept, or set NETFORM_STATE_KEY; see \"Secrets and the state key\" in the README",
+    });
+  }
+  return key;
+}
+
+/**
+ * The secret hashes a settled record should hold for a spec (resolved: secrets revealed), when they
+ * differ from those it holds; undefined when nothing is to change. Two cases, both without any call
+ * to the service:
+ * - a secret field without a recorded hash (a state written by an older netform, before the field was
+ *   treated as secret) is a baseline: the declared value's hash is recorded, and nothing is planned,
+ *   never a change that would replace the object;
+ * - a hash made with the lineage-derived key of an older state is re-hashed with the current key.
+ * A recorded hash that matches neither is kept: the planner sees a changed secret.
+ */
+export function reconciledHashes(recorded: Readonly<Record<string, string>>, spec: Record<string, unknown>, secrets: SecretPaths, hash: SecretHasher): Record<string, string> | undefined {
+  const out = { ...recorded };
+  let changed = false;
+  for (const [path, value] of leaves(spec)) {
+    if (!secrets.holdsSecret(path) || isUnknownValue(value)) continue;
+    const had = recorded[path];
+    if (had === undefined || hash.isLegacy(had, value)) {
+      out[path] = hash(value);
+      changed = true;
+    }
+  }
+  return changed ? out : undefined;
 }
 
 /** A copy of an API body with every secret leaf replaced by "(sensitive)": what the state may hold. */

@@ -5,7 +5,7 @@
 // the state file.
 
 import type { ApiClient } from "../api/index.js";
-import type { ConfigResource, Configuration, KindSchema, ProviderConfig } from "../config/index.js";
+import type { ConfigResource, Configuration, KindSchema, ProviderConfig, SecretPaths } from "../config/index.js";
 import type { Diagnostic } from "../diag/index.js";
 
 /** A JSON object as the API sends or receives it. */
@@ -69,6 +69,12 @@ export interface KindHandler {
   observed(body: Body): Body;
   /** Dotted field paths that change in place, and how; a prefix covers everything under it. */
   updatable: Readonly<Record<string, UpdateMethod>>;
+  /**
+   * The kind's secret fields the service returns in its answers, at the same path as in the spec: these
+   * are compared with the service's value, so a change made outside netform is found. Every other secret
+   * field is compared only with the hash recorded when netform last sent it (and plans say so).
+   */
+  returnedSecrets?: SecretPaths;
 
   /** Sends the create; returns once the API accepted it, with the new object's ref and body. */
   create(ctx: KindContext, spec: Body): Promise<Observed>;

@@ -147,6 +147,8 @@ const handler: KindHandler = {
 
   desired: (spec) => comparable(spec, true),
   observed: (body) => comparable(body, false),
+  // 2.7: a VPN's answer carries the primary tunnel's key and password; nothing documents the secondary's.
+  returnedSecrets: new SecretPaths(["peerSharedKey", "password"]),
 
   updatable: {
     siteName: PUT,

@@ -28,7 +28,7 @@ export interface PlanInput {
   imports: ReadonlyMap<string, Refreshed>;
   kinds: ReadonlyMap<string, KindHandler>;
   /** The keyed hash of a secret value, as stored in the state. */
-  hash(value: unknown): string;
+  hash: SecretHashes;
   targets?: readonly string[];
   replace?: readonly string[];
   configHash: string;
@@ -48,9 +48,37 @@ export function updatableBy(kind: KindHandler, path: string): boolean {
   return Object.keys(kind.updatable).some((k) => path === k || path.startsWith(`${k}.`));
 }
 
+/** How the planner compares secrets: the state records keyed hashes of them. */
+export interface SecretHashes {
+  (value: unknown): string;
+  /** Whether a recorded hash is that of `value`. */
+  matches(recorded: string | undefined, value: unknown): boolean;
+}
+
 interface Comparison {
   changes: FieldChange[];
   desired: Body;
+  /** Secret fields compared only with the recorded hash: the service does not return them. */
+  notCompared: string[];
+}
+
+/**
+ * A secret field's value as the service has it, and as declared in the same form; undefined when the
+ * service does not return it. The kind's own secret fields are read from the answer where the kind says
+ * the service returns them; a field that is secret only because a secret fed it (a description) is
+ * compared in the kind's comparable form, like any other field.
+ */
+function serviceSecret(kind: KindHandler, body: Body | undefined, observed: Body, desired: Body, path: string, declared: unknown): { have: unknown; want: unknown } | undefined {
+  if (!body) return undefined;
+  if (kind.returnedSecrets?.covers(path)) {
+    const have = readPath(body, path);
+    // What the state holds in place of a secret is no value of the service.
+    return have === SENSITIVE_TEXT ? undefined : { have, want: declared };
+  }
+  const want = readPath(desired, path);
+  if (want === undefined) return undefined;
+  const have = readPath(observed, path);
+  return have === SENSITIVE_TEXT ? undefined : { have, want };
 }
 
 /** Field-by-field differences between the desired spec and the object as observed. */
@@ -60,12 +88,13 @@ export function compareFields(
   spec: Body,
   observedBody: Body | undefined,
   prior: ResourceState | undefined,
-  hash: (v: unknown) => string,
+  hash: SecretHashes,
 ): Comparison {
   const secrets = resource.secrets;
   const desired = kind.desired(spec);
   const observed = observedBody ? kind.observed(observedBody) : {};
   const changes: FieldChange[] = [];
+  const notCompared: string[] = [];
   const ignore = resource.lifecycle.ignoreChanges;
   for (const [path, want] of leaves(desired)) {
     if (ignored(path, ignore) || secrets.holdsSecret(path)) continue;
@@ -73,17 +102,25 @@ export function compareFields(
     if (isUnknownValue(want)) changes.push({ path, before: have, unknown: true });
     else if (!sameValue(want, have)) changes.push({ path, before: have, after: want });
   }
-  // Secrets are compared by keyed hash with what was last applied: the service may not return them.
   for (const [path, value] of leaves(spec)) {
     if (!secrets.holdsSecret(path) || ignored(path, ignore)) continue;
     if (isUnknownValue(value)) {
       changes.push({ path, before: SENSITIVE_TEXT, unknown: true, sensitive: true });
       continue;
     }
-    if (prior?.sensitiveHashes[path] !== hash(value)) changes.push({ path, before: prior?.sensitiveHashes[path] ? SENSITIVE_TEXT : undefined, after: SENSITIVE_TEXT, sensitive: true });
+    // Where the service returns the secret, what it has is compared with what is declared: a secret
+    // changed outside netform is restored. Elsewhere only what netform last sent can be compared.
+    const service = serviceSecret(kind, observedBody, observed, desired, path, value);
+    if (service) {
+      if (!sameValue(service.want, service.have)) changes.push({ path, before: service.have === undefined || service.have === null ? undefined : SENSITIVE_TEXT, after: SENSITIVE_TEXT, sensitive: true });
+      continue;
+    }
+    notCompared.push(path);
+    const recorded = prior?.sensitiveHashes[path];
+    if (!hash.matches(recorded, value)) changes.push({ path, before: recorded ? SENSITIVE_TEXT : undefined, after: SENSITIVE_TEXT, sensitive: true });
   }
   for (const change of changes) if (!updatableBy(kind, change.path)) change.forcesReplacement = true;
-  return { changes, desired };
+  return { changes, desired, notCompared };
 }
 
 /** A copy without null leaves: in a desired form they mean "absent", which an object as it will be does not show. */
@@ -300,7 +337,7 @@ function planResource(resource: ConfigResource, input: PlanInput, attribute: Att
     if (!prior && resource.import) {
       const target = input.imports.get(resource.address);
       if (target?.status !== "present") return created("import-missing", `import ${resource.import}: no such object`);
-      const { changes, desired } = compareFields(resource, kind, spec, target.body, undefined, input.hash);
+      const { changes, desired, notCompared } = compareFields(resource, kind, spec, target.body, undefined, input.hash);
       return {
         ...base,
         action: "import",
@@ -312,6 +349,7 @@ function planResource(resource: ConfigResource, input: PlanInput, attribute: Att
         after: afterView(resource, desired, spec),
         changes,
         unknown: unknownPaths(desired),
+        ...(notCompared.length ? { notCompared } : {}),
       };
     }
     if (prior?.pending?.operation === "create" && fresh?.status === "absent") return created("create-not-reached", "the previous run's create did not reach the service");
@@ -320,7 +358,7 @@ function planResource(resource: ConfigResource, input: PlanInput, attribute: Att
   if (fresh?.status === "gone") return created("deleted-outside", "deleted outside netform");
   if (!forcedReplace.has(resource.address)) writeOnlyWarnings(resource, spec, prior, input.hash).forEach(warn);
   const observedBody = adopted ? adopted.body : prior.attributes;
-  const { changes, desired } = compareFields(resource, kind, spec, observedBody, prior, input.hash);
+  const { changes, desired, notCompared } = compareFields(resource, kind, spec, observedBody, prior, input.hash);
   const common = {
     ...base,
     id,
@@ -328,6 +366,7 @@ function planResource(resource: ConfigResource, input: PlanInput, attribute: Att
     after: afterView(resource, desired, spec),
     changes,
     unknown: unknownPaths(desired),
+    ...(notCompared.length ? { notCompared } : {}),
   };
   const failed = kind.readiness(observedBody, "create");
   if (typeof failed === "object") return { ...common, action: "replace", reasonCode: "failed-state", reason: `the service reports ${failed.failed}`, createBeforeDestroy: resource.lifecycle.createBeforeDestroy };

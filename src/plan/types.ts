@@ -79,6 +79,12 @@ export interface ResourceChange {
   unknown: string[];
   /** Dotted paths whose values are secret. */
   sensitive: string[];
+  /**
+   * Secret fields the service does not return: not readable, so not compared with the service (only the
+   * declared value with the hash recorded when netform last sent it). A change made outside netform to
+   * one of them cannot be seen.
+   */
+  notCompared?: string[];
   /** replace: create the new object before deleting the old one. */
   createBeforeDestroy?: boolean;
   /** Addresses this one depends on. */

@@ -141,6 +141,14 @@ export class StateStore {
     return this.flush();
   }
 
+  /**
+   * Applies `change` in memory only: the next write saves it. For corrections that must not make a
+   * read-only command write the state (secret hashes re-keyed), yet must not be lost by the next run that writes.
+   */
+  amend(change: (state: StateFile) => void): void {
+    change(this.current);
+  }
+
   setResource(address: string, resource: ResourceState): Promise<void> {
     const copy = structuredClone(resource);
     return this.update((s) => {

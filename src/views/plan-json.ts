@@ -45,6 +45,10 @@ export const resourceChangeDocumentSchema = z
     after: jsonObject.nullable().describe(`the object as it will be, masked, "${UNKNOWN_TEXT}" where unknown; null when it will be deleted`),
     afterUnknown: z.array(z.string()).describe("dotted paths whose values are unknown until apply"),
     sensitivePaths: z.array(z.string()).describe(`dotted paths whose values are secret, shown as "${SENSITIVE_TEXT}"`),
+    notCompared: z
+      .array(z.string())
+      .optional()
+      .describe("secret fields the service does not return: not readable, so not compared with the service; only the declared value with the hash of what netform last sent"),
     changes: z.array(fieldChangeDocumentSchema),
     id: z.string().optional().describe("the existing object's id"),
     importId: z.string().optional().describe("import: the uuid adopted"),
@@ -103,6 +107,7 @@ export function resourceChangeDocument(rc: ResourceChange): ResourceChangeDocume
     after: rc.after === undefined ? null : maskedObject(masks.mask(rc.after, [], true)),
     afterUnknown: [...rc.unknown],
     sensitivePaths: sensitivePathsOf(rc.kind, rc.sensitive),
+    ...(rc.notCompared?.length ? { notCompared: [...rc.notCompared] } : {}),
     changes: rc.changes.map((fc) => {
       const segs = segments(fc.path);
       const sensitive = fc.sensitive === true || masks.isSensitive(segs);

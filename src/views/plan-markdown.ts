@@ -11,7 +11,7 @@
 import { hasChanges, type Plan, type PlanMode, type ResourceChange } from "../plan/types.js";
 import { capComment, codeSpan, DEFAULT_MAX_LENGTH, details, escapeHtml, escapeInline, fencedBlock, table } from "./markdown.js";
 import type { Colors } from "./output.js";
-import { noChangesMessage, refreshOnlyCount, summaryCounts } from "./plan-text.js";
+import { noChangesMessage, notComparedLines, refreshOnlyCount, summaryCounts } from "./plan-text.js";
 import { createdLines, deletedLines, fieldChangeLines, gutterLines } from "./values.js";
 
 export interface MarkdownOptions {
@@ -30,8 +30,9 @@ export function renderPlanMarkdown(plan: Plan, options: MarkdownOptions = {}): s
   const maxLength = options.maxLength ?? DEFAULT_MAX_LENGTH;
   const name = escapeInline(options.title ?? defaultTitle(plan.mode));
   const shown = plan.changes.filter((rc) => isShown(rc, plan.mode));
+  const unread = notComparedNote(plan);
   if (!hasChanges(plan) || shown.length === 0) {
-    return capComment({ head: () => [`### ${name}: no changes`, noChangesMessage(plan.mode)], rows: 0, sections: [], note: () => "", maxLength });
+    return capComment({ head: () => [`### ${name}: no changes`, noChangesMessage(plan.mode, unread !== ""), unread], rows: 0, sections: [], note: () => "", maxLength });
   }
 
   const title = `### ${name}: ${plan.mode === "refresh-only" ? `${refreshOnlyCount(plan)} to update in the state` : summaryCounts(plan.summary)}`;
@@ -41,13 +42,20 @@ export function renderPlanMarkdown(plan: Plan, options: MarkdownOptions = {}): s
   });
   const graph = dependencyGraph(plan, shown);
   return capComment({
-    head: (rowLimit) => [title, warning(shown, plan.mode, rowLimit), changeTable(shown, plan.mode, rowLimit), rowLimit === undefined ? graph : ""],
+    head: (rowLimit) => [title, warning(shown, plan.mode, rowLimit), changeTable(shown, plan.mode, rowLimit), unread, rowLimit === undefined ? graph : ""],
     rows: shown.length,
     sections,
     note: (left, total) =>
       `> [!NOTE]\n> ${left} of ${total} resource ${total === 1 ? "section was" : "sections were"} left out to keep this comment under ${maxLength.toLocaleString("en-US")} characters. Run \`netform show\` for the full plan.`,
     maxLength,
   });
+}
+
+/** The secret fields the service does not return (plan-text.ts says why), as a note. */
+function notComparedNote(plan: Plan): string {
+  const [lead, ...fields] = notComparedLines(plan);
+  if (lead === undefined) return "";
+  return ["> [!NOTE]", `> ${escapeInline(lead)}`, ...fields.map((line) => `> - ${escapeInline(line.trim())}`)].join("\n");
 }
 
 function defaultTitle(mode: PlanMode): string {

@@ -11,9 +11,22 @@ import { createdLines, deletedLines, fieldChangeLines, Masks, pad, paintSym, typ
 
 export function renderPlanText(plan: Plan, c: Colors): string {
   const blocks = plan.changes.map((rc) => renderResource(rc, plan.mode, c)).filter((lines) => lines.length > 0);
-  if (!hasChanges(plan) || blocks.length === 0) return `${noChangesMessage(plan.mode)}\n`;
+  const unread = notComparedLines(plan);
+  const note = unread.length > 0 ? `\n${unread.map((line) => c.dim(line)).join("\n")}\n` : "";
+  if (!hasChanges(plan) || blocks.length === 0) return `${noChangesMessage(plan.mode, unread.length > 0)}\n${note}`;
   const parts = [header(plan.mode), ...blocks.map((lines) => lines.join("\n")), footer(plan, c)];
-  return `${parts.join("\n\n")}\n`;
+  return `${parts.join("\n\n")}\n${note}`;
+}
+
+/**
+ * The secret fields the service does not return, so that no plan claims a match it did not check: a
+ * change made to them outside netform cannot be seen.
+ */
+export function notComparedLines(plan: Plan): string[] {
+  if (plan.mode === "destroy") return [];
+  const fields = plan.changes.filter((rc) => rc.action !== "delete" && rc.notCompared?.length).map((rc) => `  ${rc.address}: ${rc.notCompared!.join(", ")}`);
+  if (fields.length === 0) return [];
+  return ["Secrets not readable; not compared (the service does not return them; compared only with what netform last sent):", ...fields];
 }
 
 function header(mode: PlanMode): string {
@@ -31,10 +44,10 @@ function header(mode: PlanMode): string {
   }
 }
 
-export function noChangesMessage(mode: PlanMode): string {
+export function noChangesMessage(mode: PlanMode, someNotCompared = false): string {
   switch (mode) {
     case "normal":
-      return "No changes. The service matches the configuration.";
+      return someNotCompared ? "No changes. The service matches the configuration, as far as it can be read." : "No changes. The service matches the configuration.";
     case "destroy":
       // "matches the configuration" would be wrong here: a destroy plan ignores what is declared.
       return "No changes. No objects need to be destroyed.";

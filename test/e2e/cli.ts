@@ -44,10 +44,14 @@ export function workspace(yaml?: string): Workspace {
   return ws;
 }
 
-/** The environment that points netform at a simulator started by the test, polling fast. */
+/**
+ * The environment that points netform at a simulator started by the test, polling fast, with the state
+ * key set as the README recommends (`NETFORM_STATE_KEY: ""` in `extra` runs without one).
+ */
 export function simEnv(url: string, extra: Record<string, string> = {}): Record<string, string> {
   return {
     NETFORM_ENDPOINT: url,
+    NETFORM_STATE_KEY: "e2e-state-key",
     NETFORM_CLIENT_ID: "demo-client",
     NETFORM_CLIENT_SECRET: "demo-secret",
     NETFORM_POLL_INTERVAL_MS: "10",

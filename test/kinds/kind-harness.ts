@@ -34,7 +34,8 @@ export function useKindContext(t: TestSim): { readonly ctx: KindContext } {
 /** The leaves of desired(spec) that differ from observed(body), by the engine's own compare. */
 export function differences(kind: KindHandler, spec: Body, body: Body): string[] {
   const resource = { secrets: SecretPaths.NONE, lifecycle: { ignoreChanges: [], preventDestroy: false, createBeforeDestroy: false } };
-  return compareFields(resource, kind, spec, body, undefined, String).changes.map((c) => c.path);
+  const hash = Object.assign(String, { matches: (recorded: string | undefined, value: unknown) => recorded === String(value) });
+  return compareFields(resource, kind, spec, body, undefined, hash).changes.map((c) => c.path);
 }
 
 /** The same differences, each with what was wanted and what was found, for readable failures. */

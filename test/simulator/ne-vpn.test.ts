@@ -170,6 +170,12 @@ describe("POST /ne/v1/vpn", () => {
     const uuid = await createVpn(vpnBody(primary, { secondary: tunnel() }));
     const done = await t.waitFor(`/ne/v1/vpn/${uuid}`, "/status", "PROVISIONED");
     expect(done.secondary).toMatchObject({ configName: "Secondary tunnel", virtualDeviceUuid: secondaryDevice, tunnelStatus: "UP", bgpState: "Established" });
+    // VpnResponse (2.7) carries the primary's secrets, and documents no secondary at all: not its secrets.
+    expect(done).toMatchObject({ peerSharedKey: "5bb2424e888bd", password: "pass123" });
+    expect(done.secondary).not.toHaveProperty("peerSharedKey");
+    expect(done.secondary).not.toHaveProperty("password");
+    const listed = (await t.call("GET", `/ne/v1/vpn?virtualDeviceUuid=${primary}`)).body.data[0];
+    expect(listed.secondary).not.toHaveProperty("peerSharedKey");
     await expectProblem("POST", "/ne/v1/vpn", vpnBody(primary, { peerIp: "1.1.1.1", secondary: tunnel() }), 400, "EQ-2010010", "secondary.peerIp");
   });
 

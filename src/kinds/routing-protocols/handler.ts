@@ -3,7 +3,7 @@
 // other field through a PUT of the whole instance; the type, the connection and a DIRECT instance's
 // addresses cannot change.
 
-import { isPlainObject, readPath } from "../../config/index.js";
+import { isPlainObject, readPath, SecretPaths } from "../../config/index.js";
 import { listAll } from "../../api/index.js";
 import { NetformError } from "../../diag/index.js";
 import { asNumber, compact, deleteIdempotently, isNotFound, orGone, readinessFrom, refKey, type StateTable } from "../common.js";
@@ -156,6 +156,8 @@ const UPDATABLE: Readonly<Record<string, UpdateMethod>> = {
 export const handler: KindHandler = {
   noun: "routing protocol",
   parentField: "connection",
+  // 2.6: a BGP instance's answer carries its bgpAuthKey.
+  returnedSecrets: new SecretPaths(["bgpAuthKey"]),
 
   async observe(ctx, ref) {
     const body = await orGone(() => ctx.api.call<Body>("GET", instancePath(ref)));

@@ -5,7 +5,7 @@
 // events become visible once their time has passed.
 
 import { AsyncLocalStorage } from "node:async_hooks";
-import { mkdirSync, readFileSync, renameSync, writeFileSync, openSync, fsyncSync, closeSync } from "node:fs";
+import { mkdirSync, readFileSync, renameSync, writeFileSync, openSync, fsyncSync, closeSync, fchmodSync } from "node:fs";
 import { dirname } from "node:path";
 import { Clock, iso } from "./clock.js";
 import { Random } from "./random.js";
@@ -324,10 +324,12 @@ export class World {
       objects: [...this.objects.values()],
       events: this.events,
     };
-    mkdirSync(dirname(this.dataFile), { recursive: true });
+    mkdirSync(dirname(this.dataFile), { recursive: true, mode: 0o700 });
     const tmp = `${this.dataFile}.${process.pid}.tmp`;
-    const fd = openSync(tmp, "w");
+    // The world holds what clients sent, secrets included (BGP keys, VPN keys): only its owner reads it.
+    const fd = openSync(tmp, "w", 0o600);
     try {
+      fchmodSync(fd, 0o600);
       writeFileSync(fd, JSON.stringify(data));
       fsyncSync(fd);
     } finally {

@@ -226,6 +226,18 @@ function bringUp(world: World, vpn: SimObject, immediate: Record<string, Json>, 
 
 // ── handlers ───────────────────────────────────────────────────────────────────────────────
 
+/**
+ * A VPN as the API answers it: VpnResponse (2.7) carries the primary tunnel's peerSharedKey and password;
+ * the secondary tunnel is not in it at all, so its settings are shown without the secrets nothing documents.
+ */
+function vpnResponse(world: World, vpn: SimObject): JsonObject {
+  const view = world.view(vpn);
+  const secondary = view.secondary;
+  if (secondary === null || typeof secondary !== "object" || Array.isArray(secondary)) return view;
+  const { peerSharedKey: _key, password: _password, ...shown } = secondary;
+  return { ...view, secondary: shown };
+}
+
 function findVpn(world: World, principal: Principal, uuid: string): SimObject {
   const vpn = world.get(uuid, KIND);
   if (!vpn || !canSee(principal, vpn)) return fail("vpnNotFound", "uuid", `VPN configuration ${uuid} was not found`);
@@ -327,7 +339,7 @@ function listVpns(c: Context<SimEnv>, world: World): Response {
   const items = world
     .list(KIND)
     .filter((o) => canSee(principal, o))
-    .map((o) => world.view(o))
+    .map((o) => vpnResponse(world, o))
     .filter((v) => deviceUuid === undefined || v.virtualDeviceUuid === deviceUuid)
     .filter((v) => (statuses.length === 0 ? v.status !== "DEPROVISIONED" : statuses.includes(String(v.status) as (typeof LIST_STATUSES)[number])));
   return c.json(paginate(items, page));
@@ -343,7 +355,7 @@ export const vpnArea: Area = {
     app.get("/ne/v1/vpn", (c) => listVpns(c, world));
     app.get("/ne/v1/vpn/:uuid", (c) => {
       rejectUnknownQuery(c, []);
-      return c.json(world.view(findVpn(world, c.get("principal"), c.req.param("uuid"))));
+      return c.json(vpnResponse(world, findVpn(world, c.get("principal"), c.req.param("uuid"))));
     });
     app.put("/ne/v1/vpn/:uuid", (c) => updateVpn(c, world));
     app.delete("/ne/v1/vpn/:uuid", (c) => deleteVpn(c, world));

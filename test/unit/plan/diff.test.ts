@@ -47,6 +47,9 @@ const recorded = (kind: string, id: string | undefined, attributes: Record<strin
 });
 const recordedF = recorded("routeFilters", F_ID, filterBody("f", F_ID));
 const recordedG = recorded("routeFilters", G_ID, filterBody("g", G_ID));
+
+const hashOf = (value: unknown) => `hash:${JSON.stringify(value)}`;
+const testHash = Object.assign(hashOf, { matches: (recordedHash: string | undefined, value: unknown) => recordedHash === hashOf(value) });
 const recordedA = recorded("routeFilterAttachments", F_ID, attachmentBody, { parent: CONNECTION, dependencies: [F] });
 const startedAt = "2026-03-01T06:00:00.000Z";
 
@@ -280,7 +283,7 @@ function planFor(row: Row) {
     refreshed,
     imports: new Map(Object.entries(row.imports ?? {})),
     kinds: KIND_HANDLERS,
-    hash: (value) => `hash:${JSON.stringify(value)}`,
+    hash: testHash,
     ...(row.targets ? { targets: row.targets } : {}),
     ...(row.replace ? { replace: row.replace } : {}),
     configHash: "sha256:test",
