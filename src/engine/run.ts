@@ -90,8 +90,6 @@ export async function openRun(options: RunOptions): Promise<Opened> {
   throwIfInterrupted(signal);
   const statePath = options.statePath ? resolve(options.statePath) : defaultStatePath(config);
   const lock = StateLock.acquire(statePath, options.operation);
-  const renewal = setInterval(() => lock.renew(), 5 * 60_000);
-  renewal.unref();
   // Said once, the moment it happens, whatever phase the run is in: the phases only stop.
   const announce = () => options.emit({ type: "interrupted", signal: interruptedBy(signal!) });
   signal?.addEventListener("abort", announce, { once: true });
@@ -119,7 +117,6 @@ export async function openRun(options: RunOptions): Promise<Opened> {
       configHash: configurationHash(config, hash),
       ...(signal ? { signal } : {}),
       async close() {
-        clearInterval(renewal);
         signal?.removeEventListener("abort", announce);
         try {
           await opened.close();
@@ -130,7 +127,6 @@ export async function openRun(options: RunOptions): Promise<Opened> {
     };
     return { ok: true, run, warnings: diagnostics };
   } catch (error) {
-    clearInterval(renewal);
     signal?.removeEventListener("abort", announce);
     try {
       await session?.close();
