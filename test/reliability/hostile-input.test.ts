@@ -1,6 +1,8 @@
 // Hostile configurations, as a plan of an untrusted pull request would read them: each gets a located
 // error quickly, never a hang, a stack trace or "Maximum call stack size exceeded".
 
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { netform, workspace } from "../e2e/cli.js";
 
@@ -50,5 +52,24 @@ describe("hostile input", () => {
     const result = await validate(`${HEADER}routeFilters:\n${filter("b")}${filter("a", `    dependsOn:\n${entries}\n`)}`);
     expect(result.code).toBe(1);
     expect(result.output).toMatch(/netform\.yaml:13:7 +routeFilters\.a\.dependsOn +.*at most/);
+  });
+});
+
+describe("a saved plan of the wrong shape", () => {
+  it("is named as not a netform plan, or one from another version, by show and apply", async () => {
+    const ws = workspace(`${HEADER}routeFilters:\n${filter("f")}`);
+    const env = { NO_COLOR: "1" };
+    expect((await netform(["plan", "--out", "change.plan"], { cwd: ws.dir, env })).code).toBe(0);
+    const saved = JSON.parse(readFileSync(join(ws.dir, "change.plan"), "utf8"));
+    delete saved.plan.changes;
+    writeFileSync(join(ws.dir, "change.plan"), JSON.stringify(saved));
+    for (const command of [["show", "change.plan"], ["apply", "change.plan"]]) {
+      const result = await netform(command, { cwd: ws.dir, env });
+      expect(result.code).toBe(1);
+      expect(result.stderr).toMatch(/change\.plan is not a netform saved plan, or one from another version of netform \(at plan\.changes: /);
+      expect(result.stderr).not.toMatch(/Internal error|\n\s+at /);
+    }
+    writeFileSync(join(ws.dir, "change.plan"), JSON.stringify({ ...saved, netformPlan: 2 }));
+    expect((await netform(["show", "change.plan"], { cwd: ws.dir, env })).stderr).toMatch(/a saved plan of format 2, and this netform reads format 1/);
   });
 });
