@@ -23,3 +23,38 @@ it("refuses a VLAN two declared connections take on one port, naming the first",
   expect(result.output).toMatch(/netform\.yaml:\d+:\d+ +connections\.second\.aSide\.accessPoint\.linkProtocol\.vlanTag +VLAN 1501 on this port is already taken by connections\.first/);
   expect(result.output).toMatch(/Invalid: 1 error/);
 });
+
+const protocols = (direct: string, peer: string, extraDirect = "") => `routingProtocols:
+  dc-direct:
+    connection: \${connections.dc.uuid}
+    type: DIRECT
+    directIpv4: { equinixIfaceIp: ${direct} }
+${extraDirect}  dc-bgp:
+    connection: \${connections.dc.uuid}
+    type: BGP
+    customerAsn: 65010
+    bgpIpv4: { customerPeerIp: ${peer}, enabled: true }
+`;
+
+it.each([
+  ["outside the DIRECT subnet", "192.168.30.1/30", "192.168.31.2", "is not inside the subnet 192.168.30.1/30"],
+  ["the provider's own address", "192.168.30.1/30", "192.168.30.1", "is the provider's interface address"],
+  ["the subnet's broadcast address", "192.168.30.1/30", "192.168.30.3", "is the subnet's network or broadcast address"],
+])("refuses a BGP peer address %s, at its place", async (_, subnet, peer, problem) => {
+  const result = await validate(`${CONFIG_HEADER}connections:\n${dcConnectionYaml("dc", 1601, 1602)}${protocols(subnet, peer)}`);
+  expect(result.code).toBe(1);
+  expect(result.output).toContain(`routingProtocols.dc-bgp.bgpIpv4.customerPeerIp  customerPeerIp ${peer} ${problem}`);
+  expect(result.output).toMatch(/netform\.yaml:\d+:\d+ +routingProtocols\.dc-bgp\.bgpIpv4\.customerPeerIp/);
+});
+
+it("accepts a BGP peer address inside the DIRECT subnet", async () => {
+  const result = await validate(`${CONFIG_HEADER}connections:\n${dcConnectionYaml("dc", 1601, 1602)}${protocols("192.168.30.1/30", "192.168.30.2")}`);
+  expect(result.output).toMatch(/^Valid/);
+});
+
+it("refuses two DIRECT instances on one connection, at the second", async () => {
+  const second = "  dc-direct-2:\n    connection: ${connections.dc.uuid}\n    type: DIRECT\n    directIpv4: { equinixIfaceIp: 192.168.40.1/30 }\n";
+  const result = await validate(`${CONFIG_HEADER}connections:\n${dcConnectionYaml("dc", 1601, 1602)}${protocols("192.168.30.1/30", "192.168.30.2", second)}`);
+  expect(result.code).toBe(1);
+  expect(result.output).toMatch(/netform\.yaml:\d+:\d+ +routingProtocols\.dc-direct-2\.type +the connection already has a DIRECT instance, routingProtocols\.dc-direct/);
+});
