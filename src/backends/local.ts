@@ -1,14 +1,11 @@
 // The local backend: the state file beside the configuration and its lock file, as netform has always
-// kept them. The lock is the file lock of src/state (renewed while a long run holds it); one machine's
+// kept them. The lock is the file lock of src/state (it renews itself while a long run holds it); one machine's
 // runs see each other through it, other machines' do not. It keeps the previous version as `.backup`
 // and no history.
 
 import { readFileSync } from "node:fs";
 import { NetformError } from "../diag/index.js";
 import { forceUnlock, StateLock, stateFileWriter, type HeldLock, type LockRefusal, type StateBackend, type StoredVersion } from "../state/index.js";
-
-/** How often a held lock is renewed: well inside its time to live. */
-const RENEWAL_MS = 5 * 60_000;
 
 export class LocalBackend implements StateBackend {
   readonly type = "local";
@@ -40,14 +37,10 @@ export class LocalBackend implements StateBackend {
       if (error instanceof NetformError && error.code === "state.locked") return { refusal: error };
       throw error;
     }
-    const renewal = setInterval(() => lock.renew(), RENEWAL_MS);
-    renewal.unref();
+    // The file lock renews itself while it is held.
     return {
       info: lock.info,
-      release: async () => {
-        clearInterval(renewal);
-        lock.release();
-      },
+      release: async () => lock.release(),
     };
   }
 

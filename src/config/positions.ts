@@ -2,7 +2,7 @@
 // value, where its key and its value start (the yaml package's node ranges through a LineCounter), indexed
 // by the value's path in the document.
 
-import { LineCounter, isAlias, isMap, isPair, isScalar, isSeq, parseDocument, type Document, type ErrorCode, type Node, type YAMLError } from "yaml";
+import { Lexer, LineCounter, isAlias, isMap, isPair, isScalar, isSeq, parseDocument, type Document, type ErrorCode, type Node, type YAMLError } from "yaml";
 import type { Diagnostic } from "../diag/index.js";
 import { formatPath, type FieldPath } from "./address.js";
 import { findYamlMistake } from "./yaml-mistakes.js";
@@ -79,6 +79,11 @@ export function parseYaml(file: string, text: string, sections: Sections = NO_SE
 
 function parseYamlText(file: string, text: string, sections: Sections): ParsedFile {
   const lineCounter = new LineCounter();
+  const deep = tooDeepAt(text);
+  if (deep !== undefined) {
+    const lines = text.slice(0, deep).split("\n");
+    return { file, value: null, index: { root: new Map(), scopes: new Map() }, diagnostics: [tooDeep({ file, line: lines.length, column: (lines.at(-1)?.length ?? 0) + 1 })] };
+  }
   const doc = parseDocument(text, { ...PARSE_OPTIONS, lineCounter });
   const lineStarts = lineCounter.lineStarts;
   // Positions are asked for in document order, so the line is found by stepping forward from the last one
@@ -101,7 +106,7 @@ function parseYamlText(file: string, text: string, sections: Sections): ParsedFi
     diagnostics.push({ severity: "warning", code: `yaml.${w.code.toLowerCase().replaceAll("_", "-")}`, file, line: p.line, column: p.column, message: yamlMessage(w.message) });
   }
   const index: FileIndex = { root: new Map(), scopes: new Map() };
-  const ctx: Walk = { doc, pos, diagnostics, file, index, sections, checkKeys: doc.errors.length === 0 };
+  const ctx: Walk = { doc, pos, diagnostics, file, index, sections, checkKeys: doc.errors.length === 0, aliased: 0, expanding: undefined, stopped: false };
   const value = doc.contents ? toValue(ctx, doc.contents, 0, { positions: index.root, base: 0, prefix: 0 }, undefined, "") : null;
   return { file, value, index, diagnostics };
 }
@@ -149,6 +154,55 @@ function syntaxError(file: string, text: string, errors: readonly YAMLError[], l
   return { severity: "error", code: `yaml.${first.code.toLowerCase().replaceAll("_", "-")}`, file, line: at.line, column, message: first.code === "MULTIPLE_DOCS" ? "this file holds several YAML documents (separated by ---), and a configuration file holds one" : yamlMessage(first.message), hint: syntaxHint(first.code) };
 }
 
+/**
+ * Deeper than any configuration nests (a resource's fields sit four levels down), and shallow enough for
+ * the parser, whose recursion overflows the stack some hundreds of levels down and which slows down long
+ * before that.
+ */
+export const MAX_NESTING = 64;
+/** How many values aliases may expand to in one file: generous for anchors reused across resources, and a few milliseconds of walking. */
+export const MAX_ALIASED_VALUES = 100_000;
+
+/**
+ * Where the text nests deeper than MAX_NESTING, if it does, by flow brackets and block indentation (each
+ * line's first token, and each "- " or "? " after it, opens a level deeper than those it is right of). It
+ * runs on the lexer's tokens, before the parser, and stops at the first place too deep.
+ */
+function tooDeepAt(text: string): number | undefined {
+  const indents: number[] = [];
+  let flow = 0;
+  let offset = 0;
+  let lineStart = 0;
+  let firstOnLine = true;
+  for (const token of new Lexer().lex(text)) {
+    const c = token.charCodeAt(0);
+    const single = token.length === 1;
+    if (single && c < 0x20 && c !== 0x0a) continue; // a marker the lexer inserts, not in the text
+    const at = offset;
+    offset += token.length;
+    if (single && (c === 0x5b || c === 0x7b)) flow++; // [ {
+    else if (single && (c === 0x5d || c === 0x7d)) flow = Math.max(0, flow - 1); // ] }
+    else if (flow === 0 && c !== 0x20 && c !== 0x09 && c !== 0x0a && c !== 0x0d && c !== 0x23 && (firstOnLine || (single && (c === 0x2d || c === 0x3f)))) {
+      // Not a space, newline or comment, and first on its line or a "-" / "?" indicator.
+      const column = at - lineStart;
+      while (indents.length > 0 && (indents[indents.length - 1] as number) >= column) indents.pop();
+      indents.push(column);
+      firstOnLine = false;
+    }
+    if (indents.length + flow > MAX_NESTING) return at;
+    const newline = c === 0x0a && single ? 0 : token.lastIndexOf("\n");
+    if (newline >= 0) {
+      lineStart = at + newline + 1;
+      firstOnLine = true;
+    }
+  }
+  return undefined;
+}
+
+function tooDeep(where: SourcePosition): Diagnostic {
+  return { severity: "error", code: "yaml.too-deep", ...where, message: `this value is nested more than ${MAX_NESTING} levels deep`, hint: "a configuration nests a few levels; write this value flatter" };
+}
+
 interface Walk {
   doc: Document;
   pos: (offset: number) => SourcePosition;
@@ -158,6 +212,12 @@ interface Walk {
   sections: Sections;
   /** Whether to report keys written twice or not plain: not in a text the parser could not read, where its recovery guessed. */
   checkKeys: boolean;
+  /** Values produced by aliases and merges so far. */
+  aliased: number;
+  /** Where the alias or merge being expanded is written, outermost first. */
+  expanding: SourcePosition | undefined;
+  /** Set when a bound is exceeded and reported: the walk returns nothing more. */
+  stopped: boolean;
 }
 
 interface Scope {
@@ -193,8 +253,12 @@ const childKey = (key: string, seg: string | number): string => (typeof seg === 
 function toValue(ctx: Walk, node: Node, level: number, outer: Scope, key: SourcePosition | undefined, pathKey: string, depth = 0): unknown {
   const { doc, pos } = ctx;
   const start = node.range?.[0] ?? 0;
+  if (ctx.stopped) return null;
   const scope = record(ctx, level, pathKey, outer, key ? { key, value: pos(start) } : { value: pos(start) });
-  if (depth > 64) return null;
+  if (depth > MAX_NESTING) return stop(ctx, tooDeep(pos(start)));
+  if (ctx.expanding && ++ctx.aliased > MAX_ALIASED_VALUES) {
+    return stop(ctx, { severity: "error", code: "yaml.alias-expansion", ...ctx.expanding, message: `the aliases here expand to more than ${MAX_ALIASED_VALUES} values`, hint: "an anchor is reused a few times, not nested in aliases of itself: write the value out, or share it with a variable" });
+  }
   if (isScalar(node)) return node.value;
   if (isMap(node)) {
     const out: Record<string, unknown> = {};
@@ -215,7 +279,10 @@ function toValue(ctx: Walk, node: Node, level: number, outer: Scope, key: Source
       if (name === "<<" && isScalar(k) && k.source === "<<") {
         const target = v && isAlias(v) ? v.resolve(doc) : v;
         const targets = target && isSeq(target) ? target.items.map((t) => (isAlias(t) ? t.resolve(doc) : t)) : [target];
+        const outermost = ctx.expanding === undefined;
+        if (outermost) ctx.expanding = pos(keyOffset);
         for (const t of targets) if (t) (merges ??= []).push(toValue(ctx, t as Node, level, DISCARD, undefined, pathKey, depth + 1));
+        if (outermost) ctx.expanding = undefined;
         continue;
       }
       if (Object.hasOwn(out, name)) {
@@ -250,8 +317,20 @@ function toValue(ctx: Walk, node: Node, level: number, outer: Scope, key: Source
   }
   if (isAlias(node)) {
     const target = node.resolve(doc);
-    return target ? toValue(ctx, target, level, DISCARD, key, pathKey, depth + 1) : null;
+    const outermost = ctx.expanding === undefined;
+    if (outermost) ctx.expanding = pos(start);
+    try {
+      return target ? toValue(ctx, target, level, DISCARD, key, pathKey, depth + 1) : null;
+    } finally {
+      if (outermost) ctx.expanding = undefined;
+    }
   }
+  return null;
+}
+
+function stop(ctx: Walk, diagnostic: Diagnostic): null {
+  ctx.diagnostics.push(diagnostic);
+  ctx.stopped = true;
   return null;
 }
 

@@ -7,6 +7,9 @@ import { uuid } from "./schema-common.js";
 export const META_KEYS = ["dependsOn", "lifecycle", "import"] as const;
 export type MetaKey = (typeof META_KEYS)[number];
 
+/** More than a configuration has objects to wait for; a bound, so that a hostile list costs nothing. */
+export const MAX_DEPENDS_ON = 1000;
+
 /** An address of one of these kinds, as dependsOn writes it. */
 const addressPattern = (kinds: readonly string[]): RegExp => new RegExp(`^(${kinds.join("|")})\\.[a-z0-9][a-z0-9_-]*$`);
 
@@ -22,6 +25,7 @@ export const lifecycleSchema = z
 export const metaShape = (kinds: readonly string[]) => ({
   dependsOn: z
     .array(z.string().regex(addressPattern(kinds), { error: "must be an address kind.name, e.g. connections.dc-to-cloud" }))
+    .max(MAX_DEPENDS_ON, { error: `dependsOn lists at most ${MAX_DEPENDS_ON} addresses` })
     .optional()
     .describe("addresses this object waits for, beside those its references imply"),
   lifecycle: lifecycleSchema.optional(),

@@ -8,7 +8,7 @@ import { resolve } from "node:path";
 import { z } from "zod";
 import { NetformError } from "../diag/index.js";
 import { lookupFrom, resolveSpec } from "../plan/resolve.js";
-import type { Plan } from "../plan/types.js";
+import { REASON_CODES, type Plan } from "../plan/types.js";
 import { isUnknownValue, leaves } from "../plan/values.js";
 import { seal, stateKeys, unseal, writeFileAtomic } from "../state/index.js";
 import type { Run } from "./run.js";
@@ -16,6 +16,49 @@ import type { Run } from "./run.js";
 export const PLAN_FILE_VERSION = 1;
 
 const secretSchema = z.object({ address: z.string(), path: z.string(), hash: z.string() });
+
+// The plan as the same version of netform wrote it. Loose objects: fields this reader does not name are
+// kept, and only a shape that cannot be applied is refused.
+const fieldChangeSchema = z.looseObject({
+  path: z.string(),
+  before: z.unknown(),
+  after: z.unknown().optional(),
+  unknown: z.boolean().optional(),
+  sensitive: z.boolean().optional(),
+  forcesReplacement: z.boolean().optional(),
+});
+
+const resourceChangeSchema = z.looseObject({
+  address: z.string(),
+  kind: z.string(),
+  action: z.enum(["create", "update", "replace", "delete", "import", "no-op"]),
+  reasonCode: z.enum(REASON_CODES),
+  reason: z.string().optional(),
+  id: z.string().optional(),
+  importId: z.string().optional(),
+  before: z.record(z.string(), z.unknown()).optional(),
+  after: z.record(z.string(), z.unknown()).optional(),
+  changes: z.array(fieldChangeSchema),
+  unknown: z.array(z.string()),
+  sensitive: z.array(z.string()),
+  createBeforeDestroy: z.boolean().optional(),
+  dependencies: z.array(z.string()),
+  awaiting: z.enum(["create", "update", "delete"]).optional(),
+});
+
+const count = z.int().nonnegative();
+
+const planSchema = z.looseObject({
+  formatVersion: z.literal(1),
+  mode: z.enum(["normal", "destroy", "refresh-only"]),
+  lineage: z.string(),
+  serial: z.number(),
+  configHash: z.string(),
+  changes: z.array(resourceChangeSchema),
+  summary: z.looseObject({ add: count, change: count, replace: count, destroy: count, import: count }),
+  requestCount: count,
+  drifted: z.array(z.string()).optional(),
+});
 
 const planFileSchema = z.object({
   netformPlan: z.literal(PLAN_FILE_VERSION),
@@ -31,11 +74,10 @@ const planFileSchema = z.object({
   configHash: z.string(),
   inputs: z.object({ vars: z.record(z.string(), z.string()), varFiles: z.array(z.string()) }),
   secrets: z.array(secretSchema),
-  // The plan itself is netform's own output, read back by the same version: its shape is not re-checked.
-  plan: z.custom<Plan>((v) => typeof v === "object" && v !== null && (v as Plan).formatVersion === 1),
+  plan: planSchema,
 });
 
-export type PlanFile = z.infer<typeof planFileSchema>;
+export type PlanFile = Omit<z.infer<typeof planFileSchema>, "plan"> & { plan: Plan };
 
 /** Every secret the configuration sends, as (address, path, keyed hash), from the specs as resolved now. */
 export function secretFingerprints(run: Run): PlanFile["secrets"] {
@@ -84,11 +126,21 @@ export function readPlanFile(path: string, env: NodeJS.ProcessEnv): PlanFile {
   } catch (e) {
     throw new NetformError({ code: "plan-file.unreadable", message: `cannot read the saved plan ${path}: ${(e as Error).message}`, hint: "make one with: netform plan --out FILE" });
   }
+  const version = (json as { netformPlan?: unknown } | null)?.netformPlan;
+  if (typeof version === "number" && version !== PLAN_FILE_VERSION) {
+    throw new NetformError({ code: "plan-file.version", message: `${path} is a saved plan of format ${version}, and this netform reads format ${PLAN_FILE_VERSION}`, hint: "make the plan again with this version of netform: netform plan --out FILE" });
+  }
   const parsed = planFileSchema.safeParse(json);
   if (!parsed.success) {
-    throw new NetformError({ code: "plan-file.invalid", message: `${path} is not a netform saved plan (${parsed.error.issues[0]?.path.join(".") || "format"})`, hint: "make one with: netform plan --out FILE" });
+    const issue = parsed.error.issues[0];
+    const where = issue?.path.length ? ` (at ${issue.path.join(".")}: ${issue.message})` : "";
+    throw new NetformError({
+      code: "plan-file.invalid",
+      message: `${path} is not a netform saved plan, or one from another version of netform${where}`,
+      hint: "make the plan again with this version of netform: netform plan --out FILE",
+    });
   }
-  return parsed.data;
+  return parsed.data as PlanFile;
 }
 
 const stale = (why: string) =>

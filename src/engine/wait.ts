@@ -35,12 +35,19 @@ interface Waiter {
   due: number;
   resolve(body: Body | undefined): void;
   reject(error: unknown): void;
-  /** Removes the abort listener: a long apply waits for many objects on one signal. */
-  unsubscribe(): void;
+  /** Settles the wait as interrupted. */
+  interrupt(): void;
+}
+
+/** The waits on one abort signal, which has one listener for them all: a run waits for many objects at once on one signal. */
+interface SignalWaiters {
+  waiters: Set<Waiter>;
+  onAbort(): void;
 }
 
 export class Poller {
   private readonly waiters = new Set<Waiter>();
+  private readonly bySignal = new Map<AbortSignal, SignalWaiters>();
   private timer: NodeJS.Timeout | undefined;
   private ticking = false;
 
@@ -56,17 +63,37 @@ export class Poller {
       // A step whose call was answered after the interrupt reaches its wait with the signal already aborted.
       if (options.signal?.aborted) return reject(interrupted(kind, ref, options));
       const started = this.now();
-      const onAbort = () => this.settle(waiter, () => reject(interrupted(kind, ref, options)));
-      const waiter: Waiter = { kind, ref, options, started, due: started, resolve, reject, unsubscribe: () => options.signal?.removeEventListener("abort", onAbort) };
+      const waiter: Waiter = { kind, ref, options, started, due: started, resolve, reject, interrupt: () => this.settle(waiter, () => reject(interrupted(kind, ref, options))) };
       this.waiters.add(waiter);
-      options.signal?.addEventListener("abort", onAbort, { once: true });
+      if (options.signal) this.listen(options.signal, waiter);
       this.schedule();
     });
   }
 
+  private listen(signal: AbortSignal, waiter: Waiter): void {
+    let entry = this.bySignal.get(signal);
+    if (!entry) {
+      const waiters = new Set<Waiter>();
+      entry = { waiters, onAbort: () => [...waiters].forEach((w) => w.interrupt()) };
+      signal.addEventListener("abort", entry.onAbort, { once: true });
+      this.bySignal.set(signal, entry);
+    }
+    entry.waiters.add(waiter);
+  }
+
+  private unlisten(waiter: Waiter): void {
+    const signal = waiter.options.signal;
+    const entry = signal && this.bySignal.get(signal);
+    if (!signal || !entry) return;
+    entry.waiters.delete(waiter);
+    if (entry.waiters.size > 0) return;
+    signal.removeEventListener("abort", entry.onAbort);
+    this.bySignal.delete(signal);
+  }
+
   private settle(waiter: Waiter, finish: () => void): void {
     if (!this.waiters.delete(waiter)) return;
-    waiter.unsubscribe();
+    this.unlisten(waiter);
     finish();
     this.schedule();
   }

@@ -58,7 +58,7 @@ export class Graph {
       const n = stack.pop()!;
       if (seen.has(n)) continue;
       seen.add(n);
-      stack.push(...next(n));
+      for (const m of next(n)) stack.push(m);
     }
     return seen;
   }
@@ -66,26 +66,29 @@ export class Graph {
   /** One cycle, as the list of nodes around it (first node repeated at the end), or undefined. */
   findCycle(): string[] | undefined {
     const state = new Map<string, "visiting" | "done">();
-    const path: string[] = [];
-    const visit = (n: string): string[] | undefined => {
-      state.set(n, "visiting");
-      path.push(n);
-      for (const d of [...this.deps.get(n)!].sort()) {
-        const s = state.get(d);
-        if (s === "visiting") return [...path.slice(path.indexOf(d)), d];
-        if (s === undefined) {
-          const found = visit(d);
-          if (found) return found;
+    // Depth first without recursion: a chain of dependencies may be longer than the call stack is deep.
+    for (const root of [...this.deps.keys()].sort()) {
+      if (state.has(root)) continue;
+      const path: Frame[] = [];
+      const enter = (n: string) => {
+        state.set(n, "visiting");
+        path.push(this.frame(n));
+      };
+      enter(root);
+      while (path.length > 0) {
+        const top = path[path.length - 1]!;
+        if (top.next === top.dependencies.length) {
+          state.set(top.node, "done");
+          path.pop();
+          continue;
         }
-      }
-      path.pop();
-      state.set(n, "done");
-      return undefined;
-    };
-    for (const n of [...this.deps.keys()].sort()) {
-      if (state.get(n) === undefined) {
-        const found = visit(n);
-        if (found) return found;
+        const d = top.dependencies[top.next++]!;
+        const s = state.get(d);
+        if (s === "visiting") {
+          const nodes = path.map((f) => f.node);
+          return [...nodes.slice(nodes.indexOf(d)), d];
+        }
+        if (s === undefined) enter(d);
       }
     }
     return undefined;
@@ -97,15 +100,37 @@ export class Graph {
     if (cycle) throw new CycleError(cycle);
     const out: string[] = [];
     const done = new Set<string>();
-    const visit = (n: string) => {
-      if (done.has(n)) return;
-      done.add(n);
-      for (const d of [...this.deps.get(n)!].sort()) visit(d);
-      out.push(n);
-    };
-    for (const n of [...this.deps.keys()].sort()) visit(n);
+    for (const root of [...this.deps.keys()].sort()) {
+      if (done.has(root)) continue;
+      done.add(root);
+      const stack = [this.frame(root)];
+      while (stack.length > 0) {
+        const top = stack[stack.length - 1]!;
+        if (top.next === top.dependencies.length) {
+          out.push(top.node);
+          stack.pop();
+          continue;
+        }
+        const d = top.dependencies[top.next++]!;
+        if (!done.has(d)) {
+          done.add(d);
+          stack.push(this.frame(d));
+        }
+      }
+    }
     return out;
   }
+
+  private frame(node: string): Frame {
+    return { node, dependencies: [...this.deps.get(node)!].sort(), next: 0 };
+  }
+}
+
+/** A node being visited by a depth-first walk: its dependencies in id order, and the next one to visit. */
+interface Frame {
+  node: string;
+  dependencies: string[];
+  next: number;
 }
 
 export class CycleError extends Error {

@@ -1,11 +1,16 @@
-// The state lock: a file beside the state (`STATE.lock`) created exclusively, holding who has it, for
-// what, and until when. A second writer fails fast with the holder's details; an expired lock (its
-// holder died) is taken over; `force-unlock ID` removes a lock whose holder is known to be gone. A
-// process that exits without releasing it — a second Ctrl-C exits at once — still gives it back, from
-// its 'exit' listener (which even process.exit() runs).
+// The state lock: a file beside the state (`STATE.lock`) holding who has it, for what, and until when.
+// It appears complete or not at all: the holder's details are written to a file of its own first and
+// then hard-linked into place, which fails if a lock is there already. A second writer fails fast with
+// the holder's details. A lock whose holder is gone — it ran on this machine and its process no longer
+// exists, or it expired without being renewed — is taken over, by one process at a time: the one that
+// creates `STATE.lock.ID.breaking` first. A holder alive on this machine is never taken over, however
+// old its lock; a lock that cannot be read is treated as held. The holder renews its lock while it
+// runs. `force-unlock ID` removes a lock whose holder is known to be gone. A process that exits without
+// releasing it — a second Ctrl-C exits at once — still gives it back, from its 'exit' listener (which
+// even process.exit() runs).
 
 import { randomUUID } from "node:crypto";
-import { closeSync, openSync, readFileSync, rmSync, writeSync } from "node:fs";
+import { closeSync, linkSync, openSync, readFileSync, rmSync, writeSync } from "node:fs";
 import { hostname, userInfo } from "node:os";
 import { NetformError } from "../diag/index.js";
 import { writeFileAtomic } from "./atomic.js";
@@ -21,40 +26,119 @@ export interface LockInfo {
   pid?: number;
 }
 
-/** Whether the lock's holder is known to be gone: it ran on this machine and its process no longer exists. */
-function holderIsDead(holder: LockInfo): boolean {
-  if (holder.host !== hostname() || holder.pid === undefined || holder.pid === process.pid) return false;
+/** How long a lock holds without renewal; its holder renews it every third of that. */
+export const LOCK_TTL_MS = 15 * 60_000;
+/** How long a lock that cannot be read (yet) is waited for before it is reported as held. */
+const UNREADABLE_PATIENCE_MS = 200;
+
+export const lockPathFor = (statePath: string) => `${statePath}.lock`;
+const breakerPathFor = (lockPath: string, id: string) => `${lockPath}.${id.replace(/[^\w-]/g, "_")}.breaking`;
+
+type Holder = { readable: true; info: LockInfo } | { readable: false };
+
+function readHolder(path: string): Holder | undefined {
+  let text: string;
   try {
-    process.kill(holder.pid, 0);
-    return false;
+    text = readFileSync(path, "utf8");
   } catch (e) {
-    return (e as NodeJS.ErrnoException).code === "ESRCH";
+    if ((e as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+    return { readable: false };
+  }
+  try {
+    const info = JSON.parse(text) as LockInfo;
+    return typeof info?.id === "string" && typeof info.expires === "string" ? { readable: true, info } : { readable: false };
+  } catch {
+    return { readable: false };
   }
 }
 
-/** How long a lock holds without renewal; a long apply renews it. */
-export const LOCK_TTL_MS = 15 * 60_000;
+const isLocal = (holder: LockInfo) => holder.host === hostname() && typeof holder.pid === "number";
 
-export const lockPathFor = (statePath: string) => `${statePath}.lock`;
-
-function readLock(path: string): LockInfo | undefined {
+function processExists(pid: number): boolean {
   try {
-    return JSON.parse(readFileSync(path, "utf8")) as LockInfo;
+    process.kill(pid, 0);
+    return true;
   } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === "ENOENT") return undefined;
-    // A torn or foreign file: treat it as held by someone unknown rather than silently overwrite it.
-    return { id: "unknown", operation: "unknown", who: "unknown", created: "unknown", expires: new Date(0).toISOString() };
+    return (e as NodeJS.ErrnoException).code !== "ESRCH"; // EPERM: it exists, under another user
   }
+}
+
+/** Whether the lock's holder is known to be gone: its process on this machine has ended, or it ran elsewhere and stopped renewing. */
+function holderIsGone(holder: LockInfo, now: number): boolean {
+  if (isLocal(holder)) return holder.pid !== process.pid && !processExists(holder.pid!);
+  return !(Date.parse(holder.expires) > now);
+}
+
+const pause = (ms: number) => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+
+/** Creates the lock file with these contents, complete, unless one exists; whether it did. */
+function linkIntoPlace(path: string, info: LockInfo): boolean {
+  const draft = `${path}.${info.id}.new`;
+  const fd = openSync(draft, "wx", 0o600);
+  try {
+    writeSync(fd, `${JSON.stringify(info, null, 2)}\n`);
+  } finally {
+    closeSync(fd);
+  }
+  try {
+    linkSync(draft, path);
+    return true;
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== "EEXIST") throw e;
+    return false;
+  } finally {
+    rmSync(draft, { force: true });
+  }
+}
+
+/**
+ * Removes the lock `stale` if it is still the one there, as the only process doing so: the breaker
+ * file makes the check and the removal one step among racers. False when another process is at it.
+ */
+function breakStaleLock(path: string, stale: LockInfo): boolean {
+  const breaker = breakerPathFor(path, stale.id);
+  try {
+    closeSync(openSync(breaker, "wx", 0o600));
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== "EEXIST") throw e;
+    return false;
+  }
+  try {
+    const current = readHolder(path);
+    if (current?.readable && current.info.id === stale.id) rmSync(path, { force: true });
+    return true;
+  } finally {
+    rmSync(breaker, { force: true });
+  }
+}
+
+function lockedBy(holder: Holder): NetformError {
+  if (!holder.readable) {
+    return new NetformError({
+      code: "state.locked",
+      message: "the state is locked by a lock file that cannot be read",
+      hint: "wait for the run that holds it to finish; if none is running, run: netform force-unlock unknown",
+    });
+  }
+  const { info } = holder;
+  return new NetformError({
+    code: "state.locked",
+    message: `the state is locked by ${info.who} for ${info.operation} since ${info.created} (lock ID ${info.id}, expires ${info.expires})`,
+    hint: `wait for that run to finish; if it is known to be dead, run: netform force-unlock ${info.id}`,
+  });
 }
 
 export class StateLock {
   private readonly releaseAtExit = () => this.release();
+  private readonly renewal: NodeJS.Timeout;
 
   private constructor(
     readonly path: string,
-    readonly info: LockInfo,
+    public info: LockInfo,
   ) {
     process.on("exit", this.releaseAtExit);
+    this.renewal = setInterval(() => this.renew(), LOCK_TTL_MS / 3);
+    this.renewal.unref();
   }
 
   static acquire(statePath: string, operation: string, now = Date.now()): StateLock {
@@ -68,52 +152,53 @@ export class StateLock {
       host: hostname(),
       pid: process.pid,
     };
-    for (let attempt = 0; attempt < 2; attempt++) {
-      try {
-        const fd = openSync(path, "wx", 0o600);
-        try {
-          writeSync(fd, `${JSON.stringify(info, null, 2)}\n`);
-        } finally {
-          closeSync(fd);
-        }
-        return new StateLock(path, info);
-      } catch (e) {
-        if ((e as NodeJS.ErrnoException).code !== "EEXIST") throw e;
-        const holder = readLock(path);
-        if (holder && Date.parse(holder.expires) > now && !holderIsDead(holder)) {
-          throw new NetformError({
-            code: "state.locked",
-            message: `the state is locked by ${holder.who} for ${holder.operation} since ${holder.created} (lock ID ${holder.id}, expires ${holder.expires})`,
-            hint: `wait for that run to finish; if it is known to be dead, run: netform force-unlock ${holder.id}`,
-          });
-        }
-        rmSync(path, { force: true }); // expired, or its process died: the holder is gone
+    const giveUpAt = Date.now() + UNREADABLE_PATIENCE_MS;
+    for (;;) {
+      if (linkIntoPlace(path, info)) return new StateLock(path, info);
+      const holder = readHolder(path);
+      if (!holder) continue; // released in between: try again
+      if (holder.readable && holderIsGone(holder.info, now)) {
+        if (breakStaleLock(path, holder.info)) continue;
+        // Another process is taking it over; one whose breaker outlives it needs force-unlock.
+        if (Date.now() > giveUpAt) throw lockedBy(holder);
+        pause(1);
+        continue;
       }
+      // Written by no netform run that links its lock into place complete, or being replaced: held, but look again briefly.
+      if (!holder.readable && Date.now() < giveUpAt) {
+        pause(5);
+        continue;
+      }
+      throw lockedBy(holder);
     }
-    throw new NetformError({ code: "state.locked", message: `could not take the state lock ${path}`, hint: "another run is racing for it; try again" });
   }
 
-  /** Extends the lock during a long run. */
+  /** Extends the lock, as long as it is still this run's. */
   renew(now = Date.now()): void {
-    const renewed = { ...this.info, expires: new Date(now + LOCK_TTL_MS).toISOString() };
-    writeFileAtomic(this.path, `${JSON.stringify(renewed, null, 2)}\n`);
+    const holder = readHolder(this.path);
+    if (!holder?.readable || holder.info.id !== this.info.id) return;
+    this.info = { ...this.info, expires: new Date(now + LOCK_TTL_MS).toISOString() };
+    writeFileAtomic(this.path, `${JSON.stringify(this.info, null, 2)}\n`);
   }
 
   release(): void {
+    clearInterval(this.renewal);
     process.off("exit", this.releaseAtExit);
-    const holder = readLock(this.path);
-    if (holder?.id === this.info.id) rmSync(this.path, { force: true });
+    const holder = readHolder(this.path);
+    if (holder?.readable && holder.info.id === this.info.id) rmSync(this.path, { force: true });
   }
 }
 
-/** Removes the lock if it has this id. */
+/** Removes the lock if it has this id (`unknown` for a lock file that cannot be read). */
 export function forceUnlock(statePath: string, id: string): LockInfo {
   const path = lockPathFor(statePath);
-  const holder = readLock(path);
+  const holder = readHolder(path);
   if (!holder) throw new NetformError({ code: "state.not_locked", message: `the state ${statePath} is not locked` });
-  if (holder.id !== id) {
-    throw new NetformError({ code: "state.lock_mismatch", message: `the lock on ${statePath} has ID ${holder.id}, not ${id}`, hint: `held by ${holder.who} for ${holder.operation}` });
+  const info = holder.readable ? holder.info : { id: "unknown", operation: "unknown", who: "unknown", created: "unknown", expires: "unknown" };
+  if (info.id !== id) {
+    throw new NetformError({ code: "state.lock_mismatch", message: `the lock on ${statePath} has ID ${info.id}, not ${id}`, hint: `held by ${info.who} for ${info.operation}` });
   }
   rmSync(path, { force: true });
-  return holder;
+  rmSync(breakerPathFor(path, id), { force: true });
+  return info;
 }

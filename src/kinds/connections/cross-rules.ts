@@ -3,7 +3,7 @@
 // LAB cloud router keeps within its package (section 8: 10 connections of at most 10 Mbps); a connection
 // joins a network as the network's type; a token is used on its own side, for its own connection type.
 
-import { placeDiagnostic, readPath, Reference, reveal, type ConfigResource, type FieldPath } from "../../config/index.js";
+import { identityOf, placeDiagnostic, readPath, Reference, reveal, type ConfigResource, type FieldPath } from "../../config/index.js";
 import type { Diagnostic } from "../../diag/index.js";
 import { ROUTER_PACKAGE_LIMITS, type RouterPackage } from "../cloud-routers.js";
 
@@ -83,6 +83,57 @@ export function crossRules(own: readonly ConfigResource[], all: ReadonlyMap<stri
           }
         }
       }
+    }
+  }
+  return [...diagnostics, ...vlansReused(own)];
+}
+
+/** A VLAN tag (DOT1Q) or tag pair (QINQ) one side of a declared connection takes on a port. */
+interface VlanClaim {
+  address: string;
+  /** Where the outer tag is written. */
+  path: FieldPath;
+  port: string;
+  outer: number;
+  /** QINQ inner tag; absent when the connection takes every inner tag under its outer tag. */
+  inner?: number;
+}
+
+function claimsOf(r: ConfigResource): VlanClaim[] {
+  const claims: VlanClaim[] = [];
+  for (const side of SIDES) {
+    const port = identityOf(readPath(r.spec, `${side}.accessPoint.port.uuid`));
+    const tag = (name: string) => {
+      const v = reveal(readPath(r.spec, `${side}.accessPoint.linkProtocol.${name}`));
+      return typeof v === "number" ? v : undefined;
+    };
+    const outerField = tag("vlanTag") !== undefined ? "vlanTag" : "vlanSTag";
+    const outer = tag(outerField);
+    if (port === undefined || outer === undefined) continue;
+    const inner = tag("vlanCTag");
+    claims.push({ address: r.address, path: [side, "accessPoint", "linkProtocol", outerField], port, outer, ...(inner !== undefined ? { inner } : {}) });
+  }
+  return claims;
+}
+
+const overlaps = (a: VlanClaim, b: VlanClaim) => a.port === b.port && a.outer === b.outer && (a.inner === undefined || b.inner === undefined || a.inner === b.inner);
+
+/** The service takes a VLAN once per port, as the simulator's checkVlanFree does: two declared connections that share one are refused. */
+function vlansReused(own: readonly ConfigResource[]): Diagnostic[] {
+  const diagnostics: Diagnostic[] = [];
+  const seen: VlanClaim[] = [];
+  for (const r of own) {
+    for (const claim of claimsOf(r)) {
+      const first = seen.find((other) => other.address !== claim.address && overlaps(claim, other));
+      if (first) {
+        const tags = claim.inner === undefined ? String(claim.outer) : `${claim.outer}.${claim.inner}`;
+        diagnostics.push(
+          placeDiagnostic(
+            { address: r.address, positions: r.positions },
+            { path: claim.path, code: "rule.vlan-reused", message: `VLAN ${tags} on this port is already taken by ${first.address}; the service takes a VLAN once per port`, hint: "give one of the connections another VLAN tag" },
+          ),
+        );
+      } else seen.push(claim);
     }
   }
   return diagnostics;

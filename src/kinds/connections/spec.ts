@@ -80,7 +80,7 @@ export const connectionSideSpec = z.strictObject({
 export const schema = z.strictObject({
   type: z.enum(CONNECTION_TYPES),
   name: z.string().min(1).optional().describe("display name; default: the resource name"),
-  bandwidth: z.int().min(0, { error: "bandwidth must be 0 to 100000 Mbps" }).max(100000, { error: "bandwidth must be 0 to 100000 Mbps" }).describe("Mbps"),
+  bandwidth: z.int().min(1, { error: "bandwidth must be 1 to 100000 Mbps" }).max(100000, { error: "bandwidth must be 1 to 100000 Mbps" }).describe("Mbps"),
   order: z.strictObject({ purchaseOrderNumber: z.string().optional(), customerReferenceNumber: z.string().optional() }).optional().describe("default: {}"),
   redundancy: z
     .strictObject({

@@ -2,7 +2,8 @@
 // instance, and BGP only over a DIRECT one. Checked across the configuration before any API call, and, for
 // a connection netform does not manage (a literal uuid), against the service at plan time.
 
-import { identityOf, placeDiagnostic, Reference, type ConfigResource } from "../../config/index.js";
+import { BlockList, isIP } from "node:net";
+import { identityOf, placeDiagnostic, readPath, Reference, reveal, type ConfigResource } from "../../config/index.js";
 import type { Diagnostic } from "../../diag/index.js";
 import type { KindContext } from "../types.js";
 import { handler } from "./handler.js";
@@ -28,6 +29,8 @@ export function crossRules(own: readonly ConfigResource[], all: ReadonlyMap<stri
         diagnostics.push(placeDiagnostic(locate(r), { path: ["type"], code: "rule.routing-protocol-count", message: `the connection already has a ${type} instance, ${first?.address ?? ""}; a connection takes one DIRECT and one BGP instance`, hint: "remove one of them, or put it on another connection" }));
       }
     }
+    const [direct] = group.DIRECT;
+    if (direct) for (const bgp of group.BGP) diagnostics.push(...peersOutsideSubnet(direct, bgp));
     // A literal uuid names a connection netform does not manage: only the service knows its DIRECT instance.
     const connection = group.BGP[0]?.spec.connection;
     if (group.DIRECT.length > 0 || !(connection instanceof Reference) || !all.has(connection.address)) continue;
@@ -39,6 +42,50 @@ export function crossRules(own: readonly ConfigResource[], all: ReadonlyMap<stri
           code: "rule.bgp-needs-direct",
           message: `${bgp.address} is a BGP instance on ${connection.address}, which has no DIRECT instance; the service refuses BGP without one`,
           hint: `declare the DIRECT instance the BGP session runs over, e.g. routingProtocols.${name}: { connection: "\${${connection.address}.uuid}", type: DIRECT, directIpv4: { equinixIfaceIp: 192.168.100.1/30 } }`,
+        }),
+      );
+    }
+  }
+  return diagnostics;
+}
+
+const ipv4Number = (address: string) => address.split(".").reduce((n, octet) => n * 256 + Number(octet), 0);
+
+/** Why the service refuses this BGP peer address over this DIRECT subnet (as the simulator's peerProblem), or undefined. */
+function peerProblem(subnet: string, peer: string): string | undefined {
+  const [address = "", prefixText = ""] = subnet.split("/");
+  const prefix = Number(prefixText);
+  const family = isIP(address) === 4 ? "ipv4" : "ipv6";
+  if (isIP(address) === 0 || isIP(peer) !== isIP(address) || !Number.isInteger(prefix)) return undefined; // malformed: the kind's own rules say so
+  const inside = new BlockList();
+  inside.addSubnet(address, prefix, family);
+  if (!inside.check(peer, family)) return "is not inside the subnet";
+  const itself = new BlockList();
+  itself.addAddress(address, family);
+  if (itself.check(peer, family)) return "is the provider's interface address";
+  if (family === "ipv4" && prefix <= 30) {
+    const host = 2 ** (32 - prefix) - 1;
+    const offset = ipv4Number(peer) % (host + 1);
+    if (offset === 0 || offset === host) return "is the subnet's network or broadcast address";
+  }
+  return undefined;
+}
+
+/** A BGP session's customerPeerIp must lie in the DIRECT instance's subnet, and not be the provider's own address. */
+function peersOutsideSubnet(direct: ConfigResource, bgp: ConfigResource): Diagnostic[] {
+  const diagnostics: Diagnostic[] = [];
+  for (const family of ["Ipv4", "Ipv6"] as const) {
+    const subnet = reveal(readPath(direct.spec, `direct${family}.equinixIfaceIp`));
+    const peer = reveal(readPath(bgp.spec, `bgp${family}.customerPeerIp`));
+    if (typeof subnet !== "string" || typeof peer !== "string") continue;
+    const problem = peerProblem(subnet, peer);
+    if (problem) {
+      diagnostics.push(
+        placeDiagnostic(locate(bgp), {
+          path: [`bgp${family}`, "customerPeerIp"],
+          code: "rule.bgp-peer-address",
+          message: `customerPeerIp ${peer} ${problem} ${subnet} of ${direct.address}; the service refuses it`,
+          hint: `use another address of ${subnet}`,
         }),
       );
     }

@@ -6,7 +6,7 @@ import { Hono } from "hono";
 import type { SimEnv } from "./context.js";
 import type { Faults } from "./faults.js";
 import { validateFaults } from "./faults.js";
-import { mergePatch, type Json, type JsonObject, type SimObject, type World } from "./world.js";
+import { mergePatch, nestsDeeperThan, type Json, type JsonObject, type SimObject, type World } from "./world.js";
 
 export interface RequestLogEntry {
   method: string;
@@ -52,6 +52,8 @@ function stampPortalUpdate(obj: SimObject, at: string): void {
     body.lastUpdatedDate = at;
   }
 }
+
+const MAX_PATCH_DEPTH = 32;
 
 export function controlRoutes(deps: ControlDeps): Hono<SimEnv> {
   const { world, faults, requests } = deps;
@@ -116,6 +118,8 @@ export function controlRoutes(deps: ControlDeps): Hono<SimEnv> {
       return c.json({ error: "the body must be a JSON merge patch" }, 400);
     }
     if (patch === null || typeof patch !== "object" || Array.isArray(patch)) return c.json({ error: "the merge patch must be a JSON object" }, 400);
+    // Deeper than any object of the service: merging it would only overflow the stack.
+    if (nestsDeeperThan(patch, MAX_PATCH_DEPTH)) return c.json({ error: `the merge patch is nested more than ${MAX_PATCH_DEPTH} levels deep` }, 400);
     world.settle(obj);
     obj.body = mergePatch(obj.body, patch) as JsonObject;
     const at = world.now();

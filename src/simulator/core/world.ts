@@ -112,6 +112,18 @@ export function setPointer(doc: JsonObject, pointer: string, value: Json): void 
   }
 }
 
+/** Whether a JSON value nests deeper than `max` objects and arrays; without recursion, as it may be deep enough to overflow the stack. */
+export function nestsDeeperThan(value: Json, max: number): boolean {
+  const stack: Array<[Json, number]> = [[value, 0]];
+  while (stack.length > 0) {
+    const [v, depth] = stack.pop()!;
+    if (v === null || typeof v !== "object") continue;
+    if (depth >= max) return true;
+    for (const child of Object.values(v)) stack.push([child, depth + 1]);
+  }
+  return false;
+}
+
 /** RFC 7386 JSON merge patch. */
 export function mergePatch(target: Json, patch: Json): Json {
   if (patch === null || typeof patch !== "object" || Array.isArray(patch)) return structuredClone(patch);

@@ -123,3 +123,25 @@ describe("parseYaml", () => {
     ]);
   });
 });
+
+describe("parseYaml bounds", () => {
+  it("stops a merge-key bomb at the merge that expands too far", () => {
+    const lines = ["a0: &a0 { x: 1, y: 2, z: 3, w: 4, v: 5, u: 6, t: 7, s: 8, r: 9, q: 10 }"];
+    for (let i = 1; i <= 3; i++) lines.push(`a${i}: &a${i} [${Array.from({ length: 10 }, () => `*a${i - 1}`).join(", ")}]`);
+    lines.push(`b:\n  <<: [${Array.from({ length: 10 }, () => "*a3").join(", ")}]`);
+    const { diagnostics } = parseYaml("netform.yaml", `${lines.join("\n")}\n`);
+    expect(diagnostics).toEqual([expect.objectContaining({ code: "yaml.alias-expansion", line: 6 })]);
+  });
+
+  it("counts the levels aliases nest, beyond what the text's indentation shows", () => {
+    const lines = ["a0: &a0 [x]", ...Array.from({ length: 70 }, (_, i) => `a${i + 1}: &a${i + 1} [*a${i}]`)];
+    const { diagnostics } = parseYaml("netform.yaml", `${lines.join("\n")}\n`);
+    expect(diagnostics).toEqual([expect.objectContaining({ code: "yaml.too-deep", message: expect.stringContaining("more than 64 levels") })]);
+  });
+
+  it("leaves brackets inside quotes, comments and block scalars out of the nesting", () => {
+    const brackets = "[".repeat(100);
+    const text = `a: "${brackets}"\nb: '${brackets}' # ${brackets}\nc: |\n  ${brackets}\nd: [[1], {e: [2]}]\n`;
+    expect(parseYaml("netform.yaml", text).diagnostics).toEqual([]);
+  });
+});

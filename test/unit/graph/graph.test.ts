@@ -21,6 +21,16 @@ describe("Graph", () => {
     expect(() => g.order()).toThrow("dependency cycle: a -> b -> c -> a");
   });
 
+  it("orders and checks a chain of dependencies longer than the call stack is deep", () => {
+    const length = 100_000;
+    const id = (i: number) => `n${String(i).padStart(6, "0")}`;
+    const g = chain(...Array.from({ length: length - 1 }, (_, i): [string, string] => [id(i + 1), id(i)]));
+    expect(g.findCycle()).toBeUndefined();
+    expect(g.order()).toEqual(Array.from({ length }, (_, i) => id(i)));
+    g.addEdge(id(0), id(length - 1));
+    expect(g.findCycle()).toHaveLength(length + 1);
+  });
+
   it("finds every transitive dependent", () => {
     const g = chain(["a", "x"], ["x", "b"]);
     expect(g.transitiveDependents("b")).toEqual(new Set(["x", "a"]));

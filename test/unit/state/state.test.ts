@@ -1,9 +1,9 @@
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { hostname, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { LOCK_TTL_MS, StateLock, StateStore, forceUnlock, lockPathFor, writeFileAtomic, writeFileAtomicAsync } from "../../../src/state/index.js";
 
 const dir = () => mkdtempSync(join(tmpdir(), "netform-state-"));
@@ -67,12 +67,43 @@ describe("StateLock", () => {
     StateLock.acquire(path, "plan").release();
   });
 
-  it("takes over an expired lock", () => {
+  it("takes over an expired lock whose holder ran on another machine, but never one whose holder is alive here", () => {
     const path = join(dir(), "s.json");
-    StateLock.acquire(path, "apply", Date.now() - LOCK_TTL_MS - 1000);
+    const expired = new Date(Date.now() - 1000).toISOString();
+    writeFileSync(lockPathFor(path), JSON.stringify({ id: "remote", operation: "apply", who: "x", created: expired, expires: expired, host: "elsewhere.invalid", pid: 1 }));
     const second = StateLock.acquire(path, "apply");
-    expect(second.info.operation).toBe("apply");
+    expect(second.info.id).not.toBe("remote");
     second.release();
+    writeFileSync(lockPathFor(path), JSON.stringify({ id: "alive", operation: "apply", who: "x", created: expired, expires: expired, host: hostname(), pid: process.ppid }));
+    expect(() => StateLock.acquire(path, "apply")).toThrow(/lock ID alive/);
+  });
+
+  it.each([
+    ["empty", ""],
+    ["torn", '{ "id": "half-writ'],
+    ["foreign", "[1, 2]"],
+  ])("treats an %s lock file as held, and leaves it for force-unlock", (_, content) => {
+    const path = join(dir(), "s.json");
+    writeFileSync(lockPathFor(path), content);
+    expect(() => StateLock.acquire(path, "apply")).toThrow(/locked by a lock file that cannot be read/);
+    expect(readFileSync(lockPathFor(path), "utf8")).toBe(content);
+    forceUnlock(path, "unknown");
+    StateLock.acquire(path, "apply").release();
+  });
+
+  it("renews its lock while its run goes on, so that a long apply does not expire it", () => {
+    vi.useFakeTimers();
+    try {
+      const path = join(dir(), "s.json");
+      const lock = StateLock.acquire(path, "apply");
+      vi.advanceTimersByTime(3 * LOCK_TTL_MS);
+      const onDisk = JSON.parse(readFileSync(lockPathFor(path), "utf8"));
+      expect(Date.parse(onDisk.expires)).toBeGreaterThan(Date.now());
+      expect(onDisk.id).toBe(lock.info.id);
+      lock.release();
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it("force-unlocks only with the right ID", () => {
