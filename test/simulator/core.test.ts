@@ -128,6 +128,22 @@ describe("control API", () => {
     expect(bad.body.error).toMatch(/unknown fault setting errorRat/);
   });
 
+  it("carries out a request and then answers 502, or resets the connection, when told to lose the answer", async () => {
+    const filter = { type: "BGP_IPv4_PREFIX_FILTER", name: "lost-answer", project: { projectId: "5c1a4b6e-6b55-4c34-8a4f-2a9f1d0c7e01" } };
+    await t.call("POST", "/__sim/faults", { body: { afterActed: { answer: 502, count: 1, methods: ["POST"], path: "/fabric/v4/routeFilters" } } });
+    expect((await t.call("POST", "/fabric/v4/routeFilters", { body: filter })).status).toBe(502);
+    expect((await t.call("GET", "/__sim/faults")).body.afterActed.count).toBe(0);
+    await t.call("POST", "/__sim/faults", { body: { afterActed: { answer: "reset", count: 1, path: "/fabric/v4/routeFilters" } } });
+    await expect(t.call("POST", "/fabric/v4/routeFilters", { body: { ...filter, name: "lost-connection" } })).rejects.toThrow();
+    const names = (await t.call("GET", "/__sim/objects?kind=routeFilters")).body.data.map((f: { name: string }) => f.name);
+    expect(names).toEqual(expect.arrayContaining(["lost-answer", "lost-connection"]));
+    // A refused request did nothing, so its answer stands.
+    await t.call("POST", "/__sim/faults", { body: { afterActed: { answer: 502, count: 1 } } });
+    expect((await t.call("POST", "/fabric/v4/routeFilters", { body: { name: "no-type" } })).status).toBe(400);
+    const bad = await t.call("POST", "/__sim/faults", { body: { afterActed: { answer: 500 } } });
+    expect(bad.body.error).toMatch(/afterActed.answer must be 502 or "reset"/);
+  });
+
   it("applies out-of-band changes as the portal user and deletes objects", async () => {
     const port = (await t.call("GET", "/__sim/objects?kind=ports")).body.data[0];
     const patched = await t.call("PATCH", `/__sim/objects/${port.uuid}`, { body: { description: "changed in the portal" } });
