@@ -6,13 +6,13 @@ import { useSimulator } from "../support/sim.js";
 import { netform, simEnv, start, workspace } from "./cli.js";
 import { CONFIG_HEADER, dcConnectionYaml, objects, out, type Obj } from "./service.js";
 
-// Slow enough (2 s) for the next plan and apply to find the connection still deprovisioning.
-const t = useSimulator({ speed: 15 });
+// Slow enough (3 s) for the next plan and apply to find the connection still deprovisioning.
+const t = useSimulator({ speed: 10 });
 
 const live = async (kind: string): Promise<Obj[]> => (await objects(t, kind)).filter((o) => !/DEPROVISION|CANCELLED/.test(String(o.state)));
 
 describe("after an interrupted destroy", () => {
-  // A connection takes 3.7 s to provision here, twice, and 2 s to deprovision.
+  // A connection takes 5.5 s to provision here, twice, and 3 s to deprovision.
   const TIMEOUT = 60_000;
   it("after a destroy killed while a connection deprovisions, apply waits for it and creates it anew with its dependents", { timeout: TIMEOUT }, async () => {
     const yaml = `${CONFIG_HEADER}connections:\n${dcConnectionYaml("alpha", 1411, 1412)}routingProtocols:
