@@ -126,6 +126,26 @@ describe("reliability", () => {
     expect(killed).toBe(points.length);
   });
 
+  it("a BGP session with a key whose create was cut off is adopted and waited for, not updated while it provisions", { timeout: 120_000 }, async () => {
+    const ws = fresh();
+    const { child, done } = start(["apply", "--auto-approve"], { cwd: ws.dir, env: envFor() });
+    observe = (e) => {
+      if (isMutating(e) && e.method === "POST" && e.path.endsWith("/routingProtocols") && e.body.includes('"BGP"')) child.kill("SIGKILL");
+    };
+    expect((await done).code).toBeNull();
+    observe = undefined;
+    const pending = ws.state().resources["routingProtocols.alpha-bgp"]!;
+    expect(pending.id, "the kill came before the answer was recorded").toBeUndefined();
+    expect(Object.keys(pending.sensitiveHashes)).toEqual(["bgpAuthKey"]);
+
+    sim.requests.length = 0;
+    const resumed = await netform(["apply", "--auto-approve"], { cwd: ws.dir, env: envFor() });
+    expect(resumed.code, out(resumed)).toBe(0);
+    expect(resumed.stdout).toMatch(/routingProtocols\.alpha-bgp: Waiting for the create started by an earlier run/);
+    expect(sim.requests.filter((r) => r.method !== "GET" && r.path.includes("/routingProtocols/"))).toEqual([]);
+    await converge(ws, 1);
+  });
+
   it("applies whose answers are lost after the service acted (502, reset connections) converge", { timeout: 600_000 }, async () => {
     const trials = [
       { answer: 502, seed: 1 },
