@@ -80,7 +80,7 @@ export async function openSession(config: Configuration, options: SessionOptions
     baseUrl: resolved.baseUrl,
     credentials,
     concurrency: config.provider.parallelism,
-    ...(maxRetryAfter !== undefined ? { maxRetryAfterMs: Number(maxRetryAfter) * 1000 } : {}),
+    ...(maxRetryAfter !== undefined ? { maxRetryAfterMs: Number(maxRetryAfter) * 1000 } : config.provider.maxRetryAfterMs !== undefined ? { maxRetryAfterMs: config.provider.maxRetryAfterMs } : {}),
     sleep: (ms) => delay(ms, undefined, { signal: closing.signal }),
     ...(options.onExchange ? { onExchange: options.onExchange } : {}),
     ...(options.onRetry ? { onRetry: options.onRetry } : {}),

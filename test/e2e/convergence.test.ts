@@ -166,11 +166,12 @@ describe("server errors and rate limits", () => {
     expect(applied.code, out(applied)).toBe(0);
     expect(applied.stdout).toContain("rate limited; retrying in 1 s");
 
-    ws.write(`${CONFIG_HEADER}${FILTER.replace("ours", "changed")}`);
-    const json = await netform(["apply", "--auto-approve", "--format", "json"], { cwd: ws.dir, env });
+    // The provider's setting, when the environment does not say.
+    ws.write(`${CONFIG_HEADER}  maxRetryAfter: 1s\n${FILTER.replace("ours", "changed")}`);
+    const json = await netform(["apply", "--auto-approve", "--format", "json"], { cwd: ws.dir, env: simEnv(t.url) });
     expect(json.code, out(json)).toBe(0);
     const events = json.stdout.trim().split("\n").map((line) => JSON.parse(line) as Obj);
-    expect(events).toContainEqual(expect.objectContaining({ type: "rate_limited", retryInMs: 10, message: "rate limited; retrying in 1 s" }));
+    expect(events).toContainEqual(expect.objectContaining({ type: "rate_limited", retryInMs: 1000, message: "rate limited; retrying in 1 s" }));
   });
 });
 
