@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { createSimulator, type Exchange } from "../../src/simulator/index.js";
+import { createSimulator, parseFaultSpec, type Exchange } from "../../src/simulator/index.js";
 import { useSimulator } from "../support/sim.js";
 
 const t = useSimulator();
@@ -142,6 +142,14 @@ describe("control API", () => {
     expect((await t.call("POST", "/fabric/v4/routeFilters", { body: { name: "no-type" } })).status).toBe(400);
     const bad = await t.call("POST", "/__sim/faults", { body: { afterActed: { answer: 500 } } });
     expect(bad.body.error).toMatch(/afterActed.answer must be 502 or "reset"/);
+  });
+
+  it("reads lost answers from the command line's fault settings", () => {
+    expect(parseFaultSpec("afterActed.answer=reset,afterActed.count=2,afterActed.methods=PUT;delete,afterActed.path=/fabric/v4/connections/*/routeFilters/*")).toEqual({
+      afterActed: { answer: "reset", count: 2, methods: ["PUT", "DELETE"], path: "/fabric/v4/connections/*/routeFilters/*" },
+    });
+    expect(parseFaultSpec("afterActed.answer=502,afterActed.rate=0.5")).toEqual({ afterActed: { answer: 502, rate: 0.5 } });
+    expect(() => parseFaultSpec("afterActed.answer=502,afterActed.methods=GET")).toThrow(/afterActed.methods must be a list of POST, PUT, PATCH, DELETE/);
   });
 
   it("applies out-of-band changes as the portal user and deletes objects", async () => {
