@@ -1,12 +1,12 @@
 // The one place that speaks HTTP to the service: an undici connection pool with keep-alive, OAuth2
-// client credentials with a cached token renewed before it expires (one renewal at a time), and a
-// single 401 renewal-and-retry.
+// client credentials with a cached token renewed before it expires (one renewal at a time), a single
+// 401 renewal-and-retry, and retries of what may be retried (retry.ts).
 
 import PQueue from "p-queue";
 import { Agent, request } from "undici";
 import { NetformError } from "../diag/index.js";
 import { ApiError } from "./errors.js";
-import { DEFAULT_RETRY, RETRYABLE_STATUSES, backoffDelay, isIdempotent, neverSent, retryAfterMs, type RetryPolicy } from "./retry.js";
+import { DEFAULT_MAX_RETRY_AFTER_MS, DEFAULT_RETRY, RETRYABLE_STATUSES, backoffDelay, isReadOnly, neverSent, retryAfterMs, type RetryPolicy } from "./retry.js";
 
 export type Credentials = { clientId: string; clientSecret: string } | { token: string };
 
@@ -15,8 +15,10 @@ export interface ApiClientOptions {
   credentials: Credentials;
   /** Called for every exchange (for --debug traces and request counts). */
   onExchange?: (e: { method: string; path: string; status: number; ms: number }) => void;
-  /** Called before waiting to try a request again. */
-  onRetry?: (e: { method: string; path: string; attempt: number; delayMs: number; reason: string }) => void;
+  /** Called before waiting to try a request again; `rateLimited` when the service asked to slow down (429). */
+  onRetry?: (e: RetryNotice) => void;
+  /** The longest wait a Retry-After header is honoured for (default one minute). */
+  maxRetryAfterMs?: number;
   retry?: Partial<RetryPolicy>;
   /** Waits (tests pass a fast one). */
   sleep?: (ms: number) => Promise<void>;
@@ -26,9 +28,18 @@ export interface ApiClientOptions {
   concurrency?: number;
 }
 
+export interface RetryNotice {
+  method: string;
+  path: string;
+  attempt: number;
+  delayMs: number;
+  reason: string;
+  rateLimited: boolean;
+}
+
 /**
- * A POST whose outcome is unknown: the request went out, and the connection broke or the service
- * failed before saying whether it acted. The caller looks the object up before trying again.
+ * A mutating request whose outcome is unknown: the request went out, and the connection broke or the
+ * service failed before saying whether it acted. The caller observes the object before trying again.
  */
 export class OutcomeUnknownError extends NetformError {
   constructor(
@@ -65,6 +76,7 @@ export class ApiClient {
   private readonly sleep: (ms: number) => Promise<void>;
   private token: { value: string; expires: number } | undefined;
   private renewing: Promise<string> | undefined;
+  private user: string | undefined;
   requestCount = 0;
 
   constructor(private readonly options: ApiClientOptions) {
@@ -77,6 +89,16 @@ export class ApiClient {
 
   get baseUrl(): string {
     return this.options.baseUrl;
+  }
+
+  /**
+   * Who the service knows this client as (the token's user name), once a token was issued; undefined with a
+   * ready token. The service records it as the creator of what this client creates.
+   */
+  async identity(): Promise<string | undefined> {
+    if ("token" in this.options.credentials) return undefined;
+    await this.accessToken();
+    return this.user;
   }
 
   async close(): Promise<void> {
@@ -98,6 +120,13 @@ export class ApiClient {
     const res = await this.exchange("POST", "/oauth2/v1/token", {
       body: { grant_type: "client_credentials", client_id: creds.clientId, client_secret: creds.clientSecret },
     }, { idempotent: true, authenticated: false });
+    if (res.status >= 500) {
+      throw new NetformError({
+        code: "auth.service_error",
+        message: `the service's token endpoint failed (HTTP ${res.status}) after ${this.policy.attempts} attempts; the credentials were not checked`,
+        hint: "the service is having trouble: try again later",
+      });
+    }
     if (res.status !== 200) {
       throw new NetformError({
         code: "auth.failed",
@@ -105,7 +134,8 @@ export class ApiClient {
         hint: "check NETFORM_CLIENT_ID and NETFORM_CLIENT_SECRET",
       });
     }
-    const body = res.body as { access_token: string; token_timeout: string | number };
+    const body = res.body as { access_token: string; token_timeout: string | number; user_name?: unknown };
+    if (typeof body.user_name === "string") this.user = body.user_name;
     const ttlMs = Number(body.token_timeout) * 1000;
     this.token = { value: body.access_token, expires: Date.now() + (Number.isFinite(ttlMs) ? ttlMs : 3_599_000) };
     return body.access_token;
@@ -139,9 +169,9 @@ export class ApiClient {
   }
 
   /**
-   * One logical request: retries what may be retried (reads and writes that replace state on 429, 502,
-   * 503, 504 and broken connections; anything on 429 or a connection never made), renews the token once
-   * on a 401, and turns a POST whose outcome is unknown into OutcomeUnknownError.
+   * One logical request: retries what may be retried (reads on 429 and 5xx and broken connections;
+   * anything on 429 or a connection never made), renews the token once on a 401, and turns a mutating
+   * request whose outcome is unknown into OutcomeUnknownError.
    */
   private async exchange(method: string, path: string, opts: RequestOptions, how: { idempotent: boolean; authenticated: boolean }): Promise<Response> {
     let renewed = false;
@@ -165,7 +195,7 @@ export class ApiClient {
             cause,
           });
         }
-        await this.wait(method, path, attempt, undefined, describe(cause));
+        await this.wait(method, path, attempt, undefined, describe(cause), false);
         continue;
       }
       if (res.status === 401 && how.authenticated && !renewed && !("token" in this.options.credentials)) {
@@ -178,7 +208,8 @@ export class ApiClient {
         const safe = how.idempotent || res.status === 429;
         if (!safe) throw new OutcomeUnknownError(method, path, new ApiError({ status: res.status, method, path, body: res.body }));
         if (!last) {
-          await this.wait(method, path, attempt, retryAfterMs(res.headers["retry-after"]), `HTTP ${res.status}`);
+          const retryAfter = retryAfterMs(res.headers["retry-after"]);
+          await this.wait(method, path, attempt, retryAfter === undefined ? undefined : Math.min(retryAfter, this.options.maxRetryAfterMs ?? DEFAULT_MAX_RETRY_AFTER_MS), `HTTP ${res.status}`, res.status === 429);
           continue;
         }
       }
@@ -187,15 +218,15 @@ export class ApiClient {
     }
   }
 
-  private async wait(method: string, path: string, attempt: number, retryAfter: number | undefined, reason: string): Promise<void> {
+  private async wait(method: string, path: string, attempt: number, retryAfter: number | undefined, reason: string, rateLimited: boolean): Promise<void> {
     const delayMs = retryAfter ?? backoffDelay(this.policy, attempt);
-    this.options.onRetry?.({ method, path, attempt, delayMs, reason });
+    this.options.onRetry?.({ method, path, attempt, delayMs, reason, rateLimited });
     await this.sleep(delayMs);
   }
 
   /** Sends an authenticated request; returns the parsed body, or throws ApiError for a 4xx/5xx. */
   async call<T = unknown>(method: string, path: string, opts: RequestOptions = {}): Promise<T> {
-    const res = await this.exchange(method, path, opts, { idempotent: opts.readOnly || isIdempotent(method), authenticated: true });
+    const res = await this.exchange(method, path, opts, { idempotent: opts.readOnly || isReadOnly(method), authenticated: true });
     if (res.status >= 400) throw new ApiError({ status: res.status, method, path, body: res.body });
     return res.body as T;
   }

@@ -1,6 +1,8 @@
 // When a request may be tried again, and how long to wait first: exponential backoff with full
-// jitter, honouring the service's Retry-After. A POST creates something, so it is re-sent only when
-// the service certainly did not act on it (429, or a connection that was never made).
+// jitter, honouring the service's Retry-After up to a cap. A read is tried again on any server error or
+// broken connection. A mutating request is sent again only when the service certainly did not act on it
+// (429, or a connection that was never made): after a 5xx or a connection broken in flight its outcome is
+// unknown, and the caller observes the object before deciding to send it again.
 
 export interface RetryPolicy {
   /** Attempts in all, the first included. */
@@ -11,12 +13,16 @@ export interface RetryPolicy {
 
 export const DEFAULT_RETRY: RetryPolicy = { attempts: 6, baseDelayMs: 250, maxDelayMs: 15_000 };
 
-export const RETRYABLE_STATUSES = new Set([429, 502, 503, 504]);
+export const RETRYABLE_STATUSES = new Set([429, 500, 502, 503, 504]);
+
+/** The longest wait a Retry-After header is honoured for, unless NETFORM_MAX_RETRY_AFTER_S says otherwise. */
+export const DEFAULT_MAX_RETRY_AFTER_MS = 60_000;
 
 /** Connection errors after which the request certainly never reached the service. */
 const NOT_SENT_CODES = new Set(["ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN", "UND_ERR_CONNECT_TIMEOUT"]);
 
-export const isIdempotent = (method: string) => method !== "POST";
+/** Requests that change nothing on the service, so sending them twice is harmless. */
+export const isReadOnly = (method: string) => method === "GET" || method === "HEAD";
 
 export function errorCode(error: unknown): string | undefined {
   let e: unknown = error;

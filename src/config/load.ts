@@ -350,6 +350,9 @@ function buildProvider(
       if (kinds.has(k) && ms !== undefined && ms > 0) config.timeouts[k] = ms;
     }
   }
+  const retryCap = reveal(value.maxRetryAfter);
+  const maxRetryAfter = typeof retryCap === "string" ? parseDuration(retryCap) : undefined;
+  if (maxRetryAfter !== undefined) config.maxRetryAfterMs = maxRetryAfter;
   return config;
 }
 

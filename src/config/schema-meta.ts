@@ -53,6 +53,7 @@ export const providerSchema = (kinds: readonly string[]) =>
       .strictObject(Object.fromEntries(kinds.map((k) => [k, duration.optional()])) as Record<string, z.ZodOptional<typeof duration>>)
       .optional()
       .describe("how long to wait for each kind's objects to become ready"),
+    maxRetryAfter: duration.optional().describe("the longest wait a Retry-After header is honoured for (default 60s); NETFORM_MAX_RETRY_AFTER_S overrides it"),
   })
   .describe("where and how netform talks to the service");
 

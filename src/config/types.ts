@@ -17,6 +17,8 @@ export interface ProviderConfig {
   parallelism: number;
   /** Per kind, in milliseconds: the file's values over each kind's default. */
   timeouts: Record<string, number>;
+  /** The longest wait a Retry-After header is honoured for, in milliseconds; undefined: the client's default. */
+  maxRetryAfterMs?: number;
 }
 
 /** Where the state and its lock are kept: the backend block, its values interpolated. */

@@ -9,15 +9,17 @@ import { OutcomeUnknownError } from "../api/index.js";
 import { configGraph, resourceAt, secretsAt, validateSpec, type ConfigResource, type Configuration } from "../config/index.js";
 import { NetformError } from "../diag/index.js";
 import { Graph, walk } from "../graph/index.js";
-import type { Refreshed } from "../plan/diff.js";
+import { compareFields, type Refreshed } from "../plan/diff.js";
 import { resolveSpec } from "../plan/resolve.js";
 import { summarize, type Plan, type ResourceChange } from "../plan/types.js";
 import { isUnknownValue } from "../plan/values.js";
+import { isLeaving } from "../kinds/common.js";
 import type { Body, ObjectRef, Observed, Operation, KindHandler } from "../kinds/index.js";
 import type { ResourceState, StateStore } from "../state/index.js";
 import type { EventSink, StepKind } from "./events.js";
 import { CreateBatcher } from "./create-batcher.js";
 import { InterruptedError } from "./interrupt.js";
+import { notAdopted, whyNotOurs } from "./adoption.js";
 import { ownedByOthers } from "./refresh.js";
 import { deposedAddress, Recorder } from "./records.js";
 import type { SecretHasher } from "./secrets.js";
@@ -275,40 +277,61 @@ async function waitFor(input: StepContext, change: ResourceChange, ref: ObjectRe
   });
 }
 
-/** How many times a create whose outcome stays unknown is looked up and tried again. */
+/** How many times a mutating call whose outcome stays unknown is observed and sent again. */
 const UNKNOWN_OUTCOME_TRIES = 3;
 
 /**
- * Sends a create. When the service may have acted without saying so, looks the object up and adopts
- * it; only when it is certainly not there is the create sent again.
+ * Sends a mutating call. When the service may have acted without saying so (OutcomeUnknownError), asks
+ * `observe` first: what it finds is the outcome (the call's effect is there, or another call is needed), and
+ * only then is the call sent again. An interrupt stops the retries: the pending record leaves the
+ * observing to the next run.
  */
-async function createOnce(input: StepContext, address: string, kind: KindHandler, spec: Body): Promise<Observed> {
+async function sendObserving<T>(input: StepContext, send: () => Promise<T>, observe: () => Promise<T | undefined>): Promise<T> {
   for (let attempt = 1; ; attempt++) {
     try {
-      return await input.creates.create(kind, spec);
+      return await send();
     } catch (error) {
-      if (!(error instanceof OutcomeUnknownError) || attempt >= UNKNOWN_OUTCOME_TRIES) throw error;
-      const found = await kind.lookup(input.session.ctx, spec, ownedByOthers(input.store.state.resources, address));
-      if (found) return found;
-      // Sending it again would be a new call: after an interrupt the outcome stays unknown, and the pending
-      // record (kept, as for any unknown outcome) leaves the lookup to the next run.
-      if (input.signal?.aborted) throw error;
+      if (!(error instanceof OutcomeUnknownError)) throw error;
+      const observed = await observe();
+      if (observed !== undefined) return observed;
+      if (attempt >= UNKNOWN_OUTCOME_TRIES || input.signal?.aborted) throw error;
     }
   }
 }
+
+/**
+ * The object a create may have made, if one that could be its own is there (adoption.ts). `strict`: a
+ * candidate that cannot be ours fails the address rather than be passed over, because the create's
+ * outcome is unknown and netform cannot tell whether it made a second one.
+ */
+async function lookFor(input: StepContext, resource: ConfigResource, kind: KindHandler, spec: Body, since: string, strict: boolean): Promise<Observed | undefined> {
+  const owned = ownedByOthers(input.store.state.resources, resource.address);
+  const found = await kind.lookup(input.session.ctx, spec, owned);
+  if (!found) return undefined;
+  const why = whyNotOurs(kind, resource, spec, found, { since, identity: await input.session.api.identity(), owned });
+  if (!why) return found;
+  if (strict) throw notAdopted(resource.address, kind, found, why);
+  return undefined;
+}
+
+/** Errors after which the create's outcome is still unknown: its pending record stays for the next run. */
+const outcomeUnknown = (error: unknown): boolean => error instanceof OutcomeUnknownError || (error instanceof NetformError && error.code === "apply.not-adopted");
 
 async function create(input: StepContext, change: ResourceChange): Promise<string> {
   const resource = configResource(input, change.address);
   const kind = kindOf(input, change);
   const spec = resolvedSpec(input, resource);
   const dependencies = dependenciesOf(input, change.address);
+  if (change.awaiting === "delete") await finishEarlierDelete(input, change);
+  // A saved plan may be applied to a state lost since its objects were made: look before creating again.
+  const existing = input.plan.lookBeforeCreateSince !== undefined ? await lookFor(input, resource, kind, spec, input.plan.lookBeforeCreateSince, false) : undefined;
   const begun = await input.records.beginCreate(resource, spec, dependencies, change.action === "replace" && change.createBeforeDestroy === true);
+  const since = input.records.recorded(change.address)?.pending?.startedAt ?? new Date().toISOString();
   let created: Observed;
   try {
-    created = await createOnce(input, change.address, kind, spec);
+    created = existing ?? (await sendObserving(input, () => input.creates.create(kind, spec), () => lookFor(input, resource, kind, spec, since, true)));
   } catch (error) {
-    // An unknown outcome keeps the pending record: the next run looks the object up.
-    if (!(error instanceof OutcomeUnknownError)) await input.records.refused(change.address, begun);
+    if (!outcomeUnknown(error)) await input.records.refused(change.address, begun);
     throw error;
   }
   await input.records.accepted(resource, created, created.body, spec, dependencies, "create");
@@ -317,13 +340,38 @@ async function create(input: StepContext, change: ResourceChange): Promise<strin
   return created.id;
 }
 
+/** An interrupted destroy left the object leaving: it is waited for until gone, and forgotten, before the create. */
+async function finishEarlierDelete(input: StepContext, change: ResourceChange): Promise<void> {
+  const recorded = input.records.recorded(change.address);
+  if (!recorded?.id) return;
+  const ref: ObjectRef = { id: recorded.id, ...(recorded.parent ? { parent: recorded.parent } : {}) };
+  await waitFor(input, change, ref, "delete", "wait");
+  await input.records.forget(change.address);
+}
+
 async function update(input: StepContext, change: ResourceChange): Promise<string> {
   const resource = configResource(input, change.address);
   const kind = kindOf(input, change);
   const spec = resolvedSpec(input, resource);
   const recorded = await input.records.begin(change.address, "update");
   const ref: ObjectRef = { id: recorded.id!, ...(recorded.parent ? { parent: recorded.parent } : {}) };
-  await kind.update(input.session.ctx, ref, spec, change.changes.map((c) => c.path));
+  const paths = change.changes.map((c) => c.path);
+  // A secret cannot be read back, so an update that sends one is sent again rather than observed.
+  const observable = !change.changes.some((c) => c.sensitive);
+  await sendObserving(
+    input,
+    async () => {
+      await kind.update(input.session.ctx, ref, spec, paths);
+      return true;
+    },
+    async () => {
+      if (!observable) return undefined;
+      const body = await kind.observe(input.session.ctx, ref);
+      if (body === undefined) return undefined;
+      const { changes } = compareFields(resource, kind, spec, body, recorded, input.hash);
+      return changes.some((c) => paths.includes(c.path)) ? undefined : true;
+    },
+  );
   const ready = await waitFor(input, change, ref, "update", "update");
   await input.records.settled(resource, ref, ready ?? recorded.attributes, spec, dependenciesOf(input, change.address));
   return ref.id;
@@ -370,7 +418,19 @@ async function remove(input: StepContext, change: ResourceChange, withParent: bo
   }
   const ref: ObjectRef = { id: recorded.id, ...(recorded.parent ? { parent: recorded.parent } : {}) };
   await input.records.begin(address, "delete");
-  if (!withParent) await kind.delete(input.session.ctx, ref);
+  if (!withParent) {
+    await sendObserving(
+      input,
+      async () => {
+        await kind.delete(input.session.ctx, ref);
+        return true;
+      },
+      async () => {
+        const body = await kind.observe(input.session.ctx, ref);
+        return body === undefined || isLeaving(kind, body) ? true : undefined;
+      },
+    );
+  }
   await waitFor(input, change, ref, "delete", "delete");
   await input.records.forget(address);
   return ref.id;

@@ -20,7 +20,9 @@ export type EngineEvent =
   | { type: "change_summary"; operation: "apply" | "destroy"; summary: PlanSummary; failed: number; skipped: number; interrupted: number }
   /** The run was asked to stop (once, as soon as the signal arrives): it is winding down safely. */
   | { type: "interrupted"; signal: InterruptSignal }
-  | { type: "diagnostic"; diagnostic: Diagnostic };
+  | { type: "diagnostic"; diagnostic: Diagnostic }
+  /** The service answered 429: the request is sent again in `retryInMs` (its Retry-After, capped). */
+  | { type: "rate_limited"; method: string; path: string; retryInMs: number };
 
 /** The calls one planned action turns into (a replace is a delete and a create). */
 export type StepKind = "create" | "update" | "delete" | "import" | "wait";

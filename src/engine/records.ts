@@ -40,8 +40,9 @@ export class Recorder {
 
   /**
    * Before a create: the pending record, with what the object can be found by (its spec, secrets removed),
-   * written before the call so that a run that dies before the answer lets the next one look it up. With
-   * `depose`, the object it replaces is set aside first.
+   * written before the call so that a run that dies before the answer lets the next one look it up, and the
+   * hashes of the secrets sent, so that an object adopted that way is waited for rather than updated again.
+   * With `depose`, the object it replaces is set aside first.
    */
   async beginCreate(resource: ConfigResource, spec: Body, dependencies: string[], depose: boolean): Promise<CreateBegun> {
     const address = resource.address;
@@ -56,7 +57,7 @@ export class Recorder {
     await this.store.setResource(address, {
       kind: resource.kind,
       attributes: {},
-      sensitiveHashes: {},
+      sensitiveHashes: resource.secrets.hashes(spec, this.hash),
       dependencies,
       pending: { operation: "create", startedAt: now(), lookup: scrubbed(spec, resource.secrets) },
     });

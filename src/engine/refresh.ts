@@ -3,13 +3,14 @@
 // objects that `import:` keys name. Read-only: what it learns is written by apply, so an interrupt
 // abandons it at once.
 
-import type { Configuration } from "../config/index.js";
+import { resourceAt, type Configuration } from "../config/index.js";
 import type { Refreshed } from "../plan/diff.js";
 import { lookupFrom, resolveSpec } from "../plan/resolve.js";
 import { isUnknownValue } from "../plan/values.js";
 import { refKey } from "../kinds/common.js";
 import type { ObjectRef } from "../kinds/index.js";
 import type { ResourceState, StateFile } from "../state/index.js";
+import { describeFound, whyNotOurs } from "./adoption.js";
 import type { EventSink } from "./events.js";
 import { throwIfInterrupted, unlessInterrupted } from "./interrupt.js";
 import type { Session } from "./session.js";
@@ -30,9 +31,12 @@ export async function refresh(session: Session, state: StateFile, config: Config
   return { refreshed, imports, requests };
 }
 
-/** The ids the state's other addresses hold: a lookup for `address` must not adopt one of them. */
+/**
+ * The objects the state's other addresses hold, by `refKey` (the id, within its parent for nested kinds: an
+ * attachment's id is its policy's): a lookup for `address` must not adopt one of them.
+ */
 export function ownedByOthers(resources: Readonly<Record<string, ResourceState>>, address: string): ReadonlySet<string> {
-  return new Set(Object.entries(resources).flatMap(([other, recorded]) => (other !== address && recorded.id ? [recorded.id] : [])));
+  return new Set(Object.entries(resources).flatMap(([other, recorded]) => (other !== address && recorded.id ? [refKey({ id: recorded.id, ...(recorded.parent ? { parent: recorded.parent } : {}) })] : [])));
 }
 
 async function readAll(session: Session, state: StateFile, config: Configuration, signal: AbortSignal | undefined): Promise<Omit<RefreshResult, "requests">> {
@@ -71,16 +75,23 @@ async function readAll(session: Session, state: StateFile, config: Configuration
   throwIfInterrupted(signal);
 
   // Creates whose outcome is unknown (a crash, a timeout): find the object, or learn that there is none.
+  const unresolved = entries.filter(([, recorded]) => !recorded.id && recorded.pending?.operation === "create");
+  const identity = unresolved.length > 0 ? await session.api.identity() : undefined;
   await Promise.all(
-    entries
-      .filter(([, recorded]) => !recorded.id && recorded.pending?.operation === "create")
-      .map(async ([address, recorded]) => {
-        const kind = session.kinds.get(recorded.kind);
-        const spec = recorded.pending?.lookup;
-        if (!kind) return;
-        const found = spec ? await kind.lookup(session.ctx, spec, ownedByOthers(state.resources, address)) : undefined;
-        refreshed.set(address, found ? { status: "present", id: found.id, ...(found.parent ? { parent: found.parent } : {}), body: found.body } : { status: "absent" });
-      }),
+    unresolved.map(async ([address, recorded]) => {
+      const kind = session.kinds.get(recorded.kind);
+      const spec = recorded.pending?.lookup;
+      if (!kind) return;
+      const owned = ownedByOthers(state.resources, address);
+      const found = spec ? await kind.lookup(session.ctx, spec, owned) : undefined;
+      if (!found) {
+        refreshed.set(address, { status: "absent" });
+        return;
+      }
+      const resource = resourceAt(config, address);
+      const why = spec ? whyNotOurs(kind, resource, spec, found, { since: recorded.pending!.startedAt, identity, owned }) : undefined;
+      refreshed.set(address, why ? { status: "foreign", id: found.id, description: describeFound(kind, found), why } : { status: "present", id: found.id, ...(found.parent ? { parent: found.parent } : {}), body: found.body });
+    }),
   );
 
   throwIfInterrupted(signal);

@@ -5,6 +5,7 @@
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
+import type { RetryNotice } from "../api/index.js";
 import { resourceAt, secretsAt, Sensitive, type ConfigResource, type Configuration, type VariableInputs } from "../config/index.js";
 import { isKind, KIND_DEFINITIONS } from "../kinds/index.js";
 import { hasErrors, type Diagnostic } from "../diag/index.js";
@@ -44,7 +45,7 @@ export interface RunOptions {
   /** Where provider.endpoint is: supplied by the composition root, which may start the embedded simulator. */
   resolveEndpoint: EndpointResolver;
   onExchange?: (e: { method: string; path: string; status: number; ms: number }) => void;
-  onRetry?: (e: { method: string; path: string; attempt: number; delayMs: number; reason: string }) => void;
+  onRetry?: (e: RetryNotice) => void;
   /** Aborted to interrupt the run (its reason the signal's name): every phase honours it. */
   signal?: AbortSignal;
 }
@@ -131,7 +132,11 @@ export async function openRun(options: RunOptions): Promise<Opened> {
       env: options.env,
       resolveEndpoint: options.resolveEndpoint,
       ...(options.onExchange ? { onExchange: options.onExchange } : {}),
-      ...(options.onRetry ? { onRetry: options.onRetry } : {}),
+      onRetry: (e) => {
+        // Told however the run is shown: a wait the service asked for is otherwise silence.
+        if (e.rateLimited) options.emit({ type: "rate_limited", method: e.method, path: e.path, retryInMs: e.delayMs });
+        options.onRetry?.(e);
+      },
     });
     if (options.lineage && !store.exists) store.adoptLineage(options.lineage);
     throwIfInterrupted(signal);
@@ -273,5 +278,8 @@ async function preflight(run: Run, plan: Plan): Promise<Diagnostic[]> {
 export async function plannedFromFile(run: Run, file: PlanFile, emit: EventSink): Promise<Planned> {
   checkPlanFile(file, run);
   const { refreshed } = await refresh(run.session, run.store.state, run.config, emit, run.signal);
-  return { plan: file.plan, diagnostics: [], refreshed };
+  // A plan made on an empty state still applies when the state was lost after an earlier apply of it: its
+  // creates look for what that apply made (since the plan was made) before creating anything.
+  const plan = file.stateExisted ? file.plan : { ...file.plan, lookBeforeCreateSince: file.createdAt };
+  return { plan, diagnostics: [], refreshed };
 }

@@ -3,7 +3,7 @@
 // fast to poll.
 
 import { setTimeout as delay } from "node:timers/promises";
-import { ApiClient, type Credentials } from "../api/index.js";
+import { ApiClient, type Credentials, type RetryNotice } from "../api/index.js";
 import type { Configuration } from "../config/index.js";
 import { NetformError } from "../diag/index.js";
 import { KIND_HANDLERS, type KindContext, type KindHandler } from "../kinds/index.js";
@@ -36,7 +36,7 @@ export interface SessionOptions {
   env: NodeJS.ProcessEnv;
   resolveEndpoint: EndpointResolver;
   onExchange?: (e: { method: string; path: string; status: number; ms: number }) => void;
-  onRetry?: (e: { method: string; path: string; attempt: number; delayMs: number; reason: string }) => void;
+  onRetry?: (e: RetryNotice) => void;
 }
 
 function credentialsFrom(env: NodeJS.ProcessEnv): Credentials {
@@ -53,6 +53,10 @@ export async function openSession(config: Configuration, options: SessionOptions
   const endpoint = config.provider.endpoint;
   if (!endpoint) {
     throw new NetformError({ code: "provider.endpoint", message: "the service's endpoint is not set", hint: "set provider.endpoint in the configuration (a URL, or embedded) or NETFORM_ENDPOINT" });
+  }
+  const maxRetryAfter = options.env.NETFORM_MAX_RETRY_AFTER_S;
+  if (maxRetryAfter !== undefined && !(Number(maxRetryAfter) >= 0)) {
+    throw new NetformError({ code: "usage", message: `NETFORM_MAX_RETRY_AFTER_S must be a number of seconds (0 or more), got "${maxRetryAfter}"` });
   }
   const firstPoll = options.env.NETFORM_POLL_INTERVAL_MS;
   if (firstPoll !== undefined && !(Number(firstPoll) > 0)) {
@@ -76,6 +80,7 @@ export async function openSession(config: Configuration, options: SessionOptions
     baseUrl: resolved.baseUrl,
     credentials,
     concurrency: config.provider.parallelism,
+    ...(maxRetryAfter !== undefined ? { maxRetryAfterMs: Number(maxRetryAfter) * 1000 } : config.provider.maxRetryAfterMs !== undefined ? { maxRetryAfterMs: config.provider.maxRetryAfterMs } : {}),
     sleep: (ms) => delay(ms, undefined, { signal: closing.signal }),
     ...(options.onExchange ? { onExchange: options.onExchange } : {}),
     ...(options.onRetry ? { onRetry: options.onRetry } : {}),

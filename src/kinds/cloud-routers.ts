@@ -126,13 +126,13 @@ const handler: KindHandler = {
 
   stateOf,
 
-  async lookup(ctx, spec): Promise<Observed | undefined> {
+  async lookup(ctx, spec, owned): Promise<Observed | undefined> {
     const projectId = projectIdOf(spec.project) ?? ctx.provider.projectId;
     if (typeof spec.name !== "string" || projectId === undefined) return undefined;
     const wanted = comparable({ ...spec, type: spec.type ?? "XF_ROUTER", project: { projectId } });
     const filter = { and: [projectFilter(projectId), { property: "/name", operator: "=", values: [spec.name] }] };
     for await (const body of searchAll<Body>(ctx.api, `${BASE}/search`, { filter }, { pageSize: PAGE })) {
-      if (DELETING.includes(stateOf(body) ?? "")) continue;
+      if (DELETING.includes(stateOf(body) ?? "") || owned?.has(String(body.uuid))) continue;
       const found = comparable(body);
       const same = (path: string) => readPath(found, path) === readPath(wanted, path);
       if (!["name", "type", "location.metroCode", "project.projectId"].every(same)) continue;

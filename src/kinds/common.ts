@@ -4,7 +4,7 @@
 import { ApiError, searchAll } from "../api/index.js";
 import { readPath } from "../config/index.js";
 import { NetformError } from "../diag/index.js";
-import type { Body, KindContext, ObjectRef, Operation, Readiness, UpdateMethod } from "./types.js";
+import type { Body, KindContext, KindHandler, ObjectRef, Operation, Readiness, UpdateMethod } from "./types.js";
 
 /** The key observeMany files an object under: its id, within its parent for nested kinds. */
 export const refKey = (ref: ObjectRef): string => (ref.parent ? `${ref.parent}/${ref.id}` : ref.id);
@@ -159,3 +159,17 @@ export async function patchChanged(ctx: KindContext, url: string, what: string, 
   const operations = patches.filter((p) => changed.some((path) => covers(p.field, path))).map((p) => ({ op: "replace", path: p.path, value: readPath(wanted, p.field) }));
   if (operations.length > 0) await ctx.api.call("PATCH", url, { body: operations });
 }
+
+/**
+ * When and by whom the service says an object was created: Fabric objects carry it in their change log,
+ * network edge objects at the top level. Either is undefined where the object does not say.
+ */
+export function provenanceOf(body: Body): { createdAt?: string; createdBy?: string } {
+  const log = body.changeLog !== null && typeof body.changeLog === "object" ? (body.changeLog as Body) : body;
+  const createdAt = log.createdDateTime ?? log.createdDate;
+  const createdBy = log.createdBy;
+  return { ...(typeof createdAt === "string" ? { createdAt } : {}), ...(typeof createdBy === "string" ? { createdBy } : {}) };
+}
+
+/** Whether an object is being deleted, or is deleted but still readable: its state says so, whatever the kind. */
+export const isLeaving = (kind: Pick<KindHandler, "stateOf">, body: Body): boolean => /DEPROVISION|DELET|DETACH/.test(kind.stateOf(body) ?? "");

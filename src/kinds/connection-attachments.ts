@@ -167,8 +167,9 @@ export function connectionAttachmentKind<Name extends string>(options: Connectio
 
     stateOf: statusOf,
 
-    async lookup(ctx, spec): Promise<Observed | undefined> {
+    async lookup(ctx, spec, owned): Promise<Observed | undefined> {
       const ref = { id: specField(spec, policyField), parent: specField(spec, "connection") };
+      if (owned?.has(refKey(ref))) return undefined;
       const body = await observe(ctx, ref);
       if (body === undefined || statusOf(body) === "DETACHING" || settings.some((f) => body[f] !== spec[f])) return undefined;
       return { ...ref, body };

@@ -110,10 +110,10 @@ const handler: KindHandler = {
 
   stateOf: (body) => equinixStatusOf(body) ?? (typeof body.state === "string" ? body.state : undefined),
 
-  async lookup(ctx, spec): Promise<Observed | undefined> {
+  async lookup(ctx, spec, owned): Promise<Observed | undefined> {
     const wanted = comparable(spec);
     for await (const body of sameNameAndType(ctx, `${BASE}/search`, spec)) {
-      if (isLeaving(body)) continue;
+      if (isLeaving(body) || owned?.has(String(body.uuid))) continue;
       const found = comparable(body);
       if (found.scope !== wanted.scope || readPath(found, "location.region") !== readPath(wanted, "location.region")) continue;
       return { id: uuidOf(body, "network search"), body };

@@ -203,13 +203,13 @@ export function prefixRuleKind<Name extends string>(options: PrefixRuleOptions<N
     stateOf,
 
     /** The policy's rule with this prefix (one per prefix), when every other field matches too. */
-    async lookup(ctx, spec): Promise<Observed | undefined> {
+    async lookup(ctx, spec, owned): Promise<Observed | undefined> {
       const policy = policyOf(spec);
       const want = comparable(policy, spec);
       const filter = { and: [{ property: "/prefix", operator: "=", values: [String(want.prefix)] }] };
       try {
         for await (const body of searchAll<Body>(ctx.api, `${rulesOf(policy)}/search`, { filter }, { pageSize: PAGE })) {
-          if (DELETING.includes(stateOf(body) ?? "")) continue;
+          if (DELETING.includes(stateOf(body) ?? "") || owned?.has(refKey({ id: String(body.uuid), parent: policy }))) continue;
           const found = comparable(policy, body);
           if (fields.every((f) => found[f] === want[f])) return { id: uuidOf(body, `${noun} search`), parent: policy, body };
         }

@@ -106,9 +106,9 @@ export function routingPolicyKind<Name extends string>(options: RoutingPolicyOpt
 
     stateOf,
 
-    async lookup(ctx, spec): Promise<Observed | undefined> {
+    async lookup(ctx, spec, owned): Promise<Observed | undefined> {
       for await (const body of sameNameAndType(ctx, `${base}/search`, spec)) {
-        if (!DELETING.includes(stateOf(body) ?? "")) return { id: uuidOf(body, `${noun} search`), body };
+        if (!DELETING.includes(stateOf(body) ?? "") && !owned?.has(String(body.uuid))) return { id: uuidOf(body, `${noun} search`), body };
       }
       return undefined;
     },

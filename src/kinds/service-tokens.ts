@@ -250,10 +250,10 @@ const handler: KindHandler = {
 
   stateOf,
 
-  async lookup(ctx, spec): Promise<Observed | undefined> {
+  async lookup(ctx, spec, owned): Promise<Observed | undefined> {
     const wanted = endpointOf(spec);
     for await (const body of sameNameAndType(ctx, `${BASE}/search`, { ...spec, type: spec.type ?? "VC_TOKEN" })) {
-      if (isGone(body) || endpointOf(body) !== wanted) continue;
+      if (isGone(body) || endpointOf(body) !== wanted || owned?.has(String(body.uuid))) continue;
       return { id: uuidOf(body, "service token search"), body };
     }
     return undefined;

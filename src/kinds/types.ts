@@ -102,8 +102,9 @@ export interface KindHandler {
   stateOf(body: Body): string | undefined;
   /**
    * Finds the object a create may have made when its outcome is unknown (a crash, a timeout), by the
-   * identifying fields of the spec (name, parent); undefined when there is none. `owned` holds the ids
-   * other addresses of the state already hold: never one of those, which would be two addresses for one object.
+   * identifying fields of the spec (name, parent); undefined when there is none. `owned` holds the objects
+   * other addresses of the state already hold, by `refKey`: never one of those, which would be two addresses
+   * for one object. The engine then checks that what was found could be the object its create made.
    */
   lookup(ctx: KindContext, spec: Body, owned?: ReadonlySet<string>): Promise<Observed | undefined>;
   /** The resource path the service's cloud events name as their subject for this object: how drift finds who changed it. */

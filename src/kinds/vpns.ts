@@ -190,12 +190,12 @@ const handler: KindHandler = {
 
   stateOf: statusOf,
 
-  async lookup(ctx, spec): Promise<Observed | undefined> {
+  async lookup(ctx, spec, owned): Promise<Observed | undefined> {
     const device = spec.virtualDeviceUuid;
     if (typeof device !== "string") return undefined;
     // A device's VPNs are told apart by their configName.
     for await (const body of listAll<Body>(ctx.api, BASE, { query: { virtualDeviceUuid: device }, pageSize: PAGE_SIZE })) {
-      if (body.configName === spec.configName && typeof body.uuid === "string" && !DELETED_STATES.includes(statusOf(body) ?? "")) return { id: body.uuid, body };
+      if (body.configName === spec.configName && typeof body.uuid === "string" && !owned?.has(body.uuid) && !DELETED_STATES.includes(statusOf(body) ?? "")) return { id: body.uuid, body };
     }
     return undefined;
   },

@@ -5,6 +5,7 @@
 import { configGraph, isPlainObject, placeDiagnostic, readPath, resourceAt, SENSITIVE_TEXT, type ConfigResource, type Configuration } from "../config/index.js";
 import type { Diagnostic } from "../diag/index.js";
 import { Graph } from "../graph/index.js";
+import { isLeaving } from "../kinds/common.js";
 import type { Body, KindHandler } from "../kinds/index.js";
 import type { ResourceState, StateFile } from "../state/index.js";
 import { lookupFrom, resolveSpec, type AttributeLookup } from "./resolve.js";
@@ -17,7 +18,9 @@ export type Refreshed =
   /** The object is gone from the service. */
   | { status: "gone" }
   /** A create whose outcome was unknown found no object: it never happened. */
-  | { status: "absent" };
+  | { status: "absent" }
+  /** A create whose outcome was unknown found only an object that cannot be the one it made (`why`). */
+  | { status: "foreign"; id: string; description: string; why: string };
 
 export interface PlanInput {
   mode: PlanMode;
@@ -184,6 +187,8 @@ export function makePlan(input: PlanInput): PlanResult {
     for (const address of graph.order()) {
       const resource = resourceAt(config, address)!;
       if (!selected.has(address)) continue;
+      const fresh = input.refreshed.get(address);
+      if (fresh?.status === "foreign") diagnostics.push(notAdoptedDiagnostic(resource, fresh));
       const change = planResource(resource, input, attribute, forcedReplace, (d) => diagnostics.push(d));
       // An object replaced by deleting it first takes what depends on it along: they must be gone before
       // it is deleted and can only be made again once it exists (a BGP instance cannot outlive its DIRECT,
@@ -210,7 +215,8 @@ export function makePlan(input: PlanInput): PlanResult {
     if (inConfig && input.mode !== "destroy") continue;
     if (!selected.has(address) && (input.targets?.length ?? 0) > 0) continue;
     const fresh = input.refreshed.get(address);
-    const gone = fresh?.status === "gone" || fresh?.status === "absent";
+    // An object that is not ours is no business of this address: only its record goes.
+    const gone = fresh?.status === "gone" || fresh?.status === "absent" || fresh?.status === "foreign";
     planned.set(address, {
       address,
       kind: recorded.kind,
@@ -356,8 +362,13 @@ function planResource(resource: ConfigResource, input: PlanInput, attribute: Att
     return created("create");
   }
   if (fresh?.status === "gone") return created("deleted-outside", "deleted outside netform");
-  if (!forcedReplace.has(resource.address)) writeOnlyWarnings(resource, spec, prior, input.hash).forEach(warn);
   const observedBody = adopted ? adopted.body : prior.attributes;
+  // An interrupted destroy: the object is on its way out, whatever its fields say. (A recorded delete that
+  // finds the object as it was never reached the service; the object is planned as any other.)
+  if (isLeaving(kind, observedBody)) {
+    return { ...created("awaiting-delete", "an earlier delete is still running: wait for it, then create anew"), id, awaiting: "delete" };
+  }
+  if (!forcedReplace.has(resource.address)) writeOnlyWarnings(resource, spec, prior, input.hash).forEach(warn);
   const { changes, desired, notCompared } = compareFields(resource, kind, spec, observedBody, prior, input.hash);
   const common = {
     ...base,
@@ -380,6 +391,30 @@ function planResource(resource: ConfigResource, input: PlanInput, attribute: Att
   const awaiting = prior.pending?.operation === "create" || prior.pending?.operation === "update" ? prior.pending.operation : undefined;
   if (awaiting) return { ...common, action: "no-op", reasonCode: "awaiting-earlier", awaiting, reason: `waiting for the ${awaiting} an earlier run started` };
   return { ...common, action: "no-op", reasonCode: "unchanged" };
+}
+
+/**
+ * An earlier create's outcome is unknown and the object found may be someone else's: netform neither adopts
+ * it nor creates another; the user says which it is.
+ */
+function notAdoptedDiagnostic(resource: ConfigResource, found: Extract<Refreshed, { status: "foreign" }>): Diagnostic {
+  return {
+    severity: "error",
+    code: "plan.not-adopted",
+    address: resource.address,
+    file: resource.file,
+    line: resource.position.line,
+    column: resource.position.column,
+    ...notAdoptedText(resource.address, found),
+  };
+}
+
+/** What to tell the user when the object found for an unknown create's outcome is not adopted, and what to do. */
+export function notAdoptedText(address: string, found: { id: string; description: string; why: string }): { message: string; hint: string } {
+  return {
+    message: `${address}: an earlier create's outcome is unknown, and the only matching object found, ${found.description}, is not adopted: ${found.why}`,
+    hint: `if it is the object this configuration made, adopt it with netform import ${address} ${found.id}; if it is not, forget the unfinished create with netform state rm ${address} and apply again to create a new one`,
+  };
 }
 
 function deleteReason(mode: PlanMode, gone: boolean): Pick<ResourceChange, "reasonCode" | "reason"> {

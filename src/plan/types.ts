@@ -48,6 +48,8 @@ export const REASON_CODES = [
   "unchanged",
   /** An earlier run started a create or update that is still running: apply waits for it. */
   "awaiting-earlier",
+  /** An earlier run's delete (an interrupted destroy) is still running: apply waits for it, then creates anew. */
+  "awaiting-delete",
   /** In the state, no longer in the configuration. */
   "no-longer-configured",
   /** No longer in the configuration, and already gone from the service: only the state entry goes. */
@@ -117,6 +119,11 @@ export interface Plan {
   requestCount: number;
   /** refresh-only: addresses whose recorded attributes differ from what the service returned. */
   drifted?: string[];
+  /**
+   * Each create first looks its object up (by the identifying fields of its spec, as after an unknown
+   * outcome) and adopts one made since this time by the same identity, rather than make a second one.
+   */
+  lookBeforeCreateSince?: string;
 }
 
 export function summarize(changes: readonly ResourceChange[]): PlanSummary {

@@ -104,6 +104,7 @@ export class ApplyLiveView {
       case "planned_change":
       case "apply_skipped":
       case "diagnostic":
+      case "rate_limited":
         this.lines.handle(event);
         break;
       case "apply_start":

@@ -82,6 +82,9 @@ export class ApplyTextView {
       case "diagnostic":
         // Diagnostics have their own view; printing them here too would show each one twice.
         break;
+      case "rate_limited":
+        this.out(this.output.c.yellow(rateLimitedText(event.retryInMs)));
+        break;
       default: {
         const unreachable: never = event;
         throw new Error(`unknown engine event ${JSON.stringify(unreachable)}`);
@@ -236,3 +239,6 @@ export function formatDuration(ms: number): string {
   if (m > 0) return `${m}m${s}s`;
   return `${s}s`;
 }
+
+/** Whole seconds, at least one: "retrying in 0 s" would read as no wait at all. */
+export const rateLimitedText = (retryInMs: number): string => `rate limited; retrying in ${Math.max(1, Math.ceil(retryInMs / 1000))} s`;

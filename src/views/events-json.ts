@@ -7,6 +7,7 @@
 import type { EngineEvent, StepKind } from "../engine/events.js";
 import type { InterruptSignal } from "../engine/interrupt.js";
 import type { Action, PlanSummary } from "../plan/types.js";
+import { rateLimitedText } from "./apply-text.js";
 import { diagnosticsDocument, type DiagnosticsDocument } from "./diagnostics.js";
 import { resourceChangeDocument, type ResourceChangeDocument } from "./plan-json.js";
 
@@ -32,6 +33,7 @@ export type EventRecord =
   | ({ type: "apply_interrupted"; elapsedMs: number; id: string | null } & Step)
   | ({ type: "change_summary"; operation: "apply" | "destroy"; summary: PlanSummary; failed: number; skipped: number; interrupted: number } & Stamp)
   | ({ type: "interrupted"; signal: InterruptSignal } & Stamp)
+  | ({ type: "rate_limited"; method: string; path: string; retryInMs: number; message: string } & Stamp)
   | ({ type: "diagnostic"; address?: string; diagnostic: DiagnosticsDocument["diagnostics"][number] } & Stamp);
 
 export function eventRecord(event: EngineEvent, now: Date): EventRecord {
@@ -59,6 +61,8 @@ export function eventRecord(event: EngineEvent, now: Date): EventRecord {
       return { type: event.type, timestamp, operation: event.operation, summary: { ...event.summary }, failed: event.failed, skipped: event.skipped, interrupted: event.interrupted };
     case "interrupted":
       return { type: event.type, timestamp, signal: event.signal };
+    case "rate_limited":
+      return { type: event.type, timestamp, method: event.method, path: event.path, retryInMs: event.retryInMs, message: rateLimitedText(event.retryInMs) };
     case "diagnostic": {
       // The same shape as in `validate --format json`; one diagnostic in gives exactly one out.
       const diagnostic = diagnosticsDocument([event.diagnostic]).diagnostics[0]!;

@@ -160,6 +160,7 @@ describe("route filter rules end to end", () => {
     const customer = idOf(ws, "routeFilters.customer-in");
     // The bulk request reached the service for two of the three rules before netform died: the state
     // holds the pending record each address wrote before the request, with the spec to look up.
+    const startedAt = new Date().toISOString();
     const made = await t.call("POST", `/fabric/v4/routeFilters/${customer}/routeFilterRules/bulk`, {
       body: { data: [{ name: "office-a", prefix: "10.1.0.0/16" }, { name: "office-b", prefix: "10.2.0.0/16", prefixMatch: "exact" }] },
     });
@@ -167,7 +168,7 @@ describe("route filter rules end to end", () => {
     const state = JSON.parse(ws.stateText()) as { resources: Record<string, unknown> };
     for (const [name, rule] of Object.entries(RULES)) {
       const lookup = { routeFilter: customer, prefix: rule.prefix, ...(rule.prefixMatch ? { prefixMatch: rule.prefixMatch } : {}), name };
-      state.resources[`routeFilterRules.${name}`] = { kind: "routeFilterRules", attributes: {}, sensitiveHashes: {}, dependencies: ["routeFilters.customer-in"], pending: { operation: "create", startedAt: new Date().toISOString(), lookup } };
+      state.resources[`routeFilterRules.${name}`] = { kind: "routeFilterRules", attributes: {}, sensitiveHashes: {}, dependencies: ["routeFilters.customer-in"], pending: { operation: "create", startedAt, lookup } };
     }
     ws.write(`${JSON.stringify(state, null, 2)}\n`, "netform.state.json");
     ws.write(config(RULES));

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { createSimulator, type Exchange } from "../../src/simulator/index.js";
+import { createSimulator, parseFaultSpec, type Exchange } from "../../src/simulator/index.js";
 import { useSimulator } from "../support/sim.js";
 
 const t = useSimulator();
@@ -126,6 +126,30 @@ describe("control API", () => {
     const bad = await t.call("POST", "/__sim/faults", { body: { errorRat: 1 } });
     expect(bad.status).toBe(400);
     expect(bad.body.error).toMatch(/unknown fault setting errorRat/);
+  });
+
+  it("carries out a request and then answers 502, or resets the connection, when told to lose the answer", async () => {
+    const filter = { type: "BGP_IPv4_PREFIX_FILTER", name: "lost-answer", project: { projectId: "5c1a4b6e-6b55-4c34-8a4f-2a9f1d0c7e01" } };
+    await t.call("POST", "/__sim/faults", { body: { afterActed: { answer: 502, count: 1, methods: ["POST"], path: "/fabric/v4/routeFilters" } } });
+    expect((await t.call("POST", "/fabric/v4/routeFilters", { body: filter })).status).toBe(502);
+    expect((await t.call("GET", "/__sim/faults")).body.afterActed.count).toBe(0);
+    await t.call("POST", "/__sim/faults", { body: { afterActed: { answer: "reset", count: 1, path: "/fabric/v4/routeFilters" } } });
+    await expect(t.call("POST", "/fabric/v4/routeFilters", { body: { ...filter, name: "lost-connection" } })).rejects.toThrow();
+    const names = (await t.call("GET", "/__sim/objects?kind=routeFilters")).body.data.map((f: { name: string }) => f.name);
+    expect(names).toEqual(expect.arrayContaining(["lost-answer", "lost-connection"]));
+    // A refused request did nothing, so its answer stands.
+    await t.call("POST", "/__sim/faults", { body: { afterActed: { answer: 502, count: 1 } } });
+    expect((await t.call("POST", "/fabric/v4/routeFilters", { body: { name: "no-type" } })).status).toBe(400);
+    const bad = await t.call("POST", "/__sim/faults", { body: { afterActed: { answer: 500 } } });
+    expect(bad.body.error).toMatch(/afterActed.answer must be 502 or "reset"/);
+  });
+
+  it("reads lost answers from the command line's fault settings", () => {
+    expect(parseFaultSpec("afterActed.answer=reset,afterActed.count=2,afterActed.methods=PUT;delete,afterActed.path=/fabric/v4/connections/*/routeFilters/*")).toEqual({
+      afterActed: { answer: "reset", count: 2, methods: ["PUT", "DELETE"], path: "/fabric/v4/connections/*/routeFilters/*" },
+    });
+    expect(parseFaultSpec("afterActed.answer=502,afterActed.rate=0.5")).toEqual({ afterActed: { answer: 502, rate: 0.5 } });
+    expect(() => parseFaultSpec("afterActed.answer=502,afterActed.methods=GET")).toThrow(/afterActed.methods must be a list of POST, PUT, PATCH, DELETE/);
   });
 
   it("applies out-of-band changes as the portal user and deletes objects", async () => {

@@ -431,14 +431,14 @@ export const handler: KindHandler = {
   readiness,
   stateOf,
 
-  async lookup(ctx, spec): Promise<Observed | undefined> {
+  async lookup(ctx, spec, owned): Promise<Observed | undefined> {
     const name = spec.virtualDeviceName;
     if (typeof name !== "string") return undefined;
     // searchText matches part of the name; the device of this spec has exactly the name, in the spec's metro.
     for (let offset = 0; ; ) {
       const page = await ctx.api.call<Page>("GET", BASE, { query: { searchText: name, offset, limit: PAGE_SIZE } });
       const data = (page.data ?? []).filter(isPlainObject);
-      const match = data.find((b) => b.name === name && b.redundancyType !== "SECONDARY" && b.metroCode === spec.metroCode && !isLeaving(b));
+      const match = data.find((b) => b.name === name && b.redundancyType !== "SECONDARY" && b.metroCode === spec.metroCode && !owned?.has(String(b.uuid)) && !isLeaving(b));
       if (match && typeof match.uuid === "string") {
         const body = await observe(ctx, { id: match.uuid });
         return body ? { id: match.uuid, body } : undefined;

@@ -219,10 +219,10 @@ export const handler: KindHandler = {
 
   stateOf,
 
-  async lookup(ctx, spec): Promise<Observed | undefined> {
+  async lookup(ctx, spec, owned): Promise<Observed | undefined> {
     const connection = String(spec.connection);
     // A connection holds one instance of each type (4.6), so the type identifies it.
-    const match = (await listOf(ctx, connection)).find((b) => b.type === spec.type && !isDeleted(b));
+    const match = (await listOf(ctx, connection)).find((b) => b.type === spec.type && !isDeleted(b) && !owned?.has(refKey({ id: String(b.uuid), parent: connection })));
     return match ? { id: String(match.uuid), parent: connection, body: match } : undefined;
   },
 

@@ -21,8 +21,11 @@ export interface Principal extends Actor {
   readOnly?: boolean;
 }
 
-/** `injectedFault` marks a response that fault injection produced, not the service's rules. */
-export type SimEnv = { Variables: { principal: Principal; correlationId: string; injectedFault: boolean } };
+/**
+ * `injectedFault` marks a response that fault injection produced, not the service's rules; `answerLost`, one
+ * to a request the service carried out before fault injection replaced its answer.
+ */
+export type SimEnv = { Variables: { principal: Principal; correlationId: string; injectedFault: boolean; answerLost: boolean } };
 export type SimApp = Hono<SimEnv>;
 
 /** One area of the service (route filters, connections, devices...): its kinds, seed data and routes. */

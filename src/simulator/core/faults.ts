@@ -1,10 +1,11 @@
 // Fault injection (`POST /__sim/faults`, `--faults`): random server errors, rate limiting with
-// Retry-After, added latency, and transitions that end in their failed state. Its dice are seeded, so a
-// failing run can be replayed.
+// Retry-After, added latency, transitions that end in their failed state, and requests carried out whose
+// answer is lost (a 502 from a gateway, or a reset connection, after the service acted). Its dice are
+// seeded, so a failing run can be replayed.
 
 import { SimError, type ErrorKey } from "./errors.js";
 import { Random } from "./random.js";
-import type { FaultSettings, World } from "./world.js";
+import type { AfterActedFault, FaultSettings, World } from "./world.js";
 
 const STATUS_KEYS: Record<number, ErrorKey> = {
   429: "tooManyRequests",
@@ -18,17 +19,24 @@ export class Faults {
   private settings: FaultSettings = {};
   private dice = new Random(1);
   private requestCount = 0;
+  private afterActedLeft = 0;
 
   constructor(private readonly world: World) {}
 
   current(): FaultSettings {
-    return { ...this.settings, ...(this.settings.failTransitions ? { failTransitions: { ...this.settings.failTransitions, count: this.world.pendingFailures.get(this.settings.failTransitions.kind) ?? 0 } } : {}) };
+    const { afterActed } = this.settings;
+    return {
+      ...this.settings,
+      ...(afterActed?.count !== undefined ? { afterActed: { ...afterActed, count: this.afterActedLeft } } : {}),
+      ...(this.settings.failTransitions ? { failTransitions: { ...this.settings.failTransitions, count: this.world.pendingFailures.get(this.settings.failTransitions.kind) ?? 0 } } : {}),
+    };
   }
 
   configure(settings: FaultSettings): void {
     this.settings = settings;
     this.dice = new Random(settings.seed ?? 1);
     this.requestCount = 0;
+    this.afterActedLeft = settings.afterActed?.count ?? 0;
     this.world.pendingFailures.clear();
     if (settings.failTransitions) this.world.pendingFailures.set(settings.failTransitions.kind, settings.failTransitions.count);
   }
@@ -52,6 +60,30 @@ export class Faults {
     }
     return undefined;
   }
+
+  /**
+   * How to lose the answer to a request the service has just carried out (status below 400), if the
+ * settings say this one is hit: 502, or "reset" for a connection closed without an answer.
+ */
+  lostAnswer(method: string, path: string, status: number): AfterActedFault["answer"] | undefined {
+    const fault = this.settings.afterActed;
+    if (!fault || status >= 400 || !(fault.methods ?? MUTATING).includes(method) || (fault.path !== undefined && !pathMatches(fault.path, path))) return undefined;
+    if (fault.count !== undefined) {
+      if (this.afterActedLeft <= 0) return undefined;
+      this.afterActedLeft--;
+      return fault.answer;
+    }
+    return this.dice.next() < (fault.rate ?? 1) ? fault.answer : undefined;
+  }
+}
+
+const MUTATING = ["POST", "PUT", "PATCH", "DELETE"];
+
+/** A path against a pattern whose `*` stands for one segment. */
+function pathMatches(pattern: string, path: string): boolean {
+  const want = pattern.split("/");
+  const have = path.split("/");
+  return want.length === have.length && want.every((segment, i) => segment === "*" || segment === have[i]);
 }
 
 /** Parses the command-line form `errorRate=0.2,seed=7,rateLimit.every=5,failTransitions.kind=connections`. */
@@ -63,7 +95,10 @@ export function parseFaultSpec(spec: string): FaultSettings {
     const path = part.slice(0, eq).split(".");
     const raw = part.slice(eq + 1);
     let value: unknown = raw;
-    if (path[0] === "errorStatuses") value = raw.split(/[;|]/).map(Number);
+    const name = path.join(".");
+    if (name === "errorStatuses") value = raw.split(/[;|]/).map(Number);
+    else if (name === "afterActed.methods") value = raw.split(/[;|]/);
+    else if (name === "afterActed.path") value = raw;
     else if (/^-?\d+(\.\d+)?$/.test(raw)) value = Number(raw);
     let target = out;
     for (const key of path.slice(0, -1)) target = (target[key] ??= {}) as Record<string, unknown>;
@@ -72,7 +107,7 @@ export function parseFaultSpec(spec: string): FaultSettings {
   return validateFaults(out);
 }
 
-const KNOWN = ["errorRate", "errorStatuses", "rateLimit", "latencyMs", "failTransitions", "seed"];
+const KNOWN = ["errorRate", "errorStatuses", "rateLimit", "latencyMs", "failTransitions", "afterActed", "seed"];
 
 /** Checks a fault settings object from the control API or the command line. */
 export function validateFaults(input: unknown): FaultSettings {
@@ -104,7 +139,30 @@ export function validateFaults(input: unknown): FaultSettings {
     if (typeof f.kind !== "string") throw new Error("failTransitions.kind must name a kind, e.g. connections");
     out.failTransitions = { kind: f.kind, count: num(f.count, "failTransitions.count", 0) ?? 1 };
   }
+  if (s.afterActed !== undefined) out.afterActed = validateAfterActed(s.afterActed, num);
   const seed = num(s.seed, "seed", 0);
   if (seed !== undefined) out.seed = seed;
+  return out;
+}
+
+function validateAfterActed(input: unknown, num: (v: unknown, name: string, min: number, max?: number) => number | undefined): AfterActedFault {
+  if (input === null || typeof input !== "object" || Array.isArray(input)) throw new Error("afterActed must be an object");
+  const a = input as Record<string, unknown>;
+  const known = ["answer", "count", "rate", "methods", "path"];
+  for (const key of Object.keys(a)) if (!known.includes(key)) throw new Error(`unknown setting afterActed.${key}; known: ${known.join(", ")}`);
+  if (a.answer !== 502 && a.answer !== "502" && a.answer !== "reset") throw new Error('afterActed.answer must be 502 or "reset"');
+  const out: AfterActedFault = { answer: a.answer === "reset" ? "reset" : 502 };
+  const count = num(a.count, "afterActed.count", 0);
+  if (count !== undefined) out.count = count;
+  const rate = num(a.rate, "afterActed.rate", 0, 1);
+  if (rate !== undefined) out.rate = rate;
+  if (a.methods !== undefined) {
+    if (!Array.isArray(a.methods) || !a.methods.every((m) => typeof m === "string" && MUTATING.includes(m.toUpperCase()))) throw new Error(`afterActed.methods must be a list of ${MUTATING.join(", ")}`);
+    out.methods = (a.methods as string[]).map((m) => m.toUpperCase());
+  }
+  if (a.path !== undefined) {
+    if (typeof a.path !== "string" || !a.path.startsWith("/")) throw new Error("afterActed.path must be a path such as /fabric/v4/connections/*/routeFilters/*");
+    out.path = a.path;
+  }
   return out;
 }

@@ -5,6 +5,7 @@ import { serve, type ServerType } from "@hono/node-server";
 import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { HTTPException } from "hono/http-exception";
+import type { IncomingMessage } from "node:http";
 import type { AddressInfo } from "node:net";
 import { ALL_AREAS } from "../areas.js";
 import { DEFAULT_REFRESH_TOKEN_TTL_S, DEFAULT_TOKEN_TTL_S, TokenStore, bearerAuth, tokenRoutes } from "./auth.js";
@@ -85,7 +86,7 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator {
     await next();
     if (path.startsWith("/__sim")) return;
     requests.push({ method: c.req.method, path, status: c.res.status, ms: Math.round((performance.now() - started) * 10) / 10 });
-    if (c.req.method !== "GET" && c.res.status < 500) world.save();
+    if (c.req.method !== "GET" && (c.res.status < 500 || c.get("answerLost") === true)) world.save();
     if (options.onExchange) {
       const body = await c.res.clone().text();
       const injectedFault = c.get("injectedFault") === true;
@@ -114,6 +115,18 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator {
       throw injected;
     }
     await next();
+    const lost = faults.lostAnswer(c.req.method, c.req.path, c.res.status);
+    if (lost === undefined) return;
+    c.set("injectedFault", true);
+    c.set("answerLost", true);
+    const socket = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming?.socket;
+    if (lost === "reset" && socket) {
+      socket.resetAndDestroy();
+      return;
+    }
+    // In process (app.request) there is no connection to reset: the gateway's 502 stands for it.
+    const err = new SimError("badGateway");
+    c.res = c.json(renderProblem(err, problemStyleFor(c.req.path), c.get("correlationId") ?? ""), 502);
   });
 
   tokenRoutes(app, tokens);

@@ -67,7 +67,20 @@ export interface FaultSettings {
   rateLimit?: { every: number; retryAfterS: number };
   latencyMs?: number;
   failTransitions?: { kind: string; count: number };
+  /** Mutating requests that the service carries out and then answers 502 or never answers (the connection is reset). */
+  afterActed?: AfterActedFault;
   seed?: number;
+}
+
+export interface AfterActedFault {
+  answer: 502 | "reset";
+  /** Requests hit: the next `count` matching ones, else each matching one with probability `rate`. */
+  count?: number;
+  rate?: number;
+  /** Methods hit (default POST, PUT, PATCH, DELETE). */
+  methods?: string[];
+  /** Paths hit, `*` standing for one segment (default every path). */
+  path?: string;
 }
 
 interface PersistedWorld {

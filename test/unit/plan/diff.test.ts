@@ -109,6 +109,21 @@ const rows: Row[] = [
     expect: { [F]: { action: "create", reasonCode: "create-not-reached", reason: "the previous run's create did not reach the service" } },
   },
   {
+    name: "an interrupted destroy left the object deprovisioning: apply waits for it, then creates anew",
+    resources: { routeFilters: { f: filter() } },
+    state: { [F]: { ...recordedF, pending: { operation: "delete", startedAt } } },
+    refreshed: { [F]: { status: "present", id: F_ID, body: filterBody("f", F_ID, { state: "DEPROVISIONING" }) } },
+    expect: { [F]: { action: "create", reasonCode: "awaiting-delete", reason: "an earlier delete is still running: wait for it, then create anew", id: F_ID, awaiting: "delete" } },
+  },
+  {
+    name: "an unfinished create found only an object that is not its own: the address fails, naming it",
+    resources: { routeFilters: { f: filter() } },
+    state: { [F]: recorded("routeFilters", undefined, {}, { pending: { operation: "create", startedAt } }) },
+    refreshed: { [F]: { status: "foreign", id: F_ID, description: `route filter "f" (${F_ID})`, why: "it was created by someone-else, not by demo-user" } },
+    diagnostics: [{ code: "plan.not-adopted", address: F }],
+    expect: { [F]: { action: "create", reasonCode: "create" } },
+  },
+  {
     name: "deleted on the service by someone else: created again",
     resources: { routeFilters: { f: filter() } },
     state: { [F]: recordedF },
