@@ -49,8 +49,8 @@ export interface KindSchema {
   rules?(r: RuleContext): void;
   /** The service's rules across objects of this kind and those they name, checked before any API call. */
   crossRules?(own: readonly ConfigResource[], all: ReadonlyMap<string, ConfigResource>): Diagnostic[];
-  /** Ordering the service requires beyond references (BGP after DIRECT on one connection). */
-  ordering?(own: readonly ConfigResource[]): OrderingEdge[];
+  /** Ordering the service requires beyond references (BGP after DIRECT on one connection; a policy's rules before its attachment), with every resource declared. */
+  ordering?(own: readonly ConfigResource[], all: ReadonlyMap<string, ConfigResource>): OrderingEdge[];
 }
 
 /** Every kind the loader accepts, by name. */

@@ -8,7 +8,7 @@
 
 import { z } from "zod";
 import { listAll } from "../api/index.js";
-import { identityOf, placeDiagnostic, SecretPaths, uuid, type ConfigResource } from "../config/index.js";
+import { identityOf, placeDiagnostic, SecretPaths, uuid, type ConfigResource, type OrderingEdge } from "../config/index.js";
 import type { Diagnostic } from "../diag/index.js";
 import { NetformError } from "../diag/index.js";
 import { deleteIdempotently, isNotFound, orGone, readinessFrom, refKey, type StateTable } from "./common.js";
@@ -27,6 +27,11 @@ export interface ConnectionAttachmentOptions<Name extends string> {
   segment: string;
   /** Settings of the attachment besides its two ends, sent as the attach request's body (a filter's direction). */
   settings: z.ZodRawShape;
+  /**
+   * The kind of the policy's rules (naming their policy in the same field as the attachment): the service
+   * programs a policy on the connection as it is when attached, so its declared rules are created first.
+   */
+  rulesKind: string;
   /** The service's further rules across the attachments a configuration declares. */
   crossRules?(own: readonly ConfigResource[], all: ReadonlyMap<string, ConfigResource>): Diagnostic[];
   attributes: readonly string[];
@@ -70,6 +75,16 @@ export function connectionAttachmentKind<Name extends string>(options: Connectio
       } else seen.set(key, r);
     }
     return [...diagnostics, ...(options.crossRules?.(own, all) ?? [])];
+  }
+
+  /** Each attachment waits for the rules of its policy, and goes before them when both are deleted. */
+  function ordering(own: readonly ConfigResource[], all: ReadonlyMap<string, ConfigResource>): OrderingEdge[] {
+    const rules = [...all.values()].filter((r) => r.kind === options.rulesKind);
+    return own.flatMap((attachment) => {
+      const policy = identityOf(attachment.spec[policyField]);
+      if (policy === undefined) return [];
+      return rules.filter((rule) => identityOf(rule.spec[policyField]) === policy).map((rule) => ({ from: attachment.address, to: rule.address }));
+    });
   }
 
   function parentOf(ref: ObjectRef): string {
@@ -182,6 +197,7 @@ export function connectionAttachmentKind<Name extends string>(options: Connectio
     description: options.description,
     spec: schema,
     crossRules,
+    ordering,
     sensitive: SecretPaths.NONE,
     attributes: options.attributes,
     serverSet: ["href", "uuid", "state", "change", "changeLog", "changelog", "attachmentStatus", "type"],

@@ -14,6 +14,7 @@ export const routeFilterAttachments = connectionAttachmentKind({
   policyField: "routeFilter",
   policyKind: "routeFilters",
   policyNoun: "route filter",
+  rulesKind: "routeFilterRules",
   segment: "routeFilters",
   settings: { direction: z.enum(ATTACHMENT_DIRECTIONS) },
   attributes: ["href", "type", "uuid", "attachmentStatus", "direction", "connection", "routeFilter"],
