@@ -15,10 +15,10 @@ import type { Body, KindContext, KindDefinition, KindHandler, ObjectRef, Observe
 export const ROUTER_PACKAGES = ["LAB", "STANDARD"] as const;
 export type RouterPackage = (typeof ROUTER_PACKAGES)[number];
 
-/** Section 8: what a package allows each router's connections; no figure means no limit. */
-export const ROUTER_PACKAGE_LIMITS: Readonly<Record<RouterPackage, { connections?: number; bandwidthMbps?: number }>> = {
-  LAB: { connections: 10, bandwidthMbps: 10 },
-  STANDARD: {},
+/** Section 8: what a package allows each router's connections, and the routes it holds per family; no figure means no limit. */
+export const ROUTER_PACKAGE_LIMITS: Readonly<Record<RouterPackage, { connections?: number; bandwidthMbps?: number; routes: { IPv4: number; IPv6: number } }>> = {
+  LAB: { connections: 10, bandwidthMbps: 10, routes: { IPv4: 50, IPv6: 50 } },
+  STANDARD: { routes: { IPv4: 1000, IPv6: 100 } },
 };
 
 const schema = z.strictObject({
