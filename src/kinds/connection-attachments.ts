@@ -11,7 +11,7 @@ import { listAll } from "../api/index.js";
 import { identityOf, placeDiagnostic, SecretPaths, uuid, type ConfigResource, type OrderingEdge } from "../config/index.js";
 import type { Diagnostic } from "../diag/index.js";
 import { NetformError } from "../diag/index.js";
-import { deleteIdempotently, isNotFound, orGone, readinessFrom, refKey, type StateTable } from "./common.js";
+import { deleteIdempotently, isNotFound, readinessFrom, readUnlessGone, refKey, type StateTable } from "./common.js";
 import type { Body, KindContext, KindDefinition, KindHandler, ObjectRef, Observed, Operation, Readiness } from "./types.js";
 
 export interface ConnectionAttachmentOptions<Name extends string> {
@@ -103,8 +103,7 @@ export function connectionAttachmentKind<Name extends string>(options: Connectio
   }
 
   async function observe(ctx: KindContext, ref: ObjectRef): Promise<Body | undefined> {
-    const body = await orGone(() => ctx.api.call<Body>("GET", `${attachmentsOf(parentOf(ref))}/${ref.id}`));
-    return body === undefined || isGone(body) ? undefined : body;
+    return readUnlessGone(ctx, `${attachmentsOf(parentOf(ref))}/${ref.id}`, isGone);
   }
 
   function specField(spec: Body, field: string): string {
