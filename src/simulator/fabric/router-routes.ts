@@ -31,15 +31,18 @@ function ruleCount(world: World, filterUuid: string): number {
   return world.list(RULE_KIND).filter((r) => r.meta.parentUuid === filterUuid && world.view(r).state !== "DEPROVISIONED").length;
 }
 
-/** The filters attached INBOUND to a connection, being attached, attached or being detached. */
+/** Attachments that bind a filter INBOUND: being attached, attached or being detached. */
+function liveInbound(world: World): SimObject[] {
+  return world.list(ATTACHMENT_KIND).filter((a) => {
+    const view = world.view(a);
+    return view.direction === "INBOUND" && LIVE_ATTACHMENT.includes(String(view.attachmentStatus));
+  });
+}
+
+/** The filters attached INBOUND to a connection. */
 function inboundFilters(world: World, connectionUuid: string): SimObject[] {
-  return world
-    .list(ATTACHMENT_KIND)
+  return liveInbound(world)
     .filter((a) => a.meta.connectionUuid === connectionUuid)
-    .filter((a) => {
-      const view = world.view(a);
-      return view.direction === "INBOUND" && LIVE_ATTACHMENT.includes(String(view.attachmentStatus));
-    })
     .map((a) => world.get(String(a.meta.routeFilterUuid), FILTER_KIND))
     .filter((f): f is SimObject => f !== undefined);
 }
@@ -77,10 +80,8 @@ export function checkRoutesFit(world: World, router: SimObject, added: number, f
 export function checkFilterGrowth(world: World, filter: SimObject, added: number, path: string): void {
   const family = familyOfFilter(world, filter);
   const routers = new Map<string, SimObject>();
-  for (const attachment of world.list(ATTACHMENT_KIND)) {
+  for (const attachment of liveInbound(world)) {
     if (attachment.meta.routeFilterUuid !== filter.uuid) continue;
-    const view = world.view(attachment);
-    if (view.direction !== "INBOUND" || !LIVE_ATTACHMENT.includes(String(view.attachmentStatus))) continue;
     const router = routerOfConnection(world, String(attachment.meta.connectionUuid));
     if (router) routers.set(router.uuid, router);
   }
