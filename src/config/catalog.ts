@@ -56,8 +56,8 @@ export interface KindSchema {
    * (secrets) by keyed hash.
    */
   writeOnly?: readonly string[];
-  /** Ordering the service requires beyond references (BGP after DIRECT on one connection). */
-  ordering?(own: readonly ConfigResource[]): OrderingEdge[];
+  /** Ordering the service requires beyond references (BGP after DIRECT on one connection; a policy's rules before its attachment), with every resource declared. */
+  ordering?(own: readonly ConfigResource[], all: ReadonlyMap<string, ConfigResource>): OrderingEdge[];
 }
 
 /** Every kind the loader accepts, by name. */

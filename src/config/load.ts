@@ -231,7 +231,7 @@ export function buildConfiguration(sources: readonly Source[], options: LoadOpti
   const edges: DependencyEdge[] = [];
   for (const r of resources.values()) edges.push(...dependencyEdges(r));
   for (const [name, own] of byKind) {
-    for (const e of kinds.get(name)?.ordering?.(own) ?? []) edges.push({ from: e.from as Address, to: e.to as Address, via: "ordering", path: "" });
+    for (const e of kinds.get(name)?.ordering?.(own, resources) ?? []) edges.push({ from: e.from as Address, to: e.to as Address, via: "ordering", path: "" });
   }
   for (const { cycle, edge } of findCycles(resources.keys(), edges)) {
     const from = resources.get(edge.from);

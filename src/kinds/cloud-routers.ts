@@ -8,17 +8,17 @@
 import { z } from "zod";
 import { digits, metroCode, project, readPath, SecretPaths, text, type RuleContext } from "../config/index.js";
 import { searchAll } from "../api/index.js";
-import { asNumber, compact, deleteIdempotently, orGone, patchChanged, patchUpdatable, projectIdOf, readinessFrom, refKey, searchByUuid, type StateTable, uuidOf } from "./common.js";
+import { asNumber, compact, deleteIdempotently, patchChanged, patchUpdatable, projectFor, projectIdOf, readinessFrom, readUnlessGone, refKey, searchByUuid, type StateTable, uuidOf } from "./common.js";
 import { notificationsSpec, sortedNotifications } from "./notifications.js";
 import type { Body, KindContext, KindDefinition, KindHandler, ObjectRef, Observed, Operation, Readiness } from "./types.js";
 
 export const ROUTER_PACKAGES = ["LAB", "STANDARD"] as const;
 export type RouterPackage = (typeof ROUTER_PACKAGES)[number];
 
-/** Section 8: what a package allows each router's connections; no figure means no limit. */
-export const ROUTER_PACKAGE_LIMITS: Readonly<Record<RouterPackage, { connections?: number; bandwidthMbps?: number }>> = {
-  LAB: { connections: 10, bandwidthMbps: 10 },
-  STANDARD: {},
+/** Section 8: what a package allows each router's connections, and the routes it holds per family; no figure means no limit. */
+export const ROUTER_PACKAGE_LIMITS: Readonly<Record<RouterPackage, { connections?: number; bandwidthMbps?: number; routes: { IPv4: number; IPv6: number } }>> = {
+  LAB: { connections: 10, bandwidthMbps: 10, routes: { IPv4: 50, IPv6: 50 } },
+  STANDARD: { routes: { IPv4: 1000, IPv6: 100 } },
 };
 
 const schema = z.strictObject({
@@ -78,8 +78,7 @@ function comparable(body: Body): Body {
 const projectFilter = (projectId: string): Body => ({ property: "/project/projectId", operator: "=", values: [projectId] });
 
 async function observe(ctx: KindContext, ref: ObjectRef): Promise<Body | undefined> {
-  const body = await orGone(() => ctx.api.call<Body>("GET", `${BASE}/${ref.id}`));
-  return body === undefined || isGone(body) ? undefined : body;
+  return readUnlessGone(ctx, `${BASE}/${ref.id}`, isGone);
 }
 
 const handler: KindHandler = {
@@ -103,7 +102,7 @@ const handler: KindHandler = {
   updatable: patchUpdatable(PATCHES),
 
   async create(ctx, spec) {
-    const project = spec.project ?? (ctx.provider.projectId ? { projectId: ctx.provider.projectId } : undefined);
+    const project = projectFor(ctx, spec);
     const accountNumber = readPath(spec, "account.accountNumber") ?? ctx.provider.accountNumber;
     const body = await ctx.api.call<Body>("POST", BASE, {
       body: compact({ ...spec, type: spec.type ?? "XF_ROUTER", project, account: accountNumber === undefined ? undefined : { accountNumber: asNumber(accountNumber) } }),

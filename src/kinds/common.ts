@@ -21,6 +21,15 @@ export async function orGone<T>(read: () => Promise<T>): Promise<T | undefined> 
   }
 }
 
+/** Reads the object at `path`: undefined when the service no longer has it, by a 404 or by a state that means gone. */
+export async function readUnlessGone(ctx: KindContext, path: string, isGone: (body: Body) => boolean): Promise<Body | undefined> {
+  const body = await orGone(() => ctx.api.call<Body>("GET", path));
+  return body === undefined || isGone(body) ? undefined : body;
+}
+
+/** The project a new top-level object goes in: the spec's, or the provider's. */
+export const projectFor = (ctx: KindContext, spec: Body): unknown => spec.project ?? (ctx.provider.projectId ? { projectId: ctx.provider.projectId } : undefined);
+
 /**
  * Sends a delete, idempotently. A 404 means the object is already gone. A 400 is how the service refuses
  * to delete what is already being deleted (a delete retried after a crash): when a fresh read finds the

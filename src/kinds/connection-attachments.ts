@@ -8,10 +8,10 @@
 
 import { z } from "zod";
 import { listAll } from "../api/index.js";
-import { identityOf, placeDiagnostic, SecretPaths, uuid, type ConfigResource } from "../config/index.js";
+import { identityOf, placeDiagnostic, SecretPaths, uuid, type ConfigResource, type OrderingEdge } from "../config/index.js";
 import type { Diagnostic } from "../diag/index.js";
 import { NetformError } from "../diag/index.js";
-import { deleteIdempotently, isNotFound, orGone, readinessFrom, refKey, type StateTable } from "./common.js";
+import { deleteIdempotently, isNotFound, readinessFrom, readUnlessGone, refKey, type StateTable } from "./common.js";
 import type { Body, KindContext, KindDefinition, KindHandler, ObjectRef, Observed, Operation, Readiness } from "./types.js";
 
 export interface ConnectionAttachmentOptions<Name extends string> {
@@ -27,6 +27,11 @@ export interface ConnectionAttachmentOptions<Name extends string> {
   segment: string;
   /** Settings of the attachment besides its two ends, sent as the attach request's body (a filter's direction). */
   settings: z.ZodRawShape;
+  /**
+   * The kind of the policy's rules (naming their policy in the same field as the attachment): the service
+   * programs a policy on the connection as it is when attached, so its declared rules are created first.
+   */
+  rulesKind: string;
   /** The service's further rules across the attachments a configuration declares. */
   crossRules?(own: readonly ConfigResource[], all: ReadonlyMap<string, ConfigResource>): Diagnostic[];
   attributes: readonly string[];
@@ -72,6 +77,16 @@ export function connectionAttachmentKind<Name extends string>(options: Connectio
     return [...diagnostics, ...(options.crossRules?.(own, all) ?? [])];
   }
 
+  /** Each attachment waits for the rules of its policy, and goes before them when both are deleted. */
+  function ordering(own: readonly ConfigResource[], all: ReadonlyMap<string, ConfigResource>): OrderingEdge[] {
+    const rules = [...all.values()].filter((r) => r.kind === options.rulesKind);
+    return own.flatMap((attachment) => {
+      const policy = identityOf(attachment.spec[policyField]);
+      if (policy === undefined) return [];
+      return rules.filter((rule) => identityOf(rule.spec[policyField]) === policy).map((rule) => ({ from: attachment.address, to: rule.address }));
+    });
+  }
+
   function parentOf(ref: ObjectRef): string {
     if (ref.parent === undefined) throw new NetformError({ code: "internal.no_parent", source: "internal", message: `${noun} ${ref.id} has no connection in its ref` });
     return ref.parent;
@@ -88,8 +103,7 @@ export function connectionAttachmentKind<Name extends string>(options: Connectio
   }
 
   async function observe(ctx: KindContext, ref: ObjectRef): Promise<Body | undefined> {
-    const body = await orGone(() => ctx.api.call<Body>("GET", `${attachmentsOf(parentOf(ref))}/${ref.id}`));
-    return body === undefined || isGone(body) ? undefined : body;
+    return readUnlessGone(ctx, `${attachmentsOf(parentOf(ref))}/${ref.id}`, isGone);
   }
 
   function specField(spec: Body, field: string): string {
@@ -183,6 +197,7 @@ export function connectionAttachmentKind<Name extends string>(options: Connectio
     description: options.description,
     spec: schema,
     crossRules,
+    ordering,
     sensitive: SecretPaths.NONE,
     attributes: options.attributes,
     serverSet: ["href", "uuid", "state", "change", "changeLog", "changelog", "attachmentStatus", "type"],

@@ -7,7 +7,7 @@
 
 import { z } from "zod";
 import { project, readPath, SecretPaths, type RuleContext } from "../config/index.js";
-import { compact, deleteIdempotently, orGone, patchChanged, patchUpdatable, projectIdOf, readinessFrom, sameNameAndType, searchByUuid, type StateTable, uuidOf } from "./common.js";
+import { compact, deleteIdempotently, patchChanged, patchUpdatable, projectFor, projectIdOf, readinessFrom, readUnlessGone, sameNameAndType, searchByUuid, type StateTable, uuidOf } from "./common.js";
 import { notificationsSpec, sortedNotifications } from "./notifications.js";
 import type { Body, KindContext, KindDefinition, KindHandler, ObjectRef, Observed, Operation, Readiness } from "./types.js";
 
@@ -72,8 +72,7 @@ function comparable(body: Body): Body {
 
 
 async function observe(ctx: KindContext, ref: ObjectRef): Promise<Body | undefined> {
-  const body = await orGone(() => ctx.api.call<Body>("GET", `${BASE}/${ref.id}`));
-  return body === undefined || isGone(body) ? undefined : body;
+  return readUnlessGone(ctx, `${BASE}/${ref.id}`, isGone);
 }
 
 const handler: KindHandler = {
@@ -89,7 +88,7 @@ const handler: KindHandler = {
   updatable: patchUpdatable(PATCHES),
 
   async create(ctx, spec) {
-    const project = spec.project ?? (ctx.provider.projectId ? { projectId: ctx.provider.projectId } : undefined);
+    const project = projectFor(ctx, spec);
     const body = await ctx.api.call<Body>("POST", BASE, { body: compact({ ...spec, project }) });
     return { id: uuidOf(body, "create network"), body };
   },

@@ -10,7 +10,7 @@ import { listAll, OutcomeUnknownError, searchAll } from "../api/index.js";
 import { parsePrefix, placeDiagnostic, Reference, reveal, SecretPaths, uuid, type ConfigResource, type Prefix } from "../config/index.js";
 import type { Diagnostic } from "../diag/index.js";
 import { NetformError } from "../diag/index.js";
-import { compact, deleteIdempotently, isNotFound, orGone, readinessFrom, refKey, uuidOf, type StateTable } from "./common.js";
+import { compact, deleteIdempotently, isNotFound, readinessFrom, readUnlessGone, refKey, type StateTable, uuidOf } from "./common.js";
 import type { Body, KindContext, KindDefinition, KindHandler, ObjectRef, Observed, Operation, Readiness, UpdateMethod } from "./types.js";
 
 export const PREFIX_MATCHES = ["exact", "orlonger"] as const;
@@ -124,8 +124,7 @@ export function prefixRuleKind<Name extends string>(options: PrefixRuleOptions<N
   const requestBody = (spec: Body): Body => compact(Object.fromEntries(fields.map((f) => [f, f === "prefix" ? canonicalPrefix(spec.prefix) : spec[f]]))) as Body;
 
   async function observe(ctx: KindContext, ref: ObjectRef): Promise<Body | undefined> {
-    const body = await orGone(() => ctx.api.call<Body>("GET", ruleHref(ref)));
-    return body === undefined || isGone(body) ? undefined : body;
+    return readUnlessGone(ctx, ruleHref(ref), isGone);
   }
 
   const handler: KindHandler = {

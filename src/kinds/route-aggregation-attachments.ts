@@ -37,6 +37,7 @@ export const routeAggregationAttachments = connectionAttachmentKind({
   policyField: "routeAggregation",
   policyKind: "routeAggregations",
   policyNoun: "route aggregation",
+  rulesKind: "routeAggregationRules",
   segment: "routeAggregations",
   settings: {},
   crossRules,

@@ -5,7 +5,7 @@
 
 import { z } from "zod";
 import { project, SecretPaths, type RuleContext } from "../config/index.js";
-import { compact, deleteIdempotently, orGone, patchChanged, type PatchPath, patchUpdatable, projectIdOf, readinessFrom, sameNameAndType, searchByUuid, type StateTable, uuidOf } from "./common.js";
+import { compact, deleteIdempotently, patchChanged, type PatchPath, patchUpdatable, projectFor, projectIdOf, readinessFrom, readUnlessGone, sameNameAndType, searchByUuid, type StateTable, uuidOf } from "./common.js";
 import type { Body, KindContext, KindDefinition, KindHandler, ObjectRef, Observed, Operation, Readiness } from "./types.js";
 
 export interface RoutingPolicyOptions<Name extends string> {
@@ -69,8 +69,7 @@ export function routingPolicyKind<Name extends string>(options: RoutingPolicyOpt
   }
 
   async function observe(ctx: KindContext, ref: ObjectRef): Promise<Body | undefined> {
-    const body = await orGone(() => ctx.api.call<Body>("GET", `${base}/${ref.id}`));
-    return body === undefined || isGone(body) ? undefined : body;
+    return readUnlessGone(ctx, `${base}/${ref.id}`, isGone);
   }
 
   const handler: KindHandler = {
@@ -86,7 +85,7 @@ export function routingPolicyKind<Name extends string>(options: RoutingPolicyOpt
     updatable: patchUpdatable(PATCHES),
 
     async create(ctx, spec) {
-      const project = spec.project ?? (ctx.provider.projectId ? { projectId: ctx.provider.projectId } : undefined);
+      const project = projectFor(ctx, spec);
       const body = await ctx.api.call<Body>("POST", base, { body: compact({ ...spec, project }) });
       return { id: uuidOf(body, `create ${noun}`), body };
     },

@@ -15,7 +15,7 @@
 import { z } from "zod";
 import { ApiError } from "../api/index.js";
 import { isPlainObject, project, readPath, SecretPaths, uuid, vlanTag, type FieldPath, type RuleContext } from "../config/index.js";
-import { asNumber, compact, deleteIdempotently, isNotFound, patchChanged, patchUpdatable, projectIdOf, readinessFrom, sameNameAndType, searchByUuid, type StateTable, uuidOf } from "./common.js";
+import { asNumber, compact, deleteIdempotently, isNotFound, patchChanged, patchUpdatable, projectFor, projectIdOf, readinessFrom, sameNameAndType, searchByUuid, type StateTable, uuidOf } from "./common.js";
 import { notificationsSpec, sortedNotifications } from "./notifications.js";
 import type { Body, KindContext, KindDefinition, KindHandler, ObjectRef, Observed, Operation, Readiness } from "./types.js";
 
@@ -229,7 +229,7 @@ const handler: KindHandler = {
   updatable: patchUpdatable(PATCHES),
 
   async create(ctx, spec) {
-    const project = spec.project ?? (ctx.provider.projectId ? { projectId: ctx.provider.projectId } : undefined);
+    const project = projectFor(ctx, spec);
     const body = await ctx.api.call<Body>("POST", BASE, { body: compact({ ...requestOf(spec), type: spec.type ?? "VC_TOKEN", project }) });
     return { id: uuidOf(body, "create service token"), body };
   },

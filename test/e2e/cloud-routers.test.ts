@@ -144,6 +144,21 @@ describe("cloud routers end to end", () => {
     ]);
   });
 
+  it("refuses before any API call a LAB router more IPv4 routes than its package holds, at the attachment that exceeds it", async () => {
+    const rules = Array.from({ length: 51 }, (_, i) => `  r${i}: { routeFilter: "\${routeFilters.learned.uuid}", prefix: 10.${i}.0.0/16 }`).join("\n");
+    const ws = workspace(`${config()}routeFilters:
+  learned: { type: BGP_IPv4_PREFIX_FILTER }
+routeFilterRules:
+${rules}
+routeFilterAttachments:
+  learned-on-edge: { connection: "\${connections.edge-to-dc.uuid}", routeFilter: "\${routeFilters.learned.uuid}", direction: INBOUND }
+`);
+    const validated = await runner(t, ws)("validate");
+    expect(validated.code, out(validated)).toBe(1);
+    expect(validated.stdout + validated.stderr).toMatch(/netform\.yaml:\d+:\d+\s+routeFilterAttachments\.learned-on-edge\.routeFilter\s+cloudRouters\.edge would hold 51 IPv4 routes .*; its LAB package holds 50/);
+    expect(await objects(t, "routers")).toHaveLength(1);
+  });
+
   it("refuses before any API call a LAB router's connection above its package's bandwidth", async () => {
     const ws = workspace(config().replace("bandwidth: 10", "bandwidth: 50"));
     const validated = await runner(t, ws)("validate");

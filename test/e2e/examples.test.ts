@@ -167,16 +167,18 @@ describe("examples end to end", () => {
   it("fabric-edge: validates, applies, plans clean, and destroys the router, network and token after their connections", { timeout: 180_000 }, async () => {
     const ws = copyExample("fabric-edge");
     const run = runner(t, ws);
-    await lifecycle(ws, run, { resources: 13 });
+    await lifecycle(ws, run, { resources: 16 });
     const id = (address: string) => ws.state().resources[address]!.id!;
     expect((await t.call("GET", `/fabric/v4/routers/${id("cloudRouters.dc-fcr")}`)).body).toMatchObject({ state: "PROVISIONED", connectionsCount: 2 });
     expect((await t.call("GET", `/fabric/v4/networks/${id("networks.branch-lan")}`)).body).toMatchObject({ state: "ACTIVE", connectionsCount: 2 });
     expect((await t.call("GET", `/fabric/v4/serviceTokens/${id("serviceTokens.partner-in")}`)).body).toMatchObject({ state: "INACTIVE", connection: { zSide: { accessPointSelectors: [{ linkProtocol: { vlanTag: 1401 } }] } } });
     expect((await t.call("GET", `/fabric/v4/connections/${id("connections.fcr-to-dc-port")}/routeFilters/${id("routeFilterAttachments.customer-in-on-fcr")}`)).body.direction).toBe("INBOUND");
     expect((await t.call("GET", `/fabric/v4/routeFilters/${id("routeFilters.customer-in")}`)).body).toMatchObject({ rulesCount: 2 });
-    expect(await liveObjects(fromTestSim(t))).toHaveLength(13);
+    expect((await t.call("GET", `/fabric/v4/connections/${id("connections.fcr-to-dc-port")}/routeAggregations/${id("routeAggregationAttachments.dc-summary-on-fcr")}`)).body.attachmentStatus).toBe("ATTACHED");
+    expect((await t.call("GET", `/fabric/v4/routeAggregations/${id("routeAggregations.dc-summary")}`)).body).toMatchObject({ rulesCount: 1, connectionsCount: 1 });
+    expect(await liveObjects(fromTestSim(t))).toHaveLength(16);
 
-    await destroyAll(ws, run, { resources: 13 });
+    await destroyAll(ws, run, { resources: 16 });
     expect(await liveObjects(fromTestSim(t))).toEqual([]);
   });
 

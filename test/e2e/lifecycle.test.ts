@@ -1,8 +1,9 @@
 // DESIGN.md's end-to-end checklist for every kind of the registry, one row per kind: create, read back,
-// no-op re-plan, in-place update, replace on a force-new field, delete, and confirmation that the service
-// no longer has the object, each step through the built command line against the simulator. One runner
-// asserts the same things of every row; a row says what is particular to its kind (the configuration and
-// what it needs, where the service shows the object, which edits change it in place and which replace it).
+// no-op re-plan, import by id, drift reported with its author and put back, in-place update, replace on a
+// force-new field, delete, and confirmation that the service no longer has the object, each step through
+// the built command line against the simulator. One runner asserts the same things of every row; a row
+// says what is particular to its kind (the configuration and what it needs, where the service shows the
+// object, which change made outside netform it reports, which edits change it in place and which replace it).
 // What belongs to one kind only (ordering, pairs, dependents) stays in that kind's own file.
 
 import { describe, expect, it } from "vitest";
@@ -45,6 +46,18 @@ interface Replace extends Step {
   replaced?: string[];
 }
 
+/** A change made outside netform, and what `netform drift` must say of it. */
+interface Drift {
+  /** Makes the change on the simulator, by the ids the state records. */
+  make(t: TestSim, ids: Ids): Promise<unknown>;
+  /** What the report says of the resource under test: changed fields, or the object gone. */
+  status: "changed" | "deleted";
+  /** Who the report names as the author of the change. */
+  changedBy: string;
+  /** The fields a changed object reports, each with its value before and after. */
+  fields?: Array<{ path: string; before: unknown; after: unknown }>;
+}
+
 interface Lifecycle {
   /** The resource under test. */
   address: string;
@@ -55,6 +68,10 @@ interface Lifecycle {
   secrets?: string[];
   /** The first configuration (the resource and what it needs), how many resources it adds, and what they show. */
   create: Step & { config: string; added: number };
+  /** What the first plan after an import changes, when the service never returns a field the state needs (a secret). */
+  imported?: { plan: Array<string | RegExp> };
+  /** Once created: a change made outside netform, which apply then puts back. */
+  drift: Drift;
   updates: Update[];
   replaces: Replace[];
   delete: {
@@ -89,6 +106,21 @@ const recordedParent = (parent: string | undefined): string => {
   return parent;
 };
 
+/** An edit made in the portal: a merge patch of the object the address holds, by the portal's user. */
+const portalEdit =
+  (address: string, patch: Obj) =>
+  (t: TestSim, ids: Ids): Promise<unknown> =>
+    t.call("PATCH", `/__sim/objects/${ids(address)}`, { body: patch });
+
+/** A detachment made through the API by the demo client's user, waited for until the service shows it done. */
+const detachedBy =
+  (path: (ids: Ids) => string) =>
+  async (t: TestSim, ids: Ids): Promise<void> => {
+    const res = await t.call("DELETE", path(ids));
+    expect(res.status, res.text).toBe(202);
+    await t.waitFor(path(ids), "/attachmentStatus", "DETACHED");
+  };
+
 // ── route filters ─────────────────────────────────────────────────────────────────────────────
 
 const routeFilter = (type: string, description: string) => `${CONFIG_HEADER}routeFilters:
@@ -104,6 +136,12 @@ const ROUTE_FILTERS: Lifecycle = {
     config: routeFilter("BGP_IPv4_PREFIX_FILTER", "first"),
     added: 1,
     shows: (ids) => [[`/fabric/v4/routeFilters/${ids("routeFilters.customer-in")}`, { name: "customer-in", description: "first", state: "PROVISIONED", type: "BGP_IPv4_PREFIX_FILTER" }]],
+  },
+  drift: {
+    make: portalEdit("routeFilters.customer-in", { description: "edited in the portal" }),
+    status: "changed",
+    changedBy: "portal-user",
+    fields: [{ path: "description", before: "first", after: "edited in the portal" }],
   },
   updates: [
     {
@@ -167,6 +205,12 @@ const ROUTE_FILTER_RULES: Lifecycle = {
       [filterPath(ids("routeFilters.customer-in")), { rulesCount: 1 }],
     ],
     recorded: (ids) => ({ parent: ids("routeFilters.customer-in"), attributes: { prefix: "10.1.0.0/16", state: "PROVISIONED" } }),
+  },
+  drift: {
+    make: portalEdit(OFFICE, { prefixMatch: "exact" }),
+    status: "changed",
+    changedBy: "portal-user",
+    fields: [{ path: "prefixMatch", before: "orlonger", after: "exact" }],
   },
   updates: [
     {
@@ -237,6 +281,12 @@ const ROUTE_FILTER_ATTACHMENTS: Lifecycle = {
     ],
     // The service names an attachment by its connection and its filter: the id is the filter's uuid.
     recorded: (ids) => ({ id: ids("routeFilters.primary-in"), attributes: { direction: "INBOUND" } }),
+  },
+  drift: {
+    // Detached through the API by someone else: the report names the API's user.
+    make: detachedBy((ids) => attachmentPath(ids("routeFilterAttachments.filtered-in"), ids)),
+    status: "deleted",
+    changedBy: "demo-user",
   },
   updates: [],
   replaces: [
@@ -311,6 +361,12 @@ const CONNECTIONS: Lifecycle = {
       ],
     ],
     recorded: (ids) => ({ attributes: { uuid: ids("connections.dc-link"), state: "PROVISIONED", bandwidth: 50 } }),
+  },
+  drift: {
+    make: portalEdit("connections.dc-link", { name: "renamed-in-portal" }),
+    status: "changed",
+    changedBy: "portal-user",
+    fields: [{ path: "name", before: "dc-link", after: "renamed-in-portal" }],
   },
   updates: [
     {
@@ -388,6 +444,12 @@ const ROUTING_PROTOCOLS: Lifecycle = {
       [bgpOf(ids), { uuid: ids(BGP), type: "BGP", state: "PROVISIONED", customerAsn: numeric(65010), bgpIpv4: { customerPeerIp: "192.168.50.2", enabled: true } }],
     ],
     recorded: (ids) => ({ attributes: { uuid: ids(BGP), state: "PROVISIONED" } }),
+  },
+  drift: {
+    make: portalEdit(BGP, { bgpIpv4: { enabled: false } }),
+    status: "changed",
+    changedBy: "portal-user",
+    fields: [{ path: "bgpIpv4.enabled", before: true, after: false }],
   },
   updates: [
     {
@@ -484,6 +546,12 @@ const DEVICES: Lifecycle = {
     ],
     recorded: (ids) => ({ attributes: { uuid: ids("devices.edge-1"), status: "PROVISIONED" } }),
   },
+  drift: {
+    make: portalEdit("devices.edge-1", { name: "renamed-in-portal" }),
+    status: "changed",
+    changedBy: "portal-user",
+    fields: [{ path: "virtualDeviceName", before: "edge-1", after: "renamed-in-portal" }],
+  },
   updates: [
     {
       config: device(RENAMED),
@@ -554,6 +622,8 @@ const VPNS: Lifecycle = {
   speed: 2000,
   env: { BRANCH_PSK: PSK },
   secrets: [PSK, ROTATED_PSK],
+  // The service never returns the pre-shared key: an imported VPN gets it sent once, never shown.
+  imported: { plan: [/\+ peerSharedKey\s+= \(sensitive\)/] },
   create: {
     config: vpn({ device: "edge-a", configName: "branch-tunnel", peerIp: "203.0.113.10" }),
     added: 3,
@@ -576,6 +646,12 @@ const VPNS: Lifecycle = {
     ],
     // The state holds the pre-shared key's hash only.
     recorded: () => ({ sensitiveHashes: { peerSharedKey: expect.any(String) } }),
+  },
+  drift: {
+    make: portalEdit("vpns.branch", { configName: "edited-in-portal" }),
+    status: "changed",
+    changedBy: "portal-user",
+    fields: [{ path: "configName", before: "branch-tunnel", after: "edited-in-portal" }],
   },
   updates: [
     {
@@ -633,6 +709,12 @@ const ROUTE_AGGREGATIONS: Lifecycle = {
         { uuid: ids("routeAggregations.summary"), name: "summary", description: "first", state: "PROVISIONED", type: "BGP_IPv4_PREFIX_AGGREGATION", project: { projectId: PROJECT }, rulesCount: 0, connectionsCount: 0 },
       ],
     ],
+  },
+  drift: {
+    make: portalEdit("routeAggregations.summary", { description: "edited in the portal" }),
+    status: "changed",
+    changedBy: "portal-user",
+    fields: [{ path: "description", before: "first", after: "edited in the portal" }],
   },
   updates: [
     {
@@ -695,6 +777,12 @@ const ROUTE_AGGREGATION_RULES: Lifecycle = {
       [aggregationPath(ids("routeAggregations.summary")), { rulesCount: 1 }],
     ],
     recorded: (ids) => ({ parent: ids("routeAggregations.summary"), attributes: { prefix: "10.0.0.0/8", state: "PROVISIONED" } }),
+  },
+  drift: {
+    make: portalEdit(PRIVATE, { prefix: "10.0.0.0/12" }),
+    status: "changed",
+    changedBy: "portal-user",
+    fields: [{ path: "prefix", before: "10.0.0.0/8", after: "10.0.0.0/12" }],
   },
   updates: [
     {
@@ -764,6 +852,12 @@ const ROUTE_AGGREGATION_ATTACHMENTS: Lifecycle = {
     // The service names an attachment by its connection and its aggregation: the id is the aggregation's uuid.
     recorded: (ids) => ({ id: ids("routeAggregations.primary"), parent: ids("connections.summarised") }),
   },
+  drift: {
+    // Detached through the API by someone else: the report names the API's user.
+    make: detachedBy((ids) => aggregationAttachmentPath(ids(SUMMARISED), ids)),
+    status: "deleted",
+    changedBy: "demo-user",
+  },
   updates: [],
   replaces: [
     {
@@ -815,6 +909,12 @@ const CLOUD_ROUTERS: Lifecycle = {
     added: 1,
     shows: (ids) => [[routerPath(ids("cloudRouters.edge")), { name: "fcr-edge", type: "XF_ROUTER", state: "PROVISIONED", package: { code: "LAB" }, location: { metroCode: "DC" }, project: { projectId: PROJECT }, account: { accountNumber: ACCOUNT } }]],
   },
+  drift: {
+    make: portalEdit("cloudRouters.edge", { name: "renamed-in-portal" }),
+    status: "changed",
+    changedBy: "portal-user",
+    fields: [{ path: "name", before: "fcr-edge", after: "renamed-in-portal" }],
+  },
   updates: [
     {
       // Name, package and notifications: one PATCH of the three paths.
@@ -862,6 +962,12 @@ const NETWORKS: Lifecycle = {
     config: network({ name: "branch-lan", scope: "GLOBAL", email: "noc@example.com" }),
     added: 1,
     shows: (ids) => [[networkPath(ids("networks.lan")), { name: "branch-lan", type: "EVPLAN", scope: "GLOBAL", state: "ACTIVE", operation: { equinixStatus: "PROVISIONED" }, project: { projectId: PROJECT } }]],
+  },
+  drift: {
+    make: portalEdit("networks.lan", { name: "renamed-in-portal" }),
+    status: "changed",
+    changedBy: "portal-user",
+    fields: [{ path: "name", before: "branch-lan", after: "renamed-in-portal" }],
   },
   updates: [
     {
@@ -927,6 +1033,12 @@ const SERVICE_TOKENS: Lifecycle = {
         },
       ],
     ],
+  },
+  drift: {
+    make: portalEdit("serviceTokens.partner", { description: "edited in the portal" }),
+    status: "changed",
+    changedBy: "portal-user",
+    fields: [{ path: "description", before: "for the partner", after: "edited in the portal" }],
   },
   updates: [
     {
@@ -1061,6 +1173,38 @@ async function runLifecycle(t: TestSim, row: Lifecycle): Promise<void> {
   await expectServiceHoldsState(t, ws);
   await expectNoChanges();
 
+  // Adopted by its id: forgotten by the state, imported back under its address, and nothing to change.
+  const adopted = ws.state().resources[address]!;
+  const forgotten = await run("state", "rm", address);
+  expect(forgotten.code, out(forgotten)).toBe(0);
+  const imported = await run("import", address, String(adopted.id));
+  expect(imported.code, out(imported)).toBe(0);
+  expect(imported.stdout).toContain(`Imported ${address} (${adopted.id})`);
+  expect(ws.state().resources[address]).toMatchObject({ kind: adopted.kind, id: adopted.id, ...(adopted.parent === undefined ? {} : { parent: adopted.parent }) });
+  if (row.imported) {
+    const plan = await run("plan", "--detailed-exitcode");
+    expect(plan.code, out(plan)).toBe(2);
+    for (const change of row.imported.plan) contains(plan.stdout, change);
+    const settledImport = await run("apply", "--auto-approve");
+    expect(settledImport.code, out(settledImport)).toBe(0);
+    expect(settledImport.stdout).toContain("Apply complete! Resources: 0 added, 1 changed, 0 replaced, 0 destroyed.");
+  }
+  await expectNoChanges();
+
+  // Drifted outside netform: reported with its author, put back by the next apply, and no drift after.
+  await row.drift.make(t, ids);
+  const drift = await run("drift", "--format", "json");
+  expect(drift.code, out(drift)).toBe(2);
+  expect(JSON.parse(drift.stdout).entries).toEqual([
+    expect.objectContaining({ address, status: row.drift.status, changedBy: row.drift.changedBy, fields: row.drift.fields ? expect.arrayContaining(row.drift.fields) : [] }),
+  ]);
+  const restored = await run("apply", "--auto-approve");
+  expect(restored.code, out(restored)).toBe(0);
+  const settled = await run("drift");
+  expect(settled.code, out(settled)).toBe(0);
+  await expectServiceHoldsState(t, ws);
+  await expectNoChanges();
+
   // In place: the same ids, only the calls that change the object.
   for (const update of row.updates) {
     edit(update);
@@ -1161,7 +1305,7 @@ describe.concurrent("every kind end to end", () => {
   for (const [kind, row] of Object.entries(LIFECYCLES)) {
     describe(kind, () => {
       const t = useSimulator({ speed: row.speed });
-      it("creates, reads back, plans clean, updates in place, replaces, deletes, and the service no longer has it", { timeout: 300_000 }, () => runLifecycle(t, row));
+      it("creates, reads back, plans clean, is imported by its id, reports drift with its author, updates in place, replaces, deletes, and the service no longer has it", { timeout: 300_000 }, () => runLifecycle(t, row));
     });
   }
 });

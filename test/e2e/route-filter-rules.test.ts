@@ -2,12 +2,12 @@
 // table's row (lifecycle.test.ts: create, a prefix changed in place, another filter, deleted with the
 // filter): a filter's rules created in one bulk request, a clean re-plan refreshed with one list per filter,
 // one rule deleted alone, drift made in the portal, an import, the resolution of a bulk create cut short,
-// and a prefix of the wrong family refused before any call.
+// a filter's rules in place before it is attached, and a prefix of the wrong family refused before any call.
 
 import { describe, expect, it } from "vitest";
 import { useSimulator } from "../support/sim.js";
 import { workspace } from "./cli.js";
-import { CONFIG_HEADER, idOf, objects, out, runner, type Obj } from "./service.js";
+import { CONFIG_HEADER, PORTS, idOf, objects, out, portConnectionYaml, runner, type Obj } from "./service.js";
 
 const t = useSimulator({ speed: 500 });
 
@@ -188,6 +188,38 @@ describe("route filter rules end to end", () => {
     expect(recorded["routeFilterRules.office-b"]?.id).toBe(made.body.data[1].uuid);
     for (const name of Object.keys(RULES)) expect(recorded[`routeFilterRules.${name}`]?.pending).toBeUndefined();
     expect((await run("plan", "--detailed-exitcode")).code).toBe(0);
+  });
+
+  it("creates a filter's rules before attaching the filter to a connection, and detaches it before the filter goes", { timeout: 120_000 }, async () => {
+    const attached = `${config(RULES)}connections:
+${portConnectionYaml("filtered", { aPort: PORTS.nyPrimary, vlanA: 2811, zPort: PORTS.nySecondary, vlanZ: 2812 })}routeFilterAttachments:
+  customer-on-filtered:
+    connection: \${connections.filtered.uuid}
+    routeFilter: \${routeFilters.customer-in.uuid}
+    direction: INBOUND
+`;
+    const ws = workspace(attached);
+    const run = runner(t, ws);
+    // An ordering of the service's, which no reference states: the attachment waits for each of its filter's rules.
+    const graph = await run("graph");
+    for (const rule of Object.keys(RULES)) expect(graph.stdout).toContain(`"routeFilterAttachments.customer-on-filtered" -> "routeFilterRules.${rule}"`);
+    let applied!: Awaited<ReturnType<typeof run>>;
+    const created = await requestsDuring(async () => (applied = await run("apply", "--auto-approve")));
+    expect(applied.code, out(applied)).toBe(0);
+    const customer = idOf(ws, "routeFilters.customer-in");
+    const mutating = created.filter((r) => r.method !== "GET" && !r.path.endsWith("/search")).map((r) => `${r.method} ${r.path}`);
+    const rulesCreated = mutating.findIndex((r) => r.startsWith(`POST /fabric/v4/routeFilters/${customer}/routeFilterRules`));
+    const attachedAt = mutating.findIndex((r) => /^PUT \/fabric\/v4\/connections\/[^/]+\/routeFilters\//.test(r) || /^POST \/fabric\/v4\/connections\/[^/]+\/routeFilters/.test(r));
+    expect(rulesCreated, mutating.join("\n")).toBeGreaterThanOrEqual(0);
+    expect(attachedAt, mutating.join("\n")).toBeGreaterThan(rulesCreated);
+    expect((await run("plan", "--detailed-exitcode")).code).toBe(0);
+
+    let destroyed!: Awaited<ReturnType<typeof run>>;
+    const deleted = await requestsDuring(async () => (destroyed = await run("destroy", "--auto-approve")));
+    expect(destroyed.code, out(destroyed)).toBe(0);
+    const deletes = deleted.filter((r) => r.method === "DELETE").map((r) => r.path);
+    expect(deletes.findIndex((p) => p.includes("/routeFilters/") && p.startsWith("/fabric/v4/connections/"))).toBeLessThan(deletes.indexOf(`/fabric/v4/routeFilters/${customer}`));
+    expect(deletes.filter((p) => p.includes("/routeFilterRules/"))).toEqual([]);
   });
 
   it("refuses a prefix of the other family than its filter before any call, naming the line", async () => {

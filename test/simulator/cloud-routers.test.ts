@@ -37,6 +37,28 @@ async function expectProblem(res: { status: number; body: unknown }, code: strin
 const fromRouter = (router: string, vlanTag: number, bandwidth = 10) =>
   connectionBody({ type: "IP_VC", name: `fcr-${vlanTag}`, bandwidth, aSide: { accessPoint: { type: "CLOUD_ROUTER", router: { uuid: router } } }, zSide: coloSide(seededPort("DC", "PRIMARY"), vlanTag) });
 
+/** A provisioned IP_VC from the router, ready to take route filters. */
+async function routedConnection(router: string, vlanTag: number): Promise<string> {
+  const res = await t.call("POST", "/fabric/v4/connections", { body: fromRouter(router, vlanTag) });
+  expect(res.status, res.text).toBe(201);
+  await t.waitFor(`/fabric/v4/connections/${res.body.uuid}`, "/state", "PROVISIONED");
+  return res.body.uuid as string;
+}
+
+const ipv4Prefixes = (from: number, count: number) => Array.from({ length: count }, (_, i) => `10.${from + i}.0.0/16`);
+
+/** A provisioned route filter with one provisioned rule per prefix. */
+async function filterWithRules(type: string, prefixes: string[]): Promise<string> {
+  const filter = await t.call("POST", "/fabric/v4/routeFilters", { body: { type, name: `filter-${prefixes.length}`, project: { projectId: PRODUCTION } } });
+  expect(filter.status, filter.text).toBe(202);
+  await t.waitFor(`/fabric/v4/routeFilters/${filter.body.uuid}`, "/state", "PROVISIONED");
+  const rules = await t.call("POST", `/fabric/v4/routeFilters/${filter.body.uuid}/routeFilterRules/bulk`, { body: { data: prefixes.map((prefix) => ({ prefix })) } });
+  expect(rules.status, rules.text).toBe(202);
+  return filter.body.uuid as string;
+}
+
+const attach = (connection: string, filter: string, direction = "INBOUND") => t.call("PUT", `/fabric/v4/connections/${connection}/routeFilters/${filter}`, { body: { direction } });
+
 const searchProject = (more: unknown[] = [], extra: Record<string, unknown> = {}) =>
   t.call("POST", `${ROUTERS}/search`, { body: { filter: { and: [{ property: "/project/projectId", operator: "=", values: [PRODUCTION] }, ...more] }, ...extra } });
 
@@ -183,6 +205,35 @@ describe("package limits (section 8)", () => {
     expect(res.status, res.text).toBe(201);
     const downgrade = await t.call("PATCH", `${ROUTERS}/${router}`, { body: [{ op: "replace", path: "/package/code", value: "LAB" }] });
     expect(await expectProblem(downgrade, "EQ-2010010", "/0/value")).toContain(`connection ${res.body.uuid} has 100 Mbps`);
+  });
+
+  it("counts a router's routes as the rules of the filters attached INBOUND to its connections, within its package", async () => {
+    const router = await provisionedRouter({ package: { code: "LAB" } });
+    const first = await routedConnection(router, 3200);
+    const second = await routedConnection(router, 3201);
+    const fifty = await filterWithRules("BGP_IPv4_PREFIX_FILTER", ipv4Prefixes(0, 50));
+    expect((await attach(first, fifty)).status).toBe(202);
+
+    // 50 IPv4 routes, the most LAB allows: one more rule on the filter, or another filter's, is refused.
+    const more = await t.call("POST", `/fabric/v4/routeFilters/${fifty}/routeFilterRules/bulk`, { body: { data: [{ prefix: "10.200.0.0/24" }] } });
+    expect(await expectProblem(more, "EQ-2010010", "/data")).toContain(`cloud router ${router} would hold 51 IPv4 routes; the LAB package allows 50`);
+    const one = await filterWithRules("BGP_IPv4_PREFIX_FILTER", ipv4Prefixes(100, 1));
+    expect(await expectProblem(await attach(second, one), "EQ-2010010", "routeFilterId")).toContain("would hold 51 IPv4 routes");
+    // IPv6 routes count apart, and OUTBOUND filters are not routes the router learns.
+    const v6 = await filterWithRules("BGP_IPv6_PREFIX_FILTER", ["2001:db8:1::/48"]);
+    expect((await attach(second, v6)).status).toBe(202);
+    expect((await attach(second, one, "OUTBOUND")).status).toBe(202);
+  });
+
+  it("refuses a STANDARD router more than 100 IPv6 routes, and a change to LAB that its routes exceed", async () => {
+    const router = await provisionedRouter();
+    const connection = await routedConnection(router, 3300);
+    const v6 = await filterWithRules("BGP_IPv6_PREFIX_FILTER", Array.from({ length: 101 }, (_, i) => `2001:db8:${i.toString(16)}::/48`));
+    expect(await expectProblem(await attach(connection, v6), "EQ-2010010", "routeFilterId")).toContain("would hold 101 IPv6 routes; the STANDARD package allows 100");
+    const v4 = await filterWithRules("BGP_IPv4_PREFIX_FILTER", ipv4Prefixes(0, 60));
+    expect((await attach(connection, v4)).status).toBe(202);
+    const downgrade = await t.call("PATCH", `${ROUTERS}/${router}`, { body: [{ op: "replace", path: "/package/code", value: "LAB" }] });
+    expect(await expectProblem(downgrade, "EQ-2010010", "/0/value")).toContain("would hold 60 IPv4 routes; the LAB package allows 50");
   });
 
   it("lists the packages and their limits", async () => {

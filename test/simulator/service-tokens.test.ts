@@ -104,6 +104,23 @@ describe("POST /fabric/v4/serviceTokens", () => {
     expect((await t.call("POST", TOKENS, { client: "limited", body: tokenBody({ project: { projectId: SANDBOX } }) })).status).toBe(400);
   });
 
+  it("reserves its VLAN on the port until a connection uses it, and releases it when deleted or expired", async () => {
+    const token = await createToken({}, { zSide: { accessPointSelectors: [portSelector(DC_SECONDARY, 1711)] } });
+    const taker = connectionBody({ name: "taker", aSide: coloSide(DC_SECONDARY, 1711), zSide: profileSide(DIRECT_PROFILE, "DC") });
+    expect(expectProblem(await connect(taker), "EQ-2010010", "/aSide/accessPoint/linkProtocol")).toContain(`reserved by service token ${token}`);
+    expect(expectProblem(await t.call("POST", TOKENS, { body: tokenBody({ name: "twin" }, { zSide: { accessPointSelectors: [portSelector(DC_SECONDARY, 1711)] } }) }), "EQ-2010010", "/connection/zSide/accessPointSelectors/0/linkProtocol")).toContain(token);
+
+    expect((await t.call("DELETE", `${TOKENS}/${token}`)).status).toBe(200);
+    expect((await connect(taker)).status).toBe(201);
+
+    const expiring = await createToken({ name: "short-lived" }, { zSide: { accessPointSelectors: [portSelector(DC_SECONDARY, 1712)] } });
+    const late = connectionBody({ name: "late", aSide: coloSide(DC_SECONDARY, 1712), zSide: profileSide(DIRECT_PROFILE, "DC") });
+    expect(expectProblem(await connect(late), "EQ-2010010", "/aSide/accessPoint/linkProtocol")).toContain(`reserved by service token ${expiring}`);
+    await t.call("PATCH", `/__sim/objects/${expiring}`, { body: { expirationDateTime: "2000-01-01T00:00:00.000Z" } });
+    expect((await t.call("GET", `${TOKENS}/${expiring}`)).body.state).toBe("EXPIRED");
+    expect((await connect(late)).status).toBe(201);
+  });
+
   it("checks a dry run without keeping it", async () => {
     const dry = await t.call("POST", `${TOKENS}?dryRun=true`, { body: tokenBody({ name: "dry-token" }) });
     expect(dry.status).toBe(200);
@@ -164,7 +181,7 @@ describe("GET, PATCH and actions", () => {
     expect(resent.status).toBe(202);
     expect(resent.body.uuid).toBe(token);
     expectProblem(await t.call("POST", `${TOKENS}/${token}/actions`, { body: { type: "REVOKE" } }), "EQ-2012025", "/type");
-    await createToken({ name: "second" });
+    await createToken({ name: "second" }, { zSide: { accessPointSelectors: [portSelector(DC_SECONDARY, 1701)] } });
     const page = await t.call("GET", `${TOKENS}?offset=0&limit=2`);
     expect(page.status).toBe(200);
     expect(page.body.pagination).toMatchObject({ offset: 0, limit: 2, total: 3 });

@@ -3,7 +3,8 @@
 // catalogue. A router provisions on the clock; a package change reprovisions it; a deleted router stays
 // readable as DEPROVISIONED and search leaves it out unless the filter asks about /state. The packages'
 // limits hold at every step: LAB routers per organisation on create and on a change to LAB, connections per
-// router and bandwidth per connection here and when a connection is made or changed (connection-rules.ts).
+// router and bandwidth per connection here and when a connection is made or changed (connection-rules.ts),
+// routes per router here and when filters are attached or given rules (router-routes.ts).
 
 import type { Context } from "hono";
 import { canSee, findVisible, projectFor, type Area, type Principal, type SimApp, type SimEnv } from "../core/context.js";
@@ -13,6 +14,7 @@ import { METRO_BY_CODE } from "../core/metros-data.js";
 import { getPointer, type Json, type JsonObject, type SimObject, type World } from "../core/world.js";
 import { ROUTER_PACKAGE_CODES, ROUTER_PACKAGES, isRouterPackageCode, type RouterPackageCode } from "./cloud-router-packages.js";
 import { accountOf, asEnum, asInteger, asObject, asString, liveConnectionsNaming, locationOf, readNotifications } from "./connection-rules.js";
+import { checkRoutesFit } from "./router-routes.js";
 import { compileSearch, mentions } from "./search.js";
 
 const KIND = "routers";
@@ -122,6 +124,7 @@ function checkConnectionsFit(world: World, router: SimObject, code: RouterPackag
   }
   const wide = connections.find((c) => typeof c.bandwidth === "number" && c.bandwidth > limits.vcBandwidthMax);
   if (wide) fail("invalidProperty", path, `the ${code} package allows ${limits.vcBandwidthMax} Mbps per connection; connection ${String(wide.uuid)} has ${String(wide.bandwidth)} Mbps`, code);
+  for (const family of [4, 6] as const) checkRoutesFit(world, router, 0, family, path, code);
 }
 
 // ── create ───────────────────────────────────────────────────────────────────────────────

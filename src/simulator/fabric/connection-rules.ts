@@ -280,16 +280,35 @@ export function liveConnectionsNaming(world: World, pointer: string, uuid: strin
   return liveConnections(world).filter((c) => getPointer(c, `/aSide${pointer}`) === uuid || getPointer(c, `/zSide${pointer}`) === uuid);
 }
 
+/** The VLAN an access point (or a token's access point selector) holds on its port, if it is on a port. */
+function claimAt(accessPoint: Json | undefined): VlanClaim | undefined {
+  const portUuid = getPointer(accessPoint, "/port/uuid");
+  if (typeof portUuid !== "string") return undefined;
+  const lp = (getPointer(accessPoint, "/linkProtocol") ?? {}) as JsonObject;
+  const outer = typeof lp.vlanTag === "number" ? lp.vlanTag : typeof lp.vlanSTag === "number" ? lp.vlanSTag : 0;
+  return { portUuid, outer, ...(typeof lp.vlanCTag === "number" ? { inner: lp.vlanCTag } : {}) };
+}
+
 function claimsOf(connection: JsonObject): VlanClaim[] {
-  const claims: VlanClaim[] = [];
-  for (const side of ["aSide", "zSide"]) {
-    const portUuid = getPointer(connection, `/${side}/accessPoint/port/uuid`);
-    const lp = (getPointer(connection, `/${side}/accessPoint/linkProtocol`) ?? {}) as JsonObject;
-    if (typeof portUuid !== "string") continue;
-    const outer = typeof lp.vlanTag === "number" ? lp.vlanTag : typeof lp.vlanSTag === "number" ? lp.vlanSTag : 0;
-    claims.push({ portUuid, outer, ...(typeof lp.vlanCTag === "number" ? { inner: lp.vlanCTag } : {}) });
-  }
-  return claims;
+  return ["aSide", "zSide"].map((side) => claimAt(getPointer(connection, `/${side}/accessPoint`))).filter((c): c is VlanClaim => c !== undefined);
+}
+
+/**
+ * The VLANs unused service tokens hold for the partner they were handed to: an INACTIVE token's port and
+ * tags. A token in use leaves the claim to its connection; an expired or deleted one releases it.
+ */
+function tokenClaims(world: World, exceptToken?: string): Array<{ token: string; claim: VlanClaim }> {
+  return world
+    .list("serviceTokens")
+    .filter((o) => o.uuid !== exceptToken)
+    .map((o) => world.view(o))
+    .filter((token) => token.state === "INACTIVE")
+    .flatMap((token) =>
+      ["aSide", "zSide"].flatMap((side) => {
+        const claim = claimAt(getPointer(token, `/connection/${side}/accessPointSelectors/0`));
+        return claim ? [{ token: String(token.uuid), claim }] : [];
+      }),
+    );
 }
 
 function overlaps(a: VlanClaim, b: VlanClaim): boolean {
@@ -297,14 +316,17 @@ function overlaps(a: VlanClaim, b: VlanClaim): boolean {
   return a.inner === undefined || b.inner === undefined || a.inner === b.inner;
 }
 
-/** A VLAN tag is unique per port among live connections. */
-export function checkVlanFree(world: World, claim: VlanClaim, path: string, exceptUuid?: string): void {
+/**
+ * A VLAN tag is unique per port among live connections and the unused service tokens standing for one;
+ * `exceptToken` is the token a connection is made with, whose VLAN it takes over.
+ */
+export function checkVlanFree(world: World, claim: VlanClaim, path: string, exceptUuid?: string, exceptToken?: string): void {
   const taken = liveConnections(world, exceptUuid).find((c) => claimsOf(c).some((other) => overlaps(claim, other)));
   if (taken && claim.outer === 0) fail("invalidProperty", path, `port ${claim.portUuid} is untagged and already carries connection ${String(taken.uuid)}`);
-  if (taken) {
-    const tags = claim.inner === undefined ? String(claim.outer) : `${claim.outer}.${claim.inner}`;
-    fail("invalidProperty", path, `VLAN ${tags} is already used on port ${claim.portUuid} by connection ${String(taken.uuid)}`, claim.outer);
-  }
+  const tags = claim.inner === undefined ? String(claim.outer) : `${claim.outer}.${claim.inner}`;
+  if (taken) fail("invalidProperty", path, `VLAN ${tags} is already used on port ${claim.portUuid} by connection ${String(taken.uuid)}`, claim.outer);
+  const reserved = tokenClaims(world, exceptToken).find((t) => overlaps(claim, t.claim));
+  if (reserved) fail("invalidProperty", path, `VLAN ${tags} on port ${claim.portUuid} is reserved by service token ${reserved.token}, which is not used yet`, claim.outer);
 }
 
 /** Bandwidth left on a port: its bandwidth less what live connections on it use. */

@@ -210,8 +210,8 @@ function requireSettled(view: JsonObject): void {
 // ── create ───────────────────────────────────────────────────────────────────────────────
 
 function checkSideVlans(world: World, sides: ResolvedSide[]): void {
-  const claims = sides.map((s, i) => ({ claim: s.vlan, path: `/${i === 0 ? "aSide" : "zSide"}/accessPoint/linkProtocol` }));
-  for (const { claim, path } of claims) if (claim) checkVlanFree(world, claim, path);
+  const claims = sides.map((s, i) => ({ claim: s.vlan, path: `/${i === 0 ? "aSide" : "zSide"}/accessPoint/linkProtocol`, token: s.token?.uuid }));
+  for (const { claim, path, token } of claims) if (claim) checkVlanFree(world, claim, path, undefined, typeof token === "string" ? token : undefined);
   const [a, z] = claims;
   if (a?.claim && z?.claim && a.claim.portUuid === z.claim.portUuid && a.claim.outer === z.claim.outer) {
     fail("invalidProperty", `${z.path}`, "both sides use the same VLAN on the same port");

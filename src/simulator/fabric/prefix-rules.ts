@@ -74,6 +74,8 @@ export interface PrefixRulesConfig {
   prefixMatch: boolean;
   /** Route filter rules carry the action PERMIT (what a rule of a DENY-by-default filter does). */
   action?: string;
+  /** What else must admit `added` more rules on the parent (a filter's rules are routes of the cloud routers it filters). */
+  checkGrowth?(world: World, parent: SimObject, added: number, path: string): void;
   /** The rule type and prefix family for a parent of this type, or why the parent takes no rules. */
   ruleTypeFor(parentType: string): { type: string; family: Family } | { refused: string };
 }
@@ -288,6 +290,7 @@ export function prefixRules(config: PrefixRulesConfig): PrefixRules {
       throwProblems(problems);
       requireOpenParent(world, parent);
       requireUnusedPrefixes(world, parent, [{ prefix: fields!.prefix, property: "prefix" }]);
+      config.checkGrowth?.(world, parent, 1, "prefix");
       return c.json(createRule(world, parent, type, fields!, c.get("principal")), 202);
     });
 
@@ -303,6 +306,7 @@ export function prefixRules(config: PrefixRulesConfig): PrefixRules {
       const rules = all as RuleFields[];
       requireOpenParent(world, parent);
       requireUnusedPrefixes(world, parent, rules.map((r, i) => ({ prefix: r.prefix, property: `/data/${i}/prefix` })));
+      config.checkGrowth?.(world, parent, rules.length, "/data");
       const principal = c.get("principal");
       const data = rules.map((fields) => createRule(world, parent, type, fields, principal));
       return c.json({ pagination: { offset: 0, limit: data.length, total: data.length }, data }, 202);

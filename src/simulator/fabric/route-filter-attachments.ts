@@ -9,6 +9,7 @@ import { fail, type ErrorKey } from "../core/errors.js";
 import { canSee, findVisible, type SimApp, type SimEnv } from "../core/context.js";
 import { changeLogUpdate, newChangeLog, paginate, pageLink, queryPage, readObject, rejectUnknownQuery } from "../core/http.js";
 import { getPointer, type Json, type JsonObject, type SimObject, type World } from "../core/world.js";
+import { checkAttachFits } from "./router-routes.js";
 
 export const ROUTE_FILTER_KIND = "routeFilters";
 export const ATTACHMENT_KIND = "routeFilterAttachments";
@@ -163,6 +164,7 @@ export function attachmentRoutes(app: SimApp, world: World): void {
     }
     const filterType = String(filterView.type);
     requireFreeSlot(world, connection.uuid, filter, filterType, direction);
+    if (direction === "INBOUND") checkAttachFits(world, connection.uuid, filter, "routeFilterId");
     // A detached or failed attachment of the same pair is replaced by the new one.
     for (const stale of attachmentsWhere(world, { connectionUuid: connection.uuid, routeFilterUuid: filter.uuid })) world.remove(stale);
     const attachment = world.create(

@@ -22,6 +22,7 @@ import type { Json, JsonObject, World } from "../core/world.js";
 import { changeOf, changesOf, startChange } from "./change-records.js";
 import { connectionSummary, mentionsState, optionalString, readProjectId, readReplacements, readType, requireState } from "./policy-requests.js";
 import { prefixRules } from "./prefix-rules.js";
+import { checkFilterGrowth } from "./router-routes.js";
 
 type FilterType = "BGP_IPv4_PREFIX_FILTER" | "BGP_IPv6_PREFIX_FILTER";
 const FILTER_TYPES: readonly FilterType[] = ["BGP_IPv4_PREFIX_FILTER", "BGP_IPv6_PREFIX_FILTER"];
@@ -61,6 +62,7 @@ export const routeFilterRules = prefixRules({
   eventType: "equinix.fabric.route_filter_rule",
   prefixMatch: true,
   action: "PERMIT",
+  checkGrowth: checkFilterGrowth,
   ruleTypeFor: (type) => (type === "BGP_IPv6_PREFIX_FILTER" ? { type: "BGP_IPv6_PREFIX_FILTER_RULE", family: 6 } : { type: "BGP_IPv4_PREFIX_FILTER_RULE", family: 4 }),
 });
 

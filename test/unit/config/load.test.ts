@@ -125,6 +125,35 @@ describe("loadConfiguration", () => {
     expect(description.render(() => "dc-name")).toBe("for dc-name");
   });
 
+  it("orders an attachment after the rules of its policy, and only of its own policy", () => {
+    const r = load(
+      `netform: 1\nvariables: { bandwidth: { default: 100 } }\n${CONNECTION}
+routeFilters: { f: { type: BGP_IPv4_PREFIX_FILTER, project: { projectId: p } }, g: { type: BGP_IPv4_PREFIX_FILTER, project: { projectId: p } } }
+routeFilterRules:
+  f-1: { routeFilter: "\${routeFilters.f.uuid}", prefix: 10.1.0.0/16 }
+  f-2: { routeFilter: "\${routeFilters.f.uuid}", prefix: 10.2.0.0/16 }
+  g-1: { routeFilter: "\${routeFilters.g.uuid}", prefix: 10.3.0.0/16 }
+routeFilterAttachments:
+  a: { connection: "\${connections.dc.uuid}", routeFilter: "\${routeFilters.f.uuid}", direction: INBOUND }
+routeAggregations: { s: { type: BGP_IPv4_PREFIX_AGGREGATION, project: { projectId: p } } }
+routeAggregationRules:
+  s-1: { routeAggregation: "\${routeAggregations.s.uuid}", prefix: 10.0.0.0/8 }
+routeAggregationAttachments:
+  b: { connection: "\${connections.dc.uuid}", routeAggregation: "\${routeAggregations.s.uuid}" }
+`,
+    );
+    expect(errors(r)).toEqual([]);
+    const ordering = r.config.edges.filter((e) => e.via === "ordering");
+    expect(ordering).toEqual(
+      expect.arrayContaining([
+        { from: "routeFilterAttachments.a", to: "routeFilterRules.f-1", via: "ordering", path: "" },
+        { from: "routeFilterAttachments.a", to: "routeFilterRules.f-2", via: "ordering", path: "" },
+        { from: "routeAggregationAttachments.b", to: "routeAggregationRules.s-1", via: "ordering", path: "" },
+      ]),
+    );
+    expect(ordering).toHaveLength(3);
+  });
+
   it("reports a cycle through references once, naming every address", () => {
     const r = load(
       `netform: 1\nrouteFilters:\n  a: { type: BGP_IPv4_PREFIX_FILTER, project: { projectId: p }, description: "\${routeFilters.b.uuid}" }\n  b: { type: BGP_IPv4_PREFIX_FILTER, project: { projectId: p }, description: "\${routeFilters.a.uuid}" }\n`,
