@@ -199,4 +199,12 @@ export class ApiClient {
     if (res.status >= 400) throw new ApiError({ status: res.status, method, path, body: res.body });
     return res.body as T;
   }
+
+  /** Sends a create that answers with the new object's address in its Location header alone (an SSH key, 4.11); returns that address. */
+  async callForLocation(method: string, path: string, opts: RequestOptions = {}): Promise<string | undefined> {
+    const res = await this.exchange(method, path, opts, { idempotent: opts.readOnly || isIdempotent(method), authenticated: true });
+    if (res.status >= 400) throw new ApiError({ status: res.status, method, path, body: res.body });
+    const location = res.headers.location;
+    return Array.isArray(location) ? location[0] : location;
+  }
 }
