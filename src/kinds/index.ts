@@ -9,6 +9,7 @@ import { cloudRouters } from "./cloud-routers.js";
 import { connections } from "./connections/index.js";
 import { deviceLinks } from "./device-links.js";
 import { devices } from "./devices/index.js";
+import { files } from "./files.js";
 import { networks } from "./networks.js";
 import { routeFilterAttachments } from "./route-filter-attachments.js";
 import { routeFilterRules } from "./route-filter-rules.js";
@@ -37,6 +38,7 @@ const DEFINITIONS = [
   // Network-edge kinds around a device (issue 14).
   aclTemplates,
   sshKeys,
+  files,
   deviceLinks,
   bgpPeerings,
   routeAggregations,

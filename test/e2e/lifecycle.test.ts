@@ -1216,6 +1216,52 @@ const BGP_PEERINGS: Lifecycle = {
   live: (p) => p.provisioningStatus !== "DEPROVISIONED",
 };
 
+const CLOUD_INIT = "#cloud-config\nhostname: edge-e2e-9f3a\n";
+const EDITED_CLOUD_INIT = "#cloud-config\nhostname: edge-e2e-edited-51c7\n";
+
+const upload = (declared = true) => `${CONFIG_HEADER}files:${
+  declared
+    ? `
+  init:
+    content: \${secret.CLOUD_INIT}
+    deviceTypeCode: C8000V
+    metroCode: DC
+    processType: CLOUD_INIT`
+    : " {}"
+}
+`;
+
+const uploaded = (id: string): Reading => ["/__sim/objects?kind=files", { data: expect.arrayContaining([expect.objectContaining({ uuid: id, deviceTypeCode: "C8000V", metroCode: "DC", processType: "CLOUD_INIT" })]) }];
+
+const FILES: Lifecycle = {
+  address: "files.init",
+  speed: 500,
+  env: { CLOUD_INIT },
+  secrets: [CLOUD_INIT, EDITED_CLOUD_INIT],
+  create: {
+    config: upload(),
+    added: 1,
+    shows: (ids) => [uploaded(ids("files.init"))],
+    // The state holds the content's hash only.
+    recorded: () => ({ sensitiveHashes: { content: expect.any(String) } }),
+  },
+  updates: [],
+  replaces: [
+    {
+      // An edited file is a new upload; the service keeps the old one.
+      env: { CLOUD_INIT: EDITED_CLOUD_INIT },
+      because: "content cannot change in place; the service has no delete for uploaded files: netform forgets the upload, and the service keeps it",
+      shows: (ids) => [uploaded(ids("files.init"))],
+    },
+  ],
+  delete: {
+    config: upload(false),
+    calls: () => [],
+  },
+  keptByService: true,
+  live: () => true,
+};
+
 /** The table: a row for every kind, so that a new kind cannot go without one. */
 const LIFECYCLES: Record<Kind, Lifecycle> = {
   routeFilters: ROUTE_FILTERS,
@@ -1233,6 +1279,7 @@ const LIFECYCLES: Record<Kind, Lifecycle> = {
   routeAggregationAttachments: ROUTE_AGGREGATION_ATTACHMENTS,
   aclTemplates: ACL_TEMPLATES,
   sshKeys: SSH_KEYS,
+  files: FILES,
   deviceLinks: DEVICE_LINKS,
   bgpPeerings: BGP_PEERINGS,
 };
