@@ -3,7 +3,7 @@
 // 401 renewal-and-retry, and retries of what may be retried (retry.ts).
 
 import PQueue from "p-queue";
-import { Agent, request } from "undici";
+import { Agent, FormData, request } from "undici";
 import { NetformError } from "../diag/index.js";
 import { ApiError } from "./errors.js";
 import { DEFAULT_MAX_RETRY_AFTER_MS, DEFAULT_RETRY, RETRYABLE_STATUSES, backoffDelay, isReadOnly, neverSent, retryAfterMs, type RetryPolicy } from "./retry.js";
@@ -61,6 +61,8 @@ type Response = { status: number; body: unknown; headers: Record<string, string 
 
 export interface RequestOptions {
   body?: unknown;
+  /** A multipart body (a file upload), sent in place of a JSON one; build it with the FormData this module exports. */
+  form?: FormData;
   query?: Record<string, string | number | boolean | undefined>;
   /** A POST that changes nothing (a search): retried like a read. */
   readOnly?: boolean;
@@ -146,13 +148,14 @@ export class ApiClient {
     for (const [k, v] of Object.entries(opts.query ?? {})) if (v !== undefined) url.searchParams.set(k, String(v));
     const headers: Record<string, string> = { accept: "application/json" };
     if (opts.token) headers.authorization = `Bearer ${opts.token}`;
-    if (opts.body !== undefined) headers["content-type"] = "application/json";
+    // A multipart body carries its own content type, boundary included.
+    if (opts.body !== undefined && !opts.form) headers["content-type"] = "application/json";
     const started = performance.now();
     this.requestCount++;
     const res = await request(url, {
       method: method as "GET",
       headers,
-      body: opts.body === undefined ? null : JSON.stringify(opts.body),
+      body: opts.form ?? (opts.body === undefined ? null : JSON.stringify(opts.body)),
       dispatcher: this.agent,
     });
     const text = await res.body.text();
@@ -229,5 +232,13 @@ export class ApiClient {
     const res = await this.exchange(method, path, opts, { idempotent: opts.readOnly || isReadOnly(method), authenticated: true });
     if (res.status >= 400) throw new ApiError({ status: res.status, method, path, body: res.body });
     return res.body as T;
+  }
+
+  /** Sends a create that answers with the new object's address in its Location header alone (an SSH key, 4.11); returns that address. */
+  async callForLocation(method: string, path: string, opts: RequestOptions = {}): Promise<string | undefined> {
+    const res = await this.exchange(method, path, opts, { idempotent: opts.readOnly || isReadOnly(method), authenticated: true });
+    if (res.status >= 400) throw new ApiError({ status: res.status, method, path, body: res.body });
+    const location = res.headers.location;
+    return Array.isArray(location) ? location[0] : location;
   }
 }

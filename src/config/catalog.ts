@@ -16,6 +16,10 @@ export interface Defaults {
   /** The spec as written, after interpolation; defaults may read it. */
   readonly spec: Readonly<Record<string, unknown>>;
   set(path: string, value: unknown): void;
+  /** The configuration file the resource is declared in: local paths it names are relative to it. */
+  readonly file: string;
+  /** Reports a problem with a written field (dotted path), at its position. */
+  report(path: string, message: string, hint?: string): void;
 }
 
 /** `from` must wait for `to`: an ordering rule of the service that no reference states. */

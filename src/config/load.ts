@@ -479,7 +479,8 @@ function buildResource(addr: Address, raw: RawResource, scope: InterpolationScop
     }
   };
   if (kind.displayName) setDefault(kind.displayName, raw.name);
-  kind.defaults?.({ name: raw.name, provider, spec, set: setDefault });
+  const report = (path: string, message: string, hint?: string) => diagnostics.push(placeDiagnostic(loc, { path: path.split("."), code: "config.field", message, hint }));
+  kind.defaults?.({ name: raw.name, provider, spec, set: setDefault, file: raw.file, report });
 
   const literals: FieldPath[] = [];
   const marked = markSecrets(kind.sensitive, spec, [], out.sensitive, literals) as Record<string, unknown>;

@@ -9,7 +9,7 @@ import { OutcomeUnknownError } from "../api/index.js";
 import { configGraph, resourceAt, secretsAt, validateSpec, type ConfigResource, type Configuration } from "../config/index.js";
 import { NetformError } from "../diag/index.js";
 import { Graph, walk } from "../graph/index.js";
-import { compareFields, type Refreshed } from "../plan/diff.js";
+import { compareFields, updatableBy, type Refreshed } from "../plan/diff.js";
 import { resolveSpec } from "../plan/resolve.js";
 import { summarize, type Plan, type ResourceChange } from "../plan/types.js";
 import { isUnknownValue } from "../plan/values.js";
@@ -387,7 +387,7 @@ async function importObject(input: StepContext, change: ResourceChange): Promise
   const ref: ObjectRef = { id: change.id ?? change.importId!, ...(parent ? { parent } : {}) };
   const body = await kind.observe(input.session.ctx, ref);
   if (!body) throw new NetformError({ code: "import.missing", message: `${change.address}: the object ${ref.id} to import does not exist`, hint: "check the uuid in import:" });
-  await input.records.imported(resource, ref, body, dependenciesOf(input, change.address));
+  await input.records.imported(resource, ref, body, dependenciesOf(input, change.address), { spec: resolvedSpec(input, resource), fixed: (path) => !updatableBy(kind, path) });
   if (change.changes.length > 0) {
     // The import is recorded; the update is a new call, which an interrupt prevents (the next plan shows it).
     if (input.signal?.aborted) throw new InterruptedError();

@@ -4,6 +4,7 @@
 
 import { NetformError } from "../diag/index.js";
 import { configGraph, resourceAt } from "../config/index.js";
+import { updatableBy } from "../plan/diff.js";
 import { lookupFrom, resolveSpec } from "../plan/resolve.js";
 import { isUnknownValue } from "../plan/values.js";
 import type { ObjectRef } from "../kinds/index.js";
@@ -36,6 +37,7 @@ export async function importObject(run: Run, address: string, id: string): Promi
   const ref: ObjectRef = { id, ...(parent ? { parent } : {}) };
   const body = await kind.observe(run.session.ctx, ref);
   if (!body) throw new NetformError({ code: "import.missing", message: `there is no ${kind.noun} ${id}${parent ? ` under ${parent}` : ""} on the service`, hint: "check the uuid (and, for nested kinds, the parent the configuration names)" });
-  await new Recorder(run.store, run.hash).imported(resource, ref, body, configGraph(run.config).dependenciesOf(address).sort());
+  const declared = { spec: resolveSpec(resource.spec, lookupFrom(state)).spec, fixed: (path: string) => !updatableBy(kind, path) };
+  await new Recorder(run.store, run.hash).imported(resource, ref, body, configGraph(run.config).dependenciesOf(address).sort(), declared);
   return ref;
 }

@@ -9,10 +9,9 @@ import type { ConfigResource, SecretPaths } from "../config/index.js";
 import type { Body, ObjectRef, Operation } from "../kinds/index.js";
 import { hashesUnder } from "../plan/index.js";
 import type { ResourceState, StateStore } from "../state/index.js";
-import { scrubbed } from "./secrets.js";
+import { NEVER_APPLIED, scrubbed } from "./secrets.js";
 
-/** The recorded hash of a secret netform has not sent yet (an imported object's): it matches no value. */
-export const NEVER_APPLIED = "never-applied";
+export { NEVER_APPLIED } from "./secrets.js";
 
 /** Where a create-before-destroy replacement keeps the object it replaces until that one is deleted. */
 export const deposedAddress = (address: string): string => `${address}~deposed`;
@@ -120,14 +119,18 @@ export class Recorder {
 
   /**
    * An object adopted as it is (import): until netform applies them, its secrets are unknown, so they are
-   * recorded as never applied, and the next plan compares them as changed.
+   * recorded as never applied, and the next plan sends them. A secret no call can change (`fixed`: a licence
+   * token, an upload's content) is recorded as declared instead: sending it would replace the very object
+   * just adopted.
    */
-  imported(resource: ConfigResource, ref: ObjectRef, body: Body, dependencies: string[]): Promise<void> {
+  imported(resource: ConfigResource, ref: ObjectRef, body: Body, dependencies: string[], declared: { spec: Body; fixed(path: string): boolean }): Promise<void> {
+    const hashes = resource.secrets.hashes(declared.spec, this.hash);
+    for (const path of Object.keys(hashes)) if (!declared.fixed(path)) hashes[path] = NEVER_APPLIED;
     return this.store.setResource(resource.address, {
       kind: resource.kind,
       ...refOf(ref),
       attributes: scrubbed(body, resource.secrets),
-      sensitiveHashes: resource.secrets.hashes(resource.spec, () => NEVER_APPLIED),
+      sensitiveHashes: hashes,
       dependencies,
     });
   }

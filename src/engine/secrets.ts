@@ -12,6 +12,9 @@ import { NetformError } from "../diag/index.js";
 import { isPlainObject, SENSITIVE_TEXT, Sensitive, Template, type Configuration, type SecretPaths } from "../config/index.js";
 import { isUnknownValue, leaves } from "../plan/values.js";
 
+/** The recorded hash of a secret netform has not sent yet (an imported object's): it matches no value. */
+export const NEVER_APPLIED = "never-applied";
+
 export interface SecretHasher {
   /** The keyed hash of a secret value, as the state and plan files record it. */
   (value: unknown): string;

@@ -3,9 +3,13 @@
 // looks handlers up in it, and adding a kind touches its module and this file alone.
 
 import type { KindCatalog } from "../config/index.js";
+import { aclTemplates } from "./acl-templates.js";
+import { bgpPeerings } from "./bgp-peerings.js";
 import { cloudRouters } from "./cloud-routers.js";
 import { connections } from "./connections/index.js";
+import { deviceLinks } from "./device-links.js";
 import { devices } from "./devices/index.js";
+import { files } from "./files.js";
 import { networks } from "./networks.js";
 import { routeFilterAttachments } from "./route-filter-attachments.js";
 import { routeFilterRules } from "./route-filter-rules.js";
@@ -15,6 +19,7 @@ import { routeAggregationRules } from "./route-aggregation-rules.js";
 import { routeAggregations } from "./route-aggregations.js";
 import { routingProtocols } from "./routing-protocols/index.js";
 import { serviceTokens } from "./service-tokens.js";
+import { sshKeys } from "./ssh-keys.js";
 import type { KindDefinition, KindHandler } from "./types.js";
 import { vpns } from "./vpns.js";
 
@@ -30,6 +35,12 @@ const DEFINITIONS = [
   routingProtocols,
   devices,
   vpns,
+  // Network-edge kinds around a device (issue 14).
+  aclTemplates,
+  sshKeys,
+  files,
+  deviceLinks,
+  bgpPeerings,
   routeAggregations,
   routeAggregationRules,
   routeAggregationAttachments,

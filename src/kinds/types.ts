@@ -90,6 +90,12 @@ export interface KindHandler {
   /** Sends the delete; an object already gone counts as deleted. */
   delete(ctx: KindContext, ref: ObjectRef): Promise<void>;
   /**
+   * The service has no delete for this kind (SSH keys, BGP peerings): deleting or replacing an object only
+   * forgets it, and the service keeps it. What the plan says of it, in words ("the service has no delete
+   * for SSH keys: netform forgets the key, and the service keeps it").
+   */
+  keptByService?: string;
+  /**
    * The service deletes this object with its parent (a route filter's rules go with the filter). When
    * both are deleted in one run, the engine deletes the parent, then waits for this object to be gone
    * without a request of its own.

@@ -240,6 +240,12 @@ export function makePlan(input: PlanInput): PlanResult {
   }
 
   for (const change of planned.values()) {
+    const kept = input.kinds.get(change.kind)?.keptByService;
+    const forgets = (change.action === "delete" && change.reasonCode !== "gone-from-service") || change.action === "replace";
+    if (kept && forgets) change.reason = change.reason ? `${change.reason}; ${kept}` : kept;
+  }
+
+  for (const change of planned.values()) {
     if (change.action !== "delete" && change.action !== "replace") continue;
     const resource = resourceAt(config, change.address);
     if (resource?.lifecycle.preventDestroy) {

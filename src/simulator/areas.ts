@@ -15,7 +15,7 @@ import {
   networksArea,
   serviceTokensArea,
 } from "./fabric/index.js";
-import { deviceTypesArea, devicesArea, vpnArea, backupsArea, imagesArea, publicKeysArea, filesArea, orderSummaryArea } from "./network-edge/index.js";
+import { deviceTypesArea, devicesArea, vpnArea, aclTemplatesArea, deviceLinksArea, bgpArea, backupsArea, imagesArea, publicKeysArea, filesArea, orderSummaryArea } from "./network-edge/index.js";
 import { signaturePoliciesArea, metalApiKeysArea, maintenanceNotificationsArea, legacyLayer2Area } from "./other/index.js";
 
 export const ALL_AREAS: readonly Area[] = [
@@ -34,6 +34,9 @@ export const ALL_AREAS: readonly Area[] = [
   deviceTypesArea,
   devicesArea,
   vpnArea,
+  aclTemplatesArea,
+  deviceLinksArea,
+  bgpArea,
   backupsArea,
   imagesArea,
   publicKeysArea,

@@ -23,6 +23,8 @@ const MANAGED: ReadonlyArray<{ kind: string; state: string; gone: readonly strin
   { kind: "routingProtocols", state: "state", gone: ["DEPROVISIONED"] },
   { kind: "devices", state: "status", gone: ["DEPROVISIONED"] },
   { kind: "vpns", state: "status", gone: ["DEPROVISIONED"] },
+  { kind: "deviceLinks", state: "status", gone: ["DEPROVISIONED"] },
+  { kind: "bgpPeerings", state: "provisioningStatus", gone: ["DEPROVISIONED"] },
   { kind: "routers", state: "state", gone: ["DEPROVISIONED"] },
   { kind: "networks", state: "state", gone: ["DELETED"] },
   { kind: "serviceTokens", state: "state", gone: ["DELETED"] },
@@ -146,7 +148,7 @@ describe("examples end to end", () => {
     expect(`${unset.stdout}${unset.stderr}`).toContain("BRANCH_A_PSK");
 
     const run = runner(t, ws, secrets);
-    await lifecycle(ws, run, { resources: 4 });
+    await lifecycle(ws, run, { resources: 9 });
     const device = ws.state().resources["devices.edge"]!.id!;
     const primary = (await t.call("GET", `/ne/v1/devices/${device}`)).body;
     expect(primary).toMatchObject({ status: "PROVISIONED", name: "dc-edge-primary", redundancyType: "PRIMARY" });
@@ -158,9 +160,16 @@ describe("examples end to end", () => {
     for (const secret of Object.values(secrets)) {
       expect(ws.stateText()).not.toContain(secret);
     }
+    // Around the pair: its ACL template on both routers, the link between them, BGP on the primary's connection.
+    const id = (address: string) => ws.state().resources[address]!.id!;
+    expect(primary).toMatchObject({ aclTemplateUuid: id("aclTemplates.edge-access") });
+    expect((await t.call("GET", `/ne/v1/devices/${secondary}`)).body).toMatchObject({ aclTemplateUuid: id("aclTemplates.edge-access") });
+    expect((await t.call("GET", `/ne/v1/links/${id("deviceLinks.edge-pair")}`)).body).toMatchObject({ status: "PROVISIONED", linkDevices: [{ deviceUuid: device }, { deviceUuid: secondary }] });
+    expect((await t.call("GET", `/ne/v1/bgp/${id("bgpPeerings.edge-primary-upstream")}`)).body).toMatchObject({ provisioningStatus: "PROVISIONED", connectionUuid: id("connections.edge-primary-to-dc"), virtualDeviceUuid: device });
+    expect(ws.stateText()).not.toContain("time.example.com");
 
     allowDestroy(ws);
-    await destroyAll(ws, run, { resources: 4 });
+    await destroyAll(ws, run, { resources: 9 });
     expect(await liveObjects(fromTestSim(t))).toEqual([]);
   });
 

@@ -3,7 +3,7 @@ import { devices as definition } from "../../src/kinds/devices/index.js";
 
 const kind = definition.handler;
 import type { Body, KindContext, ObjectRef } from "../../src/kinds/types.js";
-import { seedDevice } from "../support/fixtures.js";
+import { seedAclTemplate, seedDevice } from "../support/fixtures.js";
 import { useSimulator } from "../support/sim.js";
 import { ACCOUNT_NUMBER, PROJECT_ID, differences, useKindContext, methodFor, ready, requestsDuring, settle } from "./kind-harness.js";
 
@@ -104,8 +104,8 @@ describe("devices kind: single device", () => {
 
   it("changes the ACL templates through the device's ACL call, and removing them is a change too", async () => {
     const ctx = context();
-    const wan = { interfaceType: "WAN", uuid: "5f2d6a3e-1c41-4d8e-9a57-3a1be0c0aa01" };
-    const mgmt = { interfaceType: "MGMT", uuid: "5f2d6a3e-1c41-4d8e-9a57-3a1be0c0aa02" };
+    const wan = { interfaceType: "WAN", uuid: seedAclTemplate(t) };
+    const mgmt = { interfaceType: "MGMT", uuid: seedAclTemplate(t) };
     const spec = valid({ ...single("edge-acl"), aclDetails: [wan] });
     const { ref, body } = await createReady(ctx, spec);
     expect(differences(kind, spec, body)).toEqual([]);

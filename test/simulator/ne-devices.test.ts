@@ -1,5 +1,6 @@
-import { describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import { PROJECTS } from "../../src/simulator/index.js";
+import { seedAclTemplate } from "../support/fixtures.js";
 import { useSimulator, type TestSim } from "../support/sim.js";
 
 const t = useSimulator();
@@ -540,6 +541,11 @@ const WAN_ACL = "5f2d6a3e-1c41-4d8e-9a57-3a1be0c0aa01";
 const MGMT_ACL = "5f2d6a3e-1c41-4d8e-9a57-3a1be0c0aa02";
 
 describe("PATCH /ne/v1/devices/{uuid}/acl", () => {
+  beforeEach(() => {
+    seedAclTemplate(t, WAN_ACL);
+    seedAclTemplate(t, MGMT_ACL);
+  });
+
   it("replaces a provisioned device's ACL templates, one per interface, and removes those left out", async () => {
     const uuid = await provisioned(t, { ...EXAMPLE, aclDetails: [{ interfaceType: "WAN", uuid: WAN_ACL }] });
     expect((await t.call("GET", `/ne/v1/devices/${uuid}`)).body).toMatchObject({ aclTemplateUuid: WAN_ACL });

@@ -192,3 +192,14 @@ export function seedServiceToken(t: TestSim, options: TokenFixture = {}): string
   );
   return uuid;
 }
+
+/** An ACL template of the production project letting one subnet in, under the uuid given (or a new one). */
+export function seedAclTemplate(t: TestSim, uuid = t.sim.world.uuid()): string {
+  const projectId = PROJECTS.production.projectId;
+  t.sim.world.create(
+    "aclTemplates",
+    { uuid, name: `fixture-${uuid.slice(0, 8)}`, inboundRules: [{ protocol: "TCP", srcPort: "any", dstPort: "22", subnet: "198.51.100.0/24", seqNo: 1 }], projectId },
+    { uuid, projectId },
+  );
+  return uuid;
+}

@@ -20,6 +20,7 @@ export const CONTROL_KINDS = [
   "serviceProfiles", "deviceBackups", "publicKeys", "files", "apiKeys", "cloudEvents", "projects", "accounts",
   "ibxNotifications", "networkNotifications", "networks", "routers", "serviceTokens", "legacyConnections",
   "routeFilterRules", "routeAggregations", "routeAggregationRules", "routeAggregationAttachments",
+  "aclTemplates", "deviceLinks", "bgpPeerings",
 ] as const;
 
 export const PORTAL_USER = { userName: "portal-user", fullName: "Portal User", email: "portal.user@example.com" };

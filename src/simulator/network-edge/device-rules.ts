@@ -6,6 +6,7 @@
 import { ACCOUNTS } from "../core/auth.js";
 import { canSee, projectFor, type Principal } from "../core/context.js";
 import { fail } from "../core/errors.js";
+import { requireAclTemplates } from "./acl-templates.js";
 import {
   DEFAULT_TIER, DEVICE_TYPE_BY_CODE, LICENSE_MODES, MANAGEMENT_TYPES, TIER_THROUGHPUT, findPackage, findVersion, metroClusterSupported,
   packageThroughputs, type CoreDef, type DeviceTypeDef, type LicenseMode, type ManagementDef, type ManagementType, type PackageDef,
@@ -198,11 +199,12 @@ function vendorConfig(body: JsonObject, property: string, allowed: readonly stri
   return config;
 }
 
-export function aclDetails(body: JsonObject, property: string): JsonObject[] {
+/** A device's ACL templates by interface; each must be a template the caller has. */
+export function aclDetails(world: World, principal: Principal, body: JsonObject, property: string): JsonObject[] {
   const value = body.aclDetails;
   if (value === undefined || value === null) return [];
   if (!Array.isArray(value)) return fail("invalidProperty", property, `${property} must be an array`, JSON.stringify(value));
-  return value.map((entry, i) => {
+  const entries = value.map((entry, i) => {
     const p = `${property}[${i}]`;
     if (!isObject(entry)) return fail("invalidProperty", p, `${p} must be an object`);
     rejectUnknownFields(entry, ["interfaceType", "uuid"], `${p}.`);
@@ -210,6 +212,8 @@ export function aclDetails(body: JsonObject, property: string): JsonObject[] {
     requiredString(entry, "uuid", `${p}.uuid`);
     return entry;
   });
+  requireAclTemplates(world, principal, entries, property);
+  return entries;
 }
 
 function sshUsers(body: JsonObject, property: string): JsonObject[] {
@@ -409,7 +413,7 @@ function peer(world: World, principal: Principal, o: Offer, body: JsonObject, ct
     ...accountOf(principal, body, prefix, ctx.fallbackAccount),
     additionalBandwidth: optionalInteger(body, "additionalBandwidth", p("additionalBandwidth"), 0, MAX_ADDITIONAL_BANDWIDTH) ?? DEFAULT_ADDITIONAL_BANDWIDTH,
     version: chooseVersion(o, ctx.version, p("version")),
-    aclDetails: aclDetails(body, p("aclDetails")),
+    aclDetails: aclDetails(world, principal, body, p("aclDetails")),
     sshUsers: sshUsers(body, p("sshUsers")),
     ...licenseCredentials(world, principal, o, body, prefix, ctx.needsLicense),
   };

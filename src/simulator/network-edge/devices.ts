@@ -316,7 +316,7 @@ async function patchAcl(c: Ctx, world: World) {
   const body = await readObject(c);
   rejectUnknownFields(body, ["aclDetails"]);
   if (body.aclDetails === undefined) return fail("missingProperty", "aclDetails", "aclDetails is required");
-  const templates = aclTemplateFields(aclDetails(body, "aclDetails"));
+  const templates = aclTemplateFields(aclDetails(world, principal, body, "aclDetails"));
   if (view.status !== "PROVISIONED") fail("invalidProperty", "uuid", `device ${device.uuid} is ${String(view.status)}; ACLs can be changed on PROVISIONED devices`, device.uuid);
   if (view.connectivity === "PRIVATE" && Object.values(templates).some((t) => t !== undefined)) fail("invalidProperty", "aclDetails", "PRIVATE devices have no ACLs");
   world.settle(device);

@@ -5,6 +5,9 @@
 export { deviceTypesArea } from "./device-types.js";
 export { devicesArea } from "./devices.js";
 export { vpnArea } from "./vpn.js";
+export { aclTemplatesArea } from "./acl-templates.js";
+export { deviceLinksArea } from "./device-links.js";
+export { bgpArea } from "./bgp.js";
 export { backupsArea } from "./backups.js";
 export { imagesArea } from "./images.js";
 export { publicKeysArea } from "./public-keys.js";

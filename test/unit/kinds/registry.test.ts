@@ -20,6 +20,9 @@ function sourceFiles(dir: string): string[] {
   });
 }
 
+/** Fields of netform's own records that share a kind's name: the configuration files a configuration was read from. */
+const NETFORM_FIELDS: readonly string[] = ["files"];
+
 /** Where a file's code names one of `kinds`, as "kind: line text". */
 function namings(file: string, kinds: readonly string[]): string[] {
   const text = readFileSync(file, "utf8");
@@ -31,7 +34,7 @@ function namings(file: string, kinds: readonly string[]): string[] {
     if (ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node) || ts.isTemplateHead(node)) {
       const kind = named(node.text);
       if (kind) report(kind, node);
-    } else if (ts.isPropertyAccessExpression(node) && kinds.includes(node.name.text)) {
+    } else if (ts.isPropertyAccessExpression(node) && kinds.includes(node.name.text) && !NETFORM_FIELDS.includes(node.name.text)) {
       report(node.name.text, node.name);
     } else if (ts.isObjectLiteralExpression(node)) {
       const keys = node.properties.map((p) => (p.name && (ts.isIdentifier(p.name) || ts.isStringLiteral(p.name)) ? p.name.text : "")).filter((k) => kinds.includes(k));

@@ -1,0 +1,113 @@
+// Files uploaded to the network-edge service for a device that is about to be made (specification 4.11):
+// a licence or a cloud-init file, for one device type in one metro. The configuration names a local file
+// by its path relative to the configuration file (or gives the content itself, ${secret.NAME}); netform
+// reads it when the configuration loads and compares it by keyed hash with what was last uploaded, so the
+// content is never printed nor kept in the state. The service has no read, no update and no delete of an
+// upload: an edited file is a new upload, which replaces the devices made from the old one (a device reads
+// its files only when it is made), and an upload removed from the configuration is forgotten.
+
+import { readFileSync } from "node:fs";
+import { dirname, resolve } from "node:path";
+import { z } from "zod";
+import { FormData } from "../api/index.js";
+import { metroCode, reveal, SecretPaths, Sensitive } from "../config/index.js";
+import { NetformError } from "../diag/index.js";
+import type { Body, KindDefinition, KindHandler } from "./types.js";
+
+const BASE = "/ne/v1/files";
+/** The service's request limit (4.11). */
+const MAX_BYTES = 5 * 1024 * 1024;
+
+const schema = z.strictObject({
+  path: z.string().min(1).optional().describe("the local file to upload, relative to this configuration file"),
+  content: z.string().min(1).optional().describe("the file's content (sensitive), in place of path: ${secret.NAME}"),
+  fileName: z.string().min(1).optional().describe("the name the service records; default: path's file name, or the resource name"),
+  deviceTypeCode: z.string().min(1).describe("the device type the file is for, e.g. C8000V"),
+  metroCode: metroCode(),
+  processType: z.enum(["LICENSE", "CLOUD_INIT"]),
+  deviceManagementType: z.enum(["SELF-CONFIGURED", "EQUINIX-CONFIGURED", "PROVIDER-CONFIGURED"]).optional(),
+  licenseType: z.enum(["BYOL", "SUB"]).optional(),
+});
+
+/** Reads the file a spec names into its sensitive content; an unreadable or oversized file is reported at path. */
+function readContent(file: string, path: string, report: (path: string, message: string, hint?: string) => void): Sensitive<string> | undefined {
+  const absolute = resolve(dirname(file), path);
+  try {
+    const bytes = readFileSync(absolute);
+    if (bytes.length === 0) report("path", `${path} is empty`, "the service refuses an empty file");
+    else if (bytes.length > MAX_BYTES) report("path", `${path} is ${bytes.length} bytes, more than the 5 MB the service accepts`);
+    else return new Sensitive(bytes.toString("utf8"));
+  } catch (e) {
+    report("path", `cannot read ${path}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`, "path is relative to the configuration file that declares the upload");
+  }
+  return undefined;
+}
+
+const handler: KindHandler = {
+  noun: "file",
+
+  // No read: an upload, once made, is taken to be there.
+  observe: (_ctx, ref) => Promise.resolve({ fileUuid: ref.id }),
+
+  // Only the content is compared (by hash); the service returns nothing else to compare with.
+  desired: () => ({}),
+  observed: () => ({}),
+  updatable: {},
+
+  async create(ctx, spec) {
+    const form = new FormData();
+    const name = typeof spec.fileName === "string" ? spec.fileName : "upload";
+    form.append("file", new Blob([String(reveal(spec.content))]), name);
+    for (const field of ["deviceTypeCode", "metroCode", "processType", "deviceManagementType", "licenseType"]) {
+      if (typeof spec[field] === "string") form.append(field, spec[field]);
+    }
+    const response = await ctx.api.call<Body>("POST", BASE, { form });
+    if (typeof response.fileUuid !== "string") throw new NetformError({ code: "api.unexpected_body", source: "internal", message: "file upload: the service's answer has no fileUuid" });
+    return { id: response.fileUuid, body: response };
+  },
+
+  update() {
+    return Promise.reject(new NetformError({ code: "internal.not_updatable", source: "internal", message: "an uploaded file cannot change in place" }));
+  },
+
+  delete: () => Promise.resolve(),
+  keptByService: "the service has no delete for uploaded files: netform forgets the upload, and the service keeps it",
+
+  readiness: () => "ready",
+  stateOf: () => undefined,
+
+  // The service lists no uploads: an upload whose outcome is unknown is made again.
+  lookup: () => Promise.resolve(undefined),
+
+  eventSubject: (ref) => `${BASE}/${ref.id}`,
+};
+
+export const files: KindDefinition<"files"> = {
+  name: "files",
+  description: "licence and cloud-init files uploaded for devices, by name",
+  spec: schema,
+  defaults: (d) => {
+    const path = d.spec.path;
+    if (typeof path === "string" && d.spec.content !== undefined) {
+      d.report("content", "give either path or content, not both");
+      return;
+    }
+    if (typeof path === "string") {
+      const content = readContent(d.file, path, d.report);
+      if (content) d.set("content", content);
+      d.set("fileName", path.split(/[\\/]/).pop());
+    } else if (d.spec.content === undefined) {
+      d.report("path", "an upload needs path (a local file) or content");
+    }
+    d.set("fileName", d.name);
+  },
+  sensitive: new SecretPaths(["content"]),
+  // The service answers an upload with its id alone and has no read: what the upload was made for is only
+  // what was sent, and only a new upload changes it.
+  writeOnly: ["path", "fileName", "deviceTypeCode", "metroCode", "processType", "deviceManagementType", "licenseType"],
+  attributes: ["fileUuid"],
+  serverSet: ["fileUuid"],
+  parents: {},
+  timeoutMs: 5 * 60_000,
+  handler,
+};
