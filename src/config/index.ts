@@ -30,6 +30,7 @@ export { parseAddress, type Address, type FieldPath } from "./address.js";
 export type { KindCatalog, KindSchema, OrderingEdge } from "./catalog.js";
 export { configGraph, resourceAt, secretsAt } from "./dependencies.js";
 export { buildConfiguration, loadConfiguration, type LoadOptions, type LoadResult } from "./load.js";
+export { isLookupAddress, LOOKUPS_SECTION, type ConfigLookup, type LookupCatalog, type LookupSchema } from "./lookups.js";
 export { parsePrefix, type Prefix } from "./network.js";
 export type { RuleContext } from "./rules-context.js";
 export * from "./schema-common.js";

@@ -7,7 +7,7 @@
 
 import type { ConfigResource, SecretPaths } from "../config/index.js";
 import type { Body, ObjectRef, Operation } from "../kinds/index.js";
-import type { ResourceState, StateStore } from "../state/index.js";
+import type { LookupState, ResourceState, StateStore } from "../state/index.js";
 import { scrubbed, type SecretHasher } from "./secrets.js";
 
 /** Where a create-before-destroy replacement keeps the object it replaces until that one is deleted. */
@@ -130,6 +130,13 @@ export class Recorder {
   /** The object is gone (deleted, or a create that never reached the service): the record goes. */
   forget(address: string): Promise<void> {
     return this.store.removeResource(address);
+  }
+
+  /** The lookups' values this apply works from, replacing those of the last one. */
+  lookups(values: Readonly<Record<string, LookupState>>): Promise<void> {
+    return this.store.update((s) => {
+      s.lookups = { ...values };
+    });
   }
 
   private observedRecord(resource: ConfigResource, ref: ObjectRef, body: Body, spec: Body, dependencies: string[]): ResourceState {
