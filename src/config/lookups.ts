@@ -80,7 +80,7 @@ export function collectLookups(file: ParsedFile, value: unknown, raws: Map<Addre
 /** Checks one lookup: a known kind, a `where` its kind takes, no references (a lookup is read before anything is made). */
 export function buildLookup(addr: Address, raw: RawLookup, catalog: LookupCatalog, scope: InterpolationScope, diagnostics: Diagnostic[]): ConfigLookup | undefined {
   const loc = { address: addr, positions: raw.positions };
-  const problem = (path: (string | number)[], code: string, message: string, hint?: string) => diagnostics.push(placeDiagnostic(loc, { path, code, message, hint, atKey: true }));
+  const problem = (path: (string | number)[], code: string, message: string, hint?: string, atKey = true) => diagnostics.push(placeDiagnostic(loc, { path, code, message, hint, atKey }));
   const body = raw.body;
   if (!isPlainObject(body)) {
     problem([], "config.shape", `${addr} must be a mapping of kind and where`, "e.g. { kind: port, where: { name: ... } }");
@@ -92,7 +92,8 @@ export function buildLookup(addr: Address, raw: RawLookup, catalog: LookupCatalo
   if (!kind) {
     const kinds = [...catalog.keys()];
     const hint = (typeof kindName === "string" ? didYouMean(kindName, kinds) : undefined) ?? `lookup kinds: ${kinds.join(", ")}`;
-    problem(kindName === undefined ? [] : ["kind"], kindName === undefined ? "schema.required" : "lookup.kind", kindName === undefined ? 'required field "kind" is missing' : `unknown lookup kind ${JSON.stringify(kindName)}`, hint);
+    if (kindName === undefined) problem([], "schema.required", 'required field "kind" is missing', hint);
+    else problem(["kind"], "lookup.kind", `unknown lookup kind ${JSON.stringify(kindName)}`, hint, false);
     return undefined;
   }
   if (!isPlainObject(body.where) || Object.keys(body.where).length === 0) {

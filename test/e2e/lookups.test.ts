@@ -149,6 +149,29 @@ describe("lookups end to end", () => {
     expect(failed.stderr).toContain("hint: narrow where with more of its fields");
   });
 
+  it("reads several lookups of one kind in one search, paged through, filtered by the service", { timeout: 60_000 }, async () => {
+    const ws = workspace(`${CONFIG_HEADER}${lookupsYaml([
+      ["dc-pri", "port", "{ name: 216504-DC1-CX-PRI-01 }"],
+      ["dc-sec", "port", "{ name: 216504-DC1-CX-SEC-02 }"],
+      ["sv-pri", "port", "{ name: 216504-SV1-CX-PRI-04 }"],
+      ["ny-pri", "port", "{ metroCode: NY, priority: PRIMARY }"],
+      ["ld-pri", "port", "{ metroCode: LD, priority: PRIMARY }"],
+      ["direct", "serviceProfile", '{ name: "CloudExchange Direct" }'],
+      ["storage", "serviceProfile", '{ name: "Secure Storage Network" }'],
+    ])}`);
+    await t.call("DELETE", "/__sim/requests");
+    const planned = await runner(t, ws)("plan", "--format", "json");
+    expect(planned.code, out(planned)).toBe(0);
+    const log = (await t.call("GET", "/__sim/requests")).body as Array<{ method: string; path: string }>;
+    const searches = log.filter((r) => r.path.endsWith("/search")).map((r) => `${r.method} ${r.path}`);
+    // One search for the ports named, one for those found by metro; one for both profiles.
+    expect(searches.sort()).toEqual(["POST /fabric/v4/ports/search", "POST /fabric/v4/ports/search", "POST /fabric/v4/serviceProfiles/search"]);
+    const values = new Map((JSON.parse(planned.stdout) as PlanDocument).lookups?.map((l) => [l.address, l.value.uuid]));
+    expect(values.get("lookups.dc-sec")).toBe(PORTS.dcSecondary);
+    expect(values.get("lookups.sv-pri")).toBe(PORTS.svPrimary);
+    expect(values.get("lookups.ny-pri")).toBe(PORTS.nyPrimary);
+  });
+
   it("feeds a connection the port and profile it finds, and records the lookups in the state", { timeout: 120_000 }, async () => {
     const ws = workspace(`${CONFIG_HEADER}${lookupsYaml([
       ["sv-primary", "port", "{ metroCode: SV, priority: PRIMARY }"],
