@@ -43,7 +43,7 @@ describe("schemas/netform.schema.json", () => {
   it("completes and checks lookups: each kind with the where it takes", () => {
     const lookups = (entry: Record<string, unknown>) => validate({ netform: 1, lookups: { dc: entry } });
     expect(lookups({ kind: "port", where: { metroCode: "DC", priority: "PRIMARY" } })).toBe(true);
-    expect(lookups({ kind: "edgeAccount", where: { metroCode: "\${var.metro}" } })).toBe(true);
+    expect(lookups({ kind: "edgeAccount", where: { metroCode: "${var.metro}" } })).toBe(true);
     expect(lookups({ kind: "port", where: { accountName: "x" } })).toBe(false);
     expect(lookups({ kind: "port", where: { priority: "FIRST" } })).toBe(false);
     expect(lookups({ kind: "harbour", where: { name: "x" } })).toBe(false);
