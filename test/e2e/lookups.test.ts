@@ -208,15 +208,25 @@ describe("lookups end to end", () => {
     const run = runner(t, ws);
     const first = await run("apply", "--auto-approve");
     expect(first.code, out(first)).toBe(0);
+    const saved = await run("plan", "--out", "plan.bin");
+    expect(saved.code, out(saved)).toBe(0);
 
-    // The port is re-described and given more bandwidth in the portal: the lookup finds the same port, changed.
-    const patched = await t.call("PATCH", `/__sim/objects/${PORTS.nySecondary}`, { body: { bandwidth: 100000, name: "216504-NY1-CX-SEC-08" } });
+    // The port is upgraded in the portal: the lookup finds the same port, changed.
+    const patched = await t.call("PATCH", `/__sim/objects/${PORTS.nySecondary}`, { body: { bandwidth: 100000 } });
     expect(patched.status).toBe(200);
     const changed = await run("plan", "--detailed-exitcode");
     expect(changed.code, out(changed)).toBe(2);
     expect(changed.stdout).toContain("# lookups.ny (port) found a changed value since the last apply");
     expect(changed.stdout).toMatch(/~ bandwidth\s+= 10000 -> 100000/);
     expect(changed.stdout).not.toContain("lookups.lab");
+    const document = JSON.parse((await run("plan", "--format", "json")).stdout) as PlanDocument;
+    expect(document.lookups?.find((l) => l.address === "lookups.ny")?.changes).toEqual([{ path: "bandwidth", before: 10000, after: 100000 }]);
+    expect(document.lookups?.find((l) => l.address === "lookups.lab")?.changes).toEqual([]);
+
+    // A plan saved before the port changed no longer says what the apply would work from.
+    const stale = await run("apply", "plan.bin");
+    expect(stale.code, out(stale)).toBe(1);
+    expect(stale.stderr).toContain("the saved plan is stale: lookups.ny finds another value than when it was made");
 
     const markdown = await run("plan", "--format", "markdown");
     expect(markdown.stdout).toContain("> [!IMPORTANT]");
