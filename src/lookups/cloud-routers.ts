@@ -2,6 +2,7 @@
 // requires the project).
 
 import { z } from "zod";
+import { NetformError } from "../diag/index.js";
 import { fabricSearchLookup, METRO, NAME, STATE } from "./fabric-search.js";
 
 export const cloudRouters = fabricSearchLookup({
@@ -17,5 +18,10 @@ export const cloudRouters = fabricSearchLookup({
   },
   attributes: ["uuid", "name", "href", "type", "state", "location", "package", "project", "equinixAsn"],
   metroAt: "location.metroCode",
-  fixed: (ctx) => [{ property: "/project/projectId", operator: "=", values: [ctx.provider.projectId ?? ""] }],
+  fixed: (ctx) => {
+    if (ctx.provider.projectId === undefined) {
+      throw new NetformError({ code: "lookup.project", message: "a cloudRouter lookup needs provider.projectId: the service searches cloud routers within one project", hint: "set provider.projectId" });
+    }
+    return [{ property: "/project/projectId", operator: "=", values: [ctx.provider.projectId] }];
+  },
 });

@@ -3,7 +3,7 @@
 
 import { z } from "zod";
 import { readPath } from "../config/index.js";
-import { matches, pick, searchEach, type WhereFields } from "./search.js";
+import { pick, searchEach, type WhereFields } from "./search.js";
 import type { Body, Candidate, LookupContext, LookupDefinition } from "./types.js";
 
 export interface FabricSearchLookup {
@@ -41,8 +41,6 @@ export function describe(body: Body, metroAt?: string): Candidate {
   const metro = metroAt ? readPath(body, metroAt) : undefined;
   return { ...(typeof name === "string" ? { name } : {}), ...(typeof uuid === "string" ? { uuid } : {}), ...(typeof metro === "string" ? { metro } : {}) };
 }
-
-export { matches };
 
 /** Where fields most searchable objects share. */
 export const NAME = { schema: z.string().min(1), field: { at: "name", property: "/name" }, description: "the exact name" };
