@@ -6,7 +6,7 @@
 
 import type { Command } from "commander";
 import { hasErrors, NetformError } from "../diag/index.js";
-import { applyRun, hasChanges, plannedFromFile, readPlanFile, type Planned, type Run } from "../engine/index.js";
+import { applyRun, hasChanges, recordLookups, plannedFromFile, readPlanFile, type Planned, type Run } from "../engine/index.js";
 import { type Output, parseFormat, renderPlanText } from "../views/index.js";
 import { run, type RunContext } from "./program.js";
 import { addRunOptions, runRequest, type RunFlags, type RunRequest } from "./run-options.js";
@@ -78,7 +78,10 @@ async function applyCommand(ctx: RunContext, flags: RunFlags, operation: "apply"
     const planned = await planRequested(ctx, r, request, reporter);
     if (hasErrors(planned.diagnostics)) return 1;
     if (!json) output.out(renderPlanText(planned.plan, output.c));
-    if (!hasChanges(planned.plan) && planned.plan.mode !== "refresh-only") return 0;
+    if (!hasChanges(planned.plan) && planned.plan.mode !== "refresh-only") {
+      await recordLookups(r, planned.plan);
+      return 0;
+    }
     if (!flags.autoApprove) {
       const question = operation === "destroy" ? "Do you really want to destroy all these resources?" : "Do you want to perform these actions?";
       if (!(await confirm(output, question, process.stdin, interrupts))) {

@@ -16,6 +16,9 @@
 //   value, relative to the resource; validateSpec and placeDiagnostic read them), references (Reference {address, attribute, path}: path is where in the spec
 //   the reference sits), dependsOn, dependencies (references + dependsOn), lifecycle {preventDestroy,
 //   ignoreChanges, createBeforeDestroy}, import, secrets (SecretPaths).
+// - config.lookups: Map<address, ConfigLookup> of the `lookups:` section (given LoadOptions.lookups, the lookup
+//   kinds' catalog): kind and where, checked. References to lookups are Reference values (kind "lookups")
+//   without dependency edges; the engine resolves them before planning.
 // - config.edges: every dependency edge (from depends on to), via reference, dependsOn or a kind's ordering
 //   rule; configGraph(config) is their graph. Cycles and references to undeclared addresses are already
 //   errors.
@@ -31,6 +34,7 @@ export type { KindCatalog, KindSchema, OrderingEdge } from "./catalog.js";
 export { configGraph, resourceAt, secretsAt } from "./dependencies.js";
 export { writeBackendBlock } from "./backend-block.js";
 export { backendFromText, buildConfiguration, loadConfiguration, parseDuration, type LoadOptions, type LoadResult } from "./load.js";
+export { isLookupAddress, LOOKUPS_SECTION, type ConfigLookup, type LookupCatalog, type LookupSchema } from "./lookups.js";
 export { parsePrefix, type Prefix } from "./network.js";
 export type { RuleContext } from "./rules-context.js";
 export * from "./schema-common.js";

@@ -5,6 +5,7 @@
 
 import { formatPath, type Address, type FieldPath } from "./address.js";
 import type { KindCatalog } from "./catalog.js";
+import { LOOKUPS_SECTION, type LookupSchema } from "./lookups.js";
 import { Sensitive } from "./sensitive.js";
 import { didYouMean } from "./suggest.js";
 import { Invalid, Reference, Template, Unresolved } from "./values.js";
@@ -20,6 +21,8 @@ export interface InterpolationScope {
   kinds: KindCatalog;
   /** Declared addresses; undefined where references are not allowed (the provider block). */
   addresses: ReadonlySet<string> | undefined;
+  /** Declared lookups, by address, with their kind's schema; undefined where they may not be referenced. */
+  lookups?: ReadonlyMap<string, LookupSchema | undefined>;
   /** Inputs already reported as unset (with missing "unknown"), so each is reported once. */
   warned?: Set<string>;
 }
@@ -197,6 +200,7 @@ function resolveExpression(expression: string, path: FieldPath, scope: Interpola
     default:
       break;
   }
+  if (head === LOOKUPS_SECTION && scope.lookups) return lookupReference(segs, path, scope.lookups, out, problem);
   const kind = scope.kinds.get(head);
   if (!kind) return problem("expression.unknown", `unknown expression "\${${expression}}"`, didYouMean(head, ["var", "env", "secret", ...scope.kinds.keys()]) ?? EXPRESSION_HINT);
   if (scope.addresses === undefined) return problem("reference.not-allowed", `references to resources are not allowed here ("\${${expression}}")`);
@@ -212,6 +216,22 @@ function resolveExpression(expression: string, path: FieldPath, scope: Interpola
     return problem("reference.attribute", `${head} have no attribute "${first}"`, didYouMean(first, kind.attributes) ?? `attributes: ${kind.attributes.join(", ")}`);
   }
   const ref = new Reference(address, head, name, attribute, [...path], kind.sensitive.covers(attribute));
+  out.references.push(ref);
+  return ref;
+}
+
+/** `${lookups.NAME.attribute}`: known at plan time, once the lookup is resolved; unknown to `validate`. */
+function lookupReference(segs: string[], path: FieldPath, lookups: ReadonlyMap<string, LookupSchema | undefined>, out: InterpolationResult, problem: (code: string, message: string, hint?: string) => Invalid): Reference | Invalid {
+  const [, name = ""] = segs;
+  if (segs.length < 3) return problem("expression.syntax", `"\${${segs.join(".")}}": a lookup is read as \${${LOOKUPS_SECTION}.NAME.ATTRIBUTE}, e.g. \${${LOOKUPS_SECTION}.${name || "NAME"}.uuid}`);
+  const address = `${LOOKUPS_SECTION}.${name}` as Address;
+  if (!lookups.has(address)) return problem("reference.undeclared", `reference to undeclared ${address}`, didYouMean(address, lookups.keys()) ?? `declare ${name} under ${LOOKUPS_SECTION}`);
+  const lookup = lookups.get(address);
+  if (!lookup) return new Invalid(`\${${segs.join(".")}}`);
+  const attribute = segs.slice(2).join(".");
+  const first = segs[2] ?? "";
+  if (!lookup.attributes.includes(first)) return problem("reference.attribute", `${lookup.name} lookups have no attribute "${first}"`, didYouMean(first, lookup.attributes) ?? `attributes: ${lookup.attributes.join(", ")}`);
+  const ref = new Reference(address, LOOKUPS_SECTION, name, attribute, [...path], false);
   out.references.push(ref);
   return ref;
 }

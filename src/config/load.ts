@@ -15,6 +15,7 @@ import { isPlainObject, readPath } from "./json.js";
 import { interpolate, newResult, type InterpolationResult, type InterpolationScope, type MissingValues } from "./interpolate.js";
 import { parseYaml, type FileIndex, type NodeSpan, type ParsedFile, type PositionIndex, type SourcePosition } from "./positions.js";
 import { dependencyEdges, findCycles, parentReferenceProblems } from "./references.js";
+import { buildLookup, collectLookups, isLookupAddress, LOOKUPS_SECTION, type ConfigLookup, type LookupCatalog, type LookupSchema, type RawLookup } from "./lookups.js";
 import { backendSchema, META_KEYS, providerSchema, VARIABLE_NAME, variableSchema, type VariableType } from "./schema-meta.js";
 import { SecretPaths } from "./secret-paths.js";
 import { isSensitive, reveal, Sensitive } from "./sensitive.js";
@@ -38,6 +39,8 @@ export interface LoadOptions {
    * "unknown" (validate): it is left Unresolved, with a warning, and its uses are not checked.
    */
   missing?: MissingValues;
+  /** The lookup kinds the `lookups:` section may use: the lookup registry's; without it there is no such section. */
+  lookups?: LookupCatalog;
   /** File names in diagnostics are relative to this directory when inside it; default the working directory. */
   baseDir?: string;
 }
@@ -125,7 +128,7 @@ function blockIndex(index: FileIndex, prefix: FieldPath): PositionIndex {
 export function buildConfiguration(sources: readonly Source[], options: LoadOptions, directory = process.cwd()): LoadResult {
   const { kinds } = options;
   const kindNames = [...kinds.keys()];
-  const topLevel = ["netform", "provider", "backend", "variables", ...kindNames];
+  const topLevel = ["netform", "provider", "backend", "variables", ...(options.lookups ? [LOOKUPS_SECTION] : []), ...kindNames];
   const baseDir = resolve(options.baseDir ?? process.cwd());
   const display = (file: string): string => {
     const rel = relative(baseDir, resolve(file));
@@ -143,6 +146,7 @@ export function buildConfiguration(sources: readonly Source[], options: LoadOpti
     provider: { parallelism: DEFAULT_PARALLELISM, timeouts: defaultTimeouts(kinds) },
     variables: new Map(),
     resources: new Map(),
+    lookups: new Map(),
     edges: [],
   };
   // What a parser recovers from a syntax error is a guess; checking it would bury the one real problem.
@@ -153,6 +157,7 @@ export function buildConfiguration(sources: readonly Source[], options: LoadOpti
   let backend: { value: unknown; file: ParsedFile; span: NodeSpan } | undefined;
   const declarations = new Map<string, VariableDeclaration>();
   const raws = new Map<Address, RawResource>();
+  const rawLookups = new Map<Address, RawLookup>();
 
   for (const file of parsed) {
     const v = file.value;
@@ -174,6 +179,8 @@ export function buildConfiguration(sources: readonly Source[], options: LoadOpti
         else backend = { value, file, span };
       } else if (key === "variables") {
         collectVariables(file, value, declarations, diagnostics);
+      } else if (key === LOOKUPS_SECTION && options.lookups) {
+        collectLookups(file, value, rawLookups, diagnostics);
       } else if (kinds.has(key)) {
         if (value === null) continue;
         if (!isPlainObject(value)) {
@@ -213,7 +220,15 @@ export function buildConfiguration(sources: readonly Source[], options: LoadOpti
 
   const providerConfig = buildProvider(provider, scope, env, kinds, diagnostics);
   const backendConfig = backend && backend.value !== null ? buildBackend(backend, scope, diagnostics) : undefined;
-  const resourceScope: InterpolationScope = { ...scope, addresses: new Set(raws.keys()) };
+  const lookups = new Map<Address, ConfigLookup>();
+  // A lookup in error is still declared (undefined): its uses are not reported again.
+  const lookupSchemas = new Map<string, LookupSchema | undefined>();
+  for (const [addr, raw] of rawLookups) {
+    const lookup = options.lookups ? buildLookup(addr, raw, options.lookups, scope, diagnostics) : undefined;
+    if (lookup) lookups.set(addr, lookup);
+    lookupSchemas.set(addr, lookup ? options.lookups?.get(lookup.kind) : undefined);
+  }
+  const resourceScope: InterpolationScope = { ...scope, addresses: new Set(raws.keys()), lookups: lookupSchemas };
   const resources = new Map<Address, ConfigResource>();
   for (const [addr, raw] of raws) {
     const r = buildResource(addr, raw, resourceScope, providerConfig, kindNames, diagnostics);
@@ -242,7 +257,7 @@ export function buildConfiguration(sources: readonly Source[], options: LoadOpti
 
   const variables = new Map([...declarations].map(([n, d]) => [n, { declaration: d, value: values.get(n) }]));
   return {
-    config: { kinds, files: parsed.map((p) => p.file), directory, provider: providerConfig, ...(backendConfig ? { backend: backendConfig } : {}), variables, resources, edges },
+    config: { kinds, files: parsed.map((p) => p.file), directory, provider: providerConfig, ...(backendConfig ? { backend: backendConfig } : {}), variables, resources, lookups, edges },
     diagnostics: sortDiagnostics(diagnostics),
   };
 }
@@ -523,7 +538,8 @@ function buildResource(addr: Address, raw: RawResource, scope: InterpolationScop
       diagnostics.push(placeDiagnostic(loc, { path: ["lifecycle", "ignoreChanges", i], code: "lifecycle.ignore-changes", message: `ignoreChanges names "${p}", which is not a field of ${kind.name}` }));
     }
   }
-  resource.dependencies = [...new Set([...references.map((r) => r.address), ...resource.dependsOn])].sort();
+  // A lookup is resolved before the plan: nothing waits for it.
+  resource.dependencies = [...new Set([...references.filter((r) => !isLookupAddress(r.address)).map((r) => r.address), ...resource.dependsOn])].sort();
   return resource;
 }
 

@@ -6,12 +6,13 @@ import { formatPath, type Address } from "./address.js";
 import type { Problem } from "./interpolate.js";
 import type { KindSchema } from "./catalog.js";
 import type { ConfigResource, DependencyEdge } from "./types.js";
+import { isLookupAddress } from "./lookups.js";
 import { reveal } from "./sensitive.js";
 import { isUnknown, Reference } from "./values.js";
 
 export function dependencyEdges(resource: Pick<ConfigResource, "address" | "references" | "dependsOn">): DependencyEdge[] {
   const edges: DependencyEdge[] = [];
-  for (const ref of resource.references) edges.push({ from: resource.address, to: ref.address, via: "reference", path: formatPath(ref.path) });
+  for (const ref of resource.references) if (!isLookupAddress(ref.address)) edges.push({ from: resource.address, to: ref.address, via: "reference", path: formatPath(ref.path) });
   resource.dependsOn.forEach((to, i) => edges.push({ from: resource.address, to, via: "dependsOn", path: `dependsOn[${i}]` }));
   return edges;
 }
@@ -21,7 +22,8 @@ export function parentReferenceProblems(kind: KindSchema, resource: Pick<ConfigR
   const problems: Problem[] = [];
   for (const [field, parentKind] of Object.entries(kind.parents)) {
     const v = resource.spec[field];
-    if (!(v instanceof Reference)) continue;
+    // A lookup of the parent's kind is resolved to a uuid before the plan; the service checks it is one.
+    if (!(v instanceof Reference) || isLookupAddress(v.address)) continue;
     if (v.kind !== parentKind) {
       problems.push({ path: [field], code: "reference.parent-kind", message: `${field} takes the uuid of one of ${parentKind}, not of ${v.address}`, hint: `e.g. \${${parentKind}.NAME.uuid}` });
     } else if (v.attribute !== "uuid") {

@@ -5,17 +5,28 @@
 import { z } from "zod";
 import { NAME_PATTERN } from "./address.js";
 import type { KindCatalog } from "./catalog.js";
+import { LOOKUPS_SECTION, type LookupCatalog } from "./lookups.js";
 import { backendSchema, providerSchema, VARIABLE_NAME, variableSchema } from "./schema-meta.js";
 import { resourceSchema } from "./validate.js";
 
-export function configurationSchema(kinds: KindCatalog) {
+/** `lookups:`: each entry a kind and the where that kind takes, so that an editor completes both. */
+function lookupsSchema(lookups: LookupCatalog) {
+  const entries = [...lookups.values()].map((l) => z.strictObject({ kind: z.literal(l.name).describe(l.description), where: l.where.describe(`what to search by; exactly one ${l.name} must match`) }));
+  const [first, ...rest] = entries;
+  if (!first) return undefined;
+  return z.record(z.string().regex(NAME_PATTERN), z.discriminatedUnion("kind", [first, ...rest])).optional().describe("objects netform does not manage, found by kind and where and read at plan time: ${lookups.NAME.attribute}");
+}
+
+export function configurationSchema(kinds: KindCatalog, lookups: LookupCatalog = new Map()) {
   const names = [...kinds.keys()];
+  const lookupSection = lookupsSchema(lookups);
   return z
     .strictObject({
       netform: z.literal(1).describe("format version"),
       provider: providerSchema(names).optional(),
       backend: backendSchema.optional(),
       variables: z.record(z.string().regex(VARIABLE_NAME), variableSchema).optional().describe("input variables, by name"),
+      ...(lookupSection ? { [LOOKUPS_SECTION]: lookupSection } : {}),
       ...Object.fromEntries([...kinds.values()].map((k) => [k.name, z.record(z.string().regex(NAME_PATTERN), resourceSchema(k, names)).optional().describe(k.description)])),
     })
     .describe("a netform configuration file");
@@ -50,8 +61,8 @@ function allowExpressions(node: Json, isRoot = false): Json {
 }
 
 /** The JSON Schema (draft-07, which the YAML language server supports best) as a value. */
-export function configurationJsonSchema(kinds: KindCatalog): Json {
-  const generated = z.toJSONSchema(configurationSchema(kinds), { target: "draft-7", io: "input", unrepresentable: "any" }) as { [k: string]: Json };
+export function configurationJsonSchema(kinds: KindCatalog, lookups?: LookupCatalog): Json {
+  const generated = z.toJSONSchema(configurationSchema(kinds, lookups), { target: "draft-7", io: "input", unrepresentable: "any" }) as { [k: string]: Json };
   const { $schema, ...body } = generated;
   const withExpressions = allowExpressions(body, true) as { [k: string]: Json };
   return {
@@ -61,10 +72,10 @@ export function configurationJsonSchema(kinds: KindCatalog): Json {
     ...withExpressions,
     definitions: {
       ...((withExpressions.definitions as { [k: string]: Json } | undefined) ?? {}),
-      expression: { type: "string", pattern: "\\$\\{[^}]+\\}", description: "${var.NAME}, ${env.NAME}, ${secret.NAME} or ${kind.name.attribute}" },
+      expression: { type: "string", pattern: "\\$\\{[^}]+\\}", description: "${var.NAME}, ${env.NAME}, ${secret.NAME}, ${kind.name.attribute} or ${lookups.NAME.attribute}" },
     },
   };
 }
 
 /** The schema file's text: stable formatting, trailing newline. */
-export const configurationJsonSchemaText = (kinds: KindCatalog): string => `${JSON.stringify(configurationJsonSchema(kinds), null, 2)}\n`;
+export const configurationJsonSchemaText = (kinds: KindCatalog, lookups?: LookupCatalog): string => `${JSON.stringify(configurationJsonSchema(kinds, lookups), null, 2)}\n`;

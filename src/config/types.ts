@@ -4,6 +4,7 @@
 import type { Address } from "./address.js";
 import type { PositionIndex, SourcePosition } from "./positions.js";
 import type { KindCatalog } from "./catalog.js";
+import type { ConfigLookup } from "./lookups.js";
 import type { SecretPaths } from "./secret-paths.js";
 import type { Reference } from "./values.js";
 import type { VariableDeclaration, VariableValue } from "./variables.js";
@@ -89,5 +90,7 @@ export interface Configuration {
   backend?: BackendConfig;
   variables: Map<string, { declaration: VariableDeclaration; value: VariableValue | undefined }>;
   resources: Map<Address, ConfigResource>;
+  /** The `lookups:` section: what exists and is only read, resolved at plan time. */
+  lookups: Map<Address, ConfigLookup>;
   edges: DependencyEdge[];
 }

@@ -4,12 +4,13 @@
 import { configGraph, configurationJsonSchemaText, loadConfiguration, parseAddress, type Configuration, type LoadOptions, type LoadResult } from "../config/index.js";
 import type { Graph } from "../graph/index.js";
 import { KIND_CATALOG, KIND_DEFINITIONS, KINDS } from "../kinds/index.js";
+import { LOOKUP_CATALOG } from "../lookups/index.js";
 
 /** Reads a configuration file or directory with every kind netform manages. */
-export const readConfiguration = (path: string, options: Omit<LoadOptions, "kinds"> = {}): LoadResult => loadConfiguration(path, { ...options, kinds: KIND_CATALOG });
+export const readConfiguration = (path: string, options: Omit<LoadOptions, "kinds" | "lookups"> = {}): LoadResult => loadConfiguration(path, { ...options, kinds: KIND_CATALOG, lookups: LOOKUP_CATALOG });
 
 /** The JSON Schema of the configuration format, as editors read it. */
-export const configurationSchemaText = (): string => configurationJsonSchemaText(KIND_CATALOG);
+export const configurationSchemaText = (): string => configurationJsonSchemaText(KIND_CATALOG, LOOKUP_CATALOG);
 
 /** The configuration's dependency graph, each address's kind, and the kinds in the order netform lists them. */
 export function dependencyGraph(config: Configuration): { graph: Graph; kinds: ReadonlyMap<string, string>; kindOrder: readonly string[] } {

@@ -8,7 +8,7 @@
 import type { ConfigResource, SecretPaths } from "../config/index.js";
 import type { Body, ObjectRef, Operation } from "../kinds/index.js";
 import { hashesUnder } from "../plan/index.js";
-import type { ResourceState, StateStore } from "../state/index.js";
+import type { LookupState, ResourceState, StateStore } from "../state/index.js";
 import { NEVER_APPLIED, scrubbed } from "./secrets.js";
 
 export { NEVER_APPLIED } from "./secrets.js";
@@ -146,6 +146,13 @@ export class Recorder {
   /** The object is gone (deleted, or a create that never reached the service): the record goes. */
   forget(address: string): Promise<void> {
     return this.store.removeResource(address);
+  }
+
+  /** The lookups' values this apply works from, replacing those of the last one. */
+  lookups(values: Readonly<Record<string, LookupState>>): Promise<void> {
+    return this.store.update((s) => {
+      s.lookups = { ...values };
+    });
   }
 
   private observedRecord(resource: ConfigResource, ref: ObjectRef, body: Body, spec: Body, dependencies: string[]): ResourceState {

@@ -8,7 +8,8 @@ import { resolve } from "node:path";
 import type { RetryNotice } from "../api/index.js";
 import { resourceAt, secretsAt, Sensitive, type ConfigResource, type Configuration, type VariableInputs } from "../config/index.js";
 import { isKind, KIND_DEFINITIONS } from "../kinds/index.js";
-import { hasErrors, type Diagnostic } from "../diag/index.js";
+import { hasErrors, NetformError, type Diagnostic } from "../diag/index.js";
+import { sameValue } from "../plan/values.js";
 import { makePlan, type Refreshed } from "../plan/diff.js";
 import { lookupFrom, resolveSpec } from "../plan/resolve.js";
 import type { Plan, PlanMode } from "../plan/types.js";
@@ -16,7 +17,8 @@ import { acquireLock, type HeldLock, type StateBackend, type StateKeys, type Sta
 import { applyPlan, type ApplyOutcome } from "./apply.js";
 import { readConfiguration } from "./configuration.js";
 import type { EventSink } from "./events.js";
-import { interruptedBy, throwIfInterrupted } from "./interrupt.js";
+import { interruptedBy, throwIfInterrupted, unlessInterrupted } from "./interrupt.js";
+import { bindLookups, lookupRecords, resolveLookups, type ResolvedLookups } from "./lookups.js";
 import { checkPlanFile, type PlanFile } from "./plan-file.js";
 import { Recorder } from "./records.js";
 import { refresh } from "./refresh.js";
@@ -210,6 +212,13 @@ export interface Planned {
 export async function planRun(run: Run, request: PlanRequest, emit: EventSink): Promise<Planned> {
   const state = run.store.state;
   const { refreshed, imports, requests } = await refresh(run.session, state, run.config, emit, run.signal);
+  // A destroy deletes what the state records: it needs no lookup, and one that no longer matches must not stop it.
+  const lookups = request.mode === "destroy" ? undefined : await lookupsOf(run);
+  if (lookups && hasErrors(lookups.diagnostics)) {
+    for (const d of lookups.diagnostics) emit({ type: "diagnostic", diagnostic: d });
+    const { plan } = makePlan({ mode: request.mode, config: run.config, state, refreshed, imports, kinds: run.session.kinds, hash: run.hash, configHash: run.configHash, requestCount: requests });
+    return { plan, diagnostics: lookups.diagnostics, refreshed };
+  }
   const { plan, diagnostics } = makePlan({
     mode: request.mode,
     config: run.config,
@@ -221,8 +230,9 @@ export async function planRun(run: Run, request: PlanRequest, emit: EventSink): 
     ...(request.targets?.length ? { targets: request.targets } : {}),
     ...(request.replace?.length ? { replace: request.replace } : {}),
     configHash: run.configHash,
-    requestCount: requests,
+    requestCount: requests + (lookups?.requests ?? 0),
   });
+  if (lookups && run.config.lookups.size > 0) plan.lookups = lookups.results;
   const before = run.session.api.requestCount;
   diagnostics.push(...(await preflight(run, plan)));
   plan.requestCount += run.session.api.requestCount - before;
@@ -232,6 +242,7 @@ export async function planRun(run: Run, request: PlanRequest, emit: EventSink): 
 
 export async function applyRun(run: Run, planned: Planned, emit: EventSink, operation: "apply" | "destroy"): Promise<ApplyOutcome> {
   throwIfInterrupted(run.signal);
+  await recordLookups(run, planned.plan);
   if (planned.plan.mode === "refresh-only") {
     // Only the state changes: record what the service returned (its secrets masked, as always).
     const records = new Recorder(run.store, run.hash);
@@ -257,6 +268,18 @@ export async function applyRun(run: Run, planned: Planned, emit: EventSink, oper
   });
 }
 
+/**
+ * Records the lookups' values the plan worked from, so that the next plan shows what changes since. An
+ * apply with nothing else to do still records them when the state has none yet (lookups written in place
+ * of uuids already applied); otherwise the state is left as it is.
+ */
+export async function recordLookups(run: Run, plan: Plan): Promise<void> {
+  if (!plan.lookups) return;
+  const records = lookupRecords(plan.lookups);
+  if (sameValue(run.store.state.lookups ?? {}, records)) return;
+  await new Recorder(run.store).lookups(records);
+}
+
 /** Each kind's plan-time checks against the service, for the objects of that kind the plan creates. */
 async function preflight(run: Run, plan: Plan): Promise<Diagnostic[]> {
   const creates = new Map<string, ConfigResource[]>();
@@ -278,8 +301,31 @@ async function preflight(run: Run, plan: Plan): Promise<Diagnostic[]> {
 export async function plannedFromFile(run: Run, file: PlanFile, emit: EventSink): Promise<Planned> {
   checkPlanFile(file, run);
   const { refreshed } = await refresh(run.session, run.store.state, run.config, emit, run.signal);
+  if (file.plan.lookups) {
+    const lookups = await lookupsOf(run);
+    for (const d of lookups.diagnostics) emit({ type: "diagnostic", diagnostic: d });
+    if (hasErrors(lookups.diagnostics)) throw staleLookups("a lookup no longer finds exactly one object (see above)");
+    const then = new Map(file.plan.lookups.map((l) => [l.address, l.value]));
+    const changed = lookups.results.find((l) => !sameValue(then.get(l.address), l.value));
+    if (changed) throw staleLookups(`${changed.address} finds another value than when it was made`);
+  }
   // A plan made on an empty state still applies when the state was lost after an earlier apply of it: its
   // creates look for what that apply made (since the plan was made) before creating anything.
   const plan = file.stateExisted ? file.plan : { ...file.plan, lookBeforeCreateSince: file.createdAt };
   return { plan, diagnostics: [], refreshed };
 }
+
+/**
+ * Resolves the configuration's lookups and puts their values in place (during refresh: read-only), with
+ * the requests they took.
+ */
+async function lookupsOf(run: Run): Promise<ResolvedLookups & { requests: number }> {
+  if (run.config.lookups.size === 0) return { results: [], diagnostics: [], requests: 0 };
+  const before = run.session.api.requestCount;
+  const resolved = await unlessInterrupted(resolveLookups(run.session.ctx, run.config, run.store.state), run.signal);
+  const diagnostics = hasErrors(resolved.diagnostics) ? resolved.diagnostics : bindLookups(run.config, resolved.results);
+  return { ...resolved, diagnostics, requests: run.session.api.requestCount - before };
+}
+
+const staleLookups = (why: string) =>
+  new NetformError({ code: "plan-file.stale", message: `the saved plan is stale: ${why}`, hint: "make a new plan (netform plan --out FILE), review it, and apply that one" });

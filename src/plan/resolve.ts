@@ -13,12 +13,13 @@ export type AttributeLookup = (address: string, attribute: string) => { value: u
 
 /**
  * References resolved against what is known of each object: what the refresh just read when given, else
- * what the state recorded. An attribute is a dotted path ("aSide.accessPoint.port.uuid").
+ * what the state recorded (for a lookup, its value at the last apply). An attribute is a dotted path
+ * ("aSide.accessPoint.port.uuid").
  */
-export function lookupFrom(state: Pick<StateFile, "resources">, refreshed?: ReadonlyMap<string, Refreshed>): AttributeLookup {
+export function lookupFrom(state: Pick<StateFile, "resources" | "lookups">, refreshed?: ReadonlyMap<string, Refreshed>): AttributeLookup {
   return (address, attribute) => {
     const fresh = refreshed?.get(address);
-    const body = fresh?.status === "present" ? fresh.body : state.resources[address]?.attributes;
+    const body = fresh?.status === "present" ? fresh.body : (state.resources[address]?.attributes ?? state.lookups?.[address]?.attributes);
     const value = body === undefined ? undefined : readPath(body, attribute);
     return value === undefined ? undefined : { value };
   };

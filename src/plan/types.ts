@@ -95,6 +95,19 @@ export interface ResourceChange {
   awaiting?: "create" | "update" | "delete";
 }
 
+/**
+ * A lookup as this plan resolved it. `changes` lists what differs from the value the last apply recorded
+ * (a re-homed port): empty when nothing did, or when no apply recorded one yet.
+ */
+export interface LookupResult {
+  /** `lookups.NAME`. */
+  address: string;
+  /** The lookup kind: "port". */
+  kind: string;
+  value: Record<string, unknown>;
+  changes: FieldChange[];
+}
+
 export type PlanMode = "normal" | "destroy" | "refresh-only";
 
 export interface PlanSummary {
@@ -117,6 +130,8 @@ export interface Plan {
   summary: PlanSummary;
   /** API requests the refresh made. */
   requestCount: number;
+  /** The lookups resolved for this plan; absent when the configuration has none (or for a destroy). */
+  lookups?: LookupResult[];
   /** refresh-only: addresses whose recorded attributes differ from what the service returned. */
   drifted?: string[];
   /**
@@ -157,4 +172,7 @@ export function summarize(changes: readonly ResourceChange[]): PlanSummary {
   return summary;
 }
 
-export const hasChanges = (plan: Plan): boolean => plan.changes.some((c) => c.action !== "no-op" || c.awaiting !== undefined);
+/** Lookups whose value changed since the last apply: the reviewer must see them, and apply records them. */
+export const changedLookups = (plan: Plan): LookupResult[] => (plan.lookups ?? []).filter((l) => l.changes.length > 0);
+
+export const hasChanges = (plan: Plan): boolean => plan.changes.some((c) => c.action !== "no-op" || c.awaiting !== undefined) || changedLookups(plan).length > 0;

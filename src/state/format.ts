@@ -30,6 +30,13 @@ export const resourceStateSchema = z.object({
 });
 export type ResourceState = z.infer<typeof resourceStateSchema>;
 
+/** A lookup's value as the last apply used it: the next plan shows what changed since. */
+export const lookupStateSchema = z.object({
+  kind: z.string(),
+  attributes: z.record(z.string(), z.unknown()),
+});
+export type LookupState = z.infer<typeof lookupStateSchema>;
+
 export const stateFileSchema = z.object({
   version: z.literal(STATE_VERSION),
   lineage: z.string(),
@@ -37,5 +44,7 @@ export const stateFileSchema = z.object({
   generator: z.string(),
   resources: z.record(z.string(), resourceStateSchema),
   outputs: z.record(z.string(), z.unknown()).default({}),
+  /** Absent until an apply works from a lookup. */
+  lookups: z.record(z.string(), lookupStateSchema).optional(),
 });
 export type StateFile = z.infer<typeof stateFileSchema>;

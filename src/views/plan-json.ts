@@ -73,6 +73,17 @@ export const planDocumentSchema = z
     }),
     requestCount: z.number().int().nonnegative().describe("API requests the refresh made"),
     drifted: z.array(z.string()).optional().describe("refresh-only: addresses whose recorded attributes differ from the service"),
+    lookups: z
+      .array(
+        z.object({
+          address: z.string().describe('"lookups.NAME"'),
+          kind: z.string().describe("the lookup kind"),
+          value: jsonObject.describe("the attributes of the one object found"),
+          changes: z.array(z.object({ path: z.string(), before: jsonValue, after: jsonValue })).describe("what differs from the value the last apply recorded; empty when nothing does or none was recorded"),
+        }),
+      )
+      .optional()
+      .describe("the lookups the plan resolved"),
   })
   .describe("a netform plan");
 
@@ -92,6 +103,9 @@ export function planDocument(plan: Plan): PlanDocument {
     summary: { ...plan.summary },
     requestCount: plan.requestCount,
     ...(plan.drifted !== undefined ? { drifted: [...plan.drifted] } : {}),
+    ...(plan.lookups !== undefined
+      ? { lookups: plan.lookups.map((l) => ({ address: l.address, kind: l.kind, value: toJson(l.value) as { [k: string]: JsonValue }, changes: l.changes.map((fc) => ({ path: fc.path, before: toJson(fc.before ?? null), after: toJson(fc.after ?? null) })) })) }
+      : {}),
   };
 }
 

@@ -8,9 +8,10 @@
 // GitHub refuses comments over 65,536 characters, so the comment is capped (markdown.ts): per-resource
 // sections go first, from the end, and a note says how many were left out.
 
-import { hasChanges, type Plan, type PlanMode, type ResourceChange } from "../plan/types.js";
+import { changedLookups, hasChanges, type LookupResult, type Plan, type PlanMode, type ResourceChange } from "../plan/types.js";
 import { capComment, codeSpan, DEFAULT_MAX_LENGTH, details, escapeHtml, escapeInline, fencedBlock, table } from "./markdown.js";
 import type { Colors } from "./output.js";
+import { lookupLines, lookupPhrase } from "./plan-lookups.js";
 import { noChangesMessage, notComparedLines, refreshOnlyCount, summaryCounts } from "./plan-text.js";
 import { createdLines, deletedLines, fieldChangeLines, gutterLines } from "./values.js";
 
@@ -31,18 +32,22 @@ export function renderPlanMarkdown(plan: Plan, options: MarkdownOptions = {}): s
   const name = escapeInline(options.title ?? defaultTitle(plan.mode));
   const shown = plan.changes.filter((rc) => isShown(rc, plan.mode));
   const unread = notComparedNote(plan);
-  if (!hasChanges(plan) || shown.length === 0) {
+  const lookups = changedLookups(plan);
+  if (!hasChanges(plan) || shown.length + lookups.length === 0) {
     return capComment({ head: () => [`### ${name}: no changes`, noChangesMessage(plan.mode, unread !== ""), unread], rows: 0, sections: [], note: () => "", maxLength });
   }
 
   const title = `### ${name}: ${plan.mode === "refresh-only" ? `${refreshOnlyCount(plan)} to update in the state` : summaryCounts(plan.summary)}`;
-  const sections = shown.flatMap((rc) => {
-    const section = resourceSection(rc, plan.mode);
-    return section === undefined ? [] : [section];
-  });
+  const sections = [
+    ...lookups.map((lookup) => details(`<code>${escapeHtml(lookup.address)}</code> ${escapeHtml(lookupPhrase(lookup))}`, fencedBlock("diff", gutterLines((c) => lookupLines(lookup, c))))),
+    ...shown.flatMap((rc) => {
+      const section = resourceSection(rc, plan.mode);
+      return section === undefined ? [] : [section];
+    }),
+  ];
   const graph = dependencyGraph(plan, shown);
   return capComment({
-    head: (rowLimit) => [title, warning(shown, plan.mode, rowLimit), changeTable(shown, plan.mode, rowLimit), unread, rowLimit === undefined ? graph : ""],
+    head: (rowLimit) => [title, lookupNote(lookups), warning(shown, plan.mode, rowLimit), changeTable(shown, plan.mode, rowLimit), unread, rowLimit === undefined ? graph : ""],
     rows: shown.length,
     sections,
     note: (left, total) =>
@@ -78,6 +83,13 @@ function isShown(rc: ResourceChange, mode: PlanMode): boolean {
   if (rc.awaiting !== undefined) return true;
   // A refresh-only plan reports drift as changes of a no-op (the service is not touched).
   return mode === "refresh-only" ? rc.action !== "no-op" || rc.changes.length > 0 : rc.action !== "no-op";
+}
+
+/** Changed lookups change what the configuration means without a word of it changing: said before the table. */
+function lookupNote(lookups: readonly LookupResult[]): string {
+  if (lookups.length === 0) return "";
+  const items = lookups.map((l) => `> - ${codeSpan(l.address)} (${escapeInline(l.kind)}): ${l.changes.map((fc) => codeSpan(fc.path)).join(", ")}`);
+  return ["> [!IMPORTANT]", `> **${lookups.length === 1 ? "A lookup finds" : `${lookups.length} lookups find`} another value than at the last apply.**`, ...items].join("\n");
 }
 
 const limited = <T>(items: readonly T[], limit: number | undefined): T[] => (limit === undefined ? [...items] : items.slice(0, limit));

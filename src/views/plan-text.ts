@@ -7,10 +7,11 @@
 
 import { hasChanges, type Plan, type PlanMode, type PlanSummary, type ResourceChange } from "../plan/types.js";
 import type { Colors } from "./output.js";
+import { lookupBlocks } from "./plan-lookups.js";
 import { createdLines, deletedLines, fieldChangeLines, Masks, pad, paintSym, type Sym } from "./values.js";
 
 export function renderPlanText(plan: Plan, c: Colors): string {
-  const blocks = plan.changes.map((rc) => renderResource(rc, plan.mode, c)).filter((lines) => lines.length > 0);
+  const blocks = [...lookupBlocks(plan, c), ...plan.changes.map((rc) => renderResource(rc, plan.mode, c)).filter((lines) => lines.length > 0)];
   const unread = notComparedLines(plan);
   const note = unread.length > 0 ? `\n${unread.map((line) => c.dim(line)).join("\n")}\n` : "";
   if (!hasChanges(plan) || blocks.length === 0) return `${noChangesMessage(plan.mode, unread.length > 0)}\n${note}`;

@@ -274,4 +274,33 @@ describe("service profiles", () => {
     expect((await t.call("GET", "/fabric/v4/serviceProfiles/nope")).body[0].additionalInfo[0].property).toBe("serviceProfileId");
     expect((await t.call("GET", `/fabric/v4/serviceProfiles/${PROFILE}?viewPoint=zSide`)).status).toBe(403);
   });
+
+  const names = (res: { body: { data: Array<{ name: string }> } }) => res.body.data.map((p) => p.name).sort();
+
+  it("searches profiles by the description's properties with =, a list of values matching any of them", async () => {
+    const byName = await t.call("POST", "/fabric/v4/serviceProfiles/search", { body: { filter: { and: [{ property: "/name", operator: "=", values: ["CloudExchange Direct"] }] } } });
+    expect(byName.status).toBe(200);
+    expect(byName.body.data.map((p: { uuid: string }) => p.uuid)).toEqual([PROFILE]);
+    expect(byName.body.pagination).toMatchObject({ offset: 0, limit: 20, total: 1 });
+    const either = await t.call("POST", "/fabric/v4/serviceProfiles/search", { body: { filter: { property: "/name", operator: "=", values: ["CloudExchange Direct", "Global SaaS Access"] } } });
+    expect(names(either)).toEqual(["CloudExchange Direct", "Global SaaS Access"]);
+  });
+
+  it("matches /metros/code against each metro a profile serves", async () => {
+    const inNy = await t.call("POST", "/fabric/v4/serviceProfiles/search", { body: { filter: { and: [{ property: "/metros/code", operator: "=", values: ["NY"] }] } } });
+    expect(names(inNy)).toEqual(["CloudExchange Direct", "Secure Storage Network"]);
+    const inNyAndSg = await t.call("POST", "/fabric/v4/serviceProfiles/search", { body: { filter: { and: [{ property: "/metros/code", operator: "=", values: ["SG"] }, { property: "/type", operator: "=", values: ["L2_PROFILE"] }] } } });
+    expect(names(inNyAndSg)).toEqual(["CloudExchange Direct", "Global SaaS Access"]);
+  });
+
+  it("pages through the results and refuses what the description does not take", async () => {
+    const page = await t.call("POST", "/fabric/v4/serviceProfiles/search", { body: { filter: { property: "/state", operator: "=", values: ["ACTIVE"] }, pagination: { offset: 2, limit: 2 }, sort: [{ property: "/name", direction: "ASC" }] } });
+    expect(page.body.data.map((p: { name: string }) => p.name)).toEqual(["Secure Storage Network"]);
+    expect(page.body.pagination).toMatchObject({ offset: 2, limit: 2, total: 3 });
+    const property = await t.call("POST", "/fabric/v4/serviceProfiles/search", { body: { filter: { property: "/description", operator: "=", values: ["x"] } } });
+    expect(property.status).toBe(400);
+    const operator = await t.call("POST", "/fabric/v4/serviceProfiles/search", { body: { filter: { property: "/name", operator: "LIKE", values: ["Cloud%"] } } });
+    expect(operator.status).toBe(400);
+    expect((await t.call("POST", "/fabric/v4/serviceProfiles/search", { body: { query: {} } })).status).toBe(400);
+  });
 });

@@ -382,6 +382,17 @@ function checkUuid(id: string, property: string): void {
 
 type ViewPoint = "aSide" | "zSide";
 
+/** The official description's search properties and sort keys of service profiles. */
+const PROFILE_SEARCH_PROPERTIES = ["/name", "/uuid", "/state", "/metros/code", "/visibility", "/type", "/project/projectId"];
+const PROFILE_SORT_PROPERTIES = ["/name", "/state", "/changeLog/createdDateTime", "/changeLog/updatedDateTime"];
+
+/** `/metros/code` names an item of the profile's metros: a profile matches when one of its metros makes the filter true. */
+function profileMatches(profile: JsonObject, matches: (item: JsonObject) => boolean): boolean {
+  const metros = Array.isArray(profile.metros) ? profile.metros : [];
+  if (metros.length === 0) return matches(profile);
+  return metros.some((metro) => matches({ ...profile, metros: metro }));
+}
+
 function readViewPoint(raw: string | undefined): ViewPoint {
   if (raw === undefined || raw === "aSide") return "aSide";
   if (raw === "zSide") return "zSide";
@@ -439,6 +450,22 @@ export const portsArea: Area = {
         .filter((p) => canSee(principal, p) && (viewPoint === "aSide" || ownsProfile(principal, p.projectId)))
         .map((p) => world.view(p));
       return c.json(paginate(profiles, page, pageLink(c)));
+    });
+
+    app.post("/fabric/v4/serviceProfiles/search", async (c) => {
+      rejectUnknownQuery(c, ["viewPoint"]);
+      const viewPoint = readViewPoint(c.req.query("viewPoint"));
+      const body = await readObject(c);
+      for (const key of Object.keys(body)) if (!["filter", "pagination", "sort"].includes(key)) fail("invalidProperty", `/${key}`, "the search body takes filter, pagination and sort");
+      const matches = compileFilter(body.filter, { properties: PROFILE_SEARCH_PROPERTIES, operators: ["="] });
+      const page = bodyPage(body.pagination, { defaultLimit: 20, maxLimit: 100 });
+      const principal = c.get("principal");
+      const found = world
+        .list("serviceProfiles")
+        .filter((p) => canSee(principal, p) && (viewPoint === "aSide" || ownsProfile(principal, p.projectId)))
+        .map((p) => world.view(p))
+        .filter((p) => profileMatches(p, matches));
+      return c.json(paginate(sortBy(found, body.sort, PROFILE_SORT_PROPERTIES), page));
     });
 
     app.get("/fabric/v4/serviceProfiles/:serviceProfileId", (c) => {

@@ -2,6 +2,7 @@
 // the dependency graph, and the second validation pass with resolved values.
 
 import { KIND_CATALOG } from "../../../src/kinds/index.js";
+import { LOOKUP_CATALOG } from "../../../src/lookups/index.js";
 import { inspect } from "node:util";
 import { existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
@@ -45,9 +46,9 @@ describe("examples", () => {
   // Every example that is a configuration (examples/ci holds pipelines, not a configuration).
   for (const example of readdirSync(join(repo, "examples")).filter((e) => existsSync(join(repo, "examples", e, "netform.yaml")))) {
     it(`examples/${example} validates without its secrets and loads with them`, () => {
-      const validate = loadConfiguration(join(repo, "examples", example), { kinds: KIND_CATALOG, env: {}, missing: "unknown" });
+      const validate = loadConfiguration(join(repo, "examples", example), { kinds: KIND_CATALOG, lookups: LOOKUP_CATALOG, env: {}, missing: "unknown" });
       expect(errors(validate)).toEqual([]);
-      const plan = loadConfiguration(join(repo, "examples", example), { kinds: KIND_CATALOG, env: secrets });
+      const plan = loadConfiguration(join(repo, "examples", example), { kinds: KIND_CATALOG, lookups: LOOKUP_CATALOG, env: secrets });
       expect(plan.diagnostics).toEqual([]);
       expect(plan.config.resources.size).toBeGreaterThan(0);
     });

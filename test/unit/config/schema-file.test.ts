@@ -2,6 +2,7 @@
 // what validation refuses, so editors agree with `netform validate`.
 
 import { KIND_CATALOG } from "../../../src/kinds/index.js";
+import { LOOKUP_CATALOG } from "../../../src/lookups/index.js";
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { Ajv } from "ajv";
@@ -14,7 +15,7 @@ const committed = readFileSync(join(repo, "schemas/netform.schema.json"), "utf8"
 
 describe("schemas/netform.schema.json", () => {
   it("is current (regenerate with: node dist/cli/main.js schema > schemas/netform.schema.json)", () => {
-    expect(committed).toBe(configurationJsonSchemaText(KIND_CATALOG));
+    expect(committed).toBe(configurationJsonSchemaText(KIND_CATALOG, LOOKUP_CATALOG));
   });
 
   const ajv = new Ajv({ strict: false, allErrors: true });
@@ -37,6 +38,15 @@ describe("schemas/netform.schema.json", () => {
     expect(validate({ ...base, routeFilters: { f: { type: "IPv4" } } })).toBe(false);
     expect(validate({ ...base, routeFilters: { F: { type: "BGP_IPv4_PREFIX_FILTER" } } })).toBe(false);
     expect(validate({ ...base, unknownKind: {} })).toBe(false);
+  });
+
+  it("completes and checks lookups: each kind with the where it takes", () => {
+    const lookups = (entry: Record<string, unknown>) => validate({ netform: 1, lookups: { dc: entry } });
+    expect(lookups({ kind: "port", where: { metroCode: "DC", priority: "PRIMARY" } })).toBe(true);
+    expect(lookups({ kind: "edgeAccount", where: { metroCode: "${var.metro}" } })).toBe(true);
+    expect(lookups({ kind: "port", where: { accountName: "x" } })).toBe(false);
+    expect(lookups({ kind: "port", where: { priority: "FIRST" } })).toBe(false);
+    expect(lookups({ kind: "harbour", where: { name: "x" } })).toBe(false);
   });
 
   it("accepts an expression wherever a value is constrained", () => {

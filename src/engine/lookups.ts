@@ -1,0 +1,129 @@
+// Resolving the configuration's lookups during refresh: every lookup of a kind read together (one search
+// where the API allows), each required to match exactly one object, and their values put in place of the
+// references to them, so that the planner and the apply see plain values. The plan carries each value with
+// what changed since the last apply recorded it.
+
+import { isLookupAddress, isPlainObject, placeDiagnostic, readPath, Reference, Sensitive, Template, validateSpec, type ConfigLookup, type Configuration, type ConfigResource } from "../config/index.js";
+import { sortDiagnostics, type Diagnostic } from "../diag/index.js";
+import { LOOKUP_DEFINITIONS, type Body, type Candidate, type LookupContext } from "../lookups/index.js";
+import { leaves, sameValue, type FieldChange, type LookupResult } from "../plan/index.js";
+import type { LookupState, StateFile } from "../state/index.js";
+
+export interface ResolvedLookups {
+  results: LookupResult[];
+  diagnostics: Diagnostic[];
+}
+
+/** How many candidates an ambiguous lookup lists before saying how many more there are. */
+const LISTED_CANDIDATES = 10;
+
+const whereText = (where: Body): string =>
+  Object.entries(where)
+    .map(([k, v]) => `${k}: ${JSON.stringify(v)}`)
+    .join(", ");
+
+const candidateText = (c: Candidate): string => {
+  const details = [c.uuid, c.metro].filter((x) => x !== undefined).join(", ");
+  return `${c.name ?? "(no name)"}${details ? ` (${details})` : ""}`;
+};
+
+/** Reads every lookup; a lookup that matches nothing or several objects is a located error. */
+export async function resolveLookups(ctx: LookupContext, config: Configuration, state: Pick<StateFile, "lookups">): Promise<ResolvedLookups> {
+  const byKind = new Map<string, ConfigLookup[]>();
+  for (const lookup of config.lookups.values()) byKind.set(lookup.kind, [...(byKind.get(lookup.kind) ?? []), lookup]);
+  const results: LookupResult[] = [];
+  const diagnostics: Diagnostic[] = [];
+  await Promise.all(
+    [...byKind].map(async ([kindName, lookups]) => {
+      const kind = LOOKUP_DEFINITIONS.get(kindName);
+      if (!kind) throw new Error(`no lookup kind ${kindName}`);
+      const found = await kind.find(ctx, lookups.map((l) => l.where));
+      lookups.forEach((lookup, i) => {
+        const matches = found[i] ?? [];
+        const loc = { address: lookup.address, positions: lookup.positions };
+        const searched = `(where ${whereText(lookup.where)})`;
+        if (matches.length === 1) {
+          const value = kind.valueOf(matches[0] as Body, lookup.where);
+          results.push({ address: lookup.address, kind: kindName, value, changes: changesSince(state.lookups?.[lookup.address], kindName, value) });
+        } else if (matches.length === 0) {
+          diagnostics.push(placeDiagnostic(loc, { path: ["where"], code: "lookup.none", message: `${lookup.address} matches no ${kind.noun} ${searched}`, hint: "check each field of where against the service (names are exact and case-sensitive), or remove a field to widen the search", atKey: true }));
+        } else {
+          const listed = matches.slice(0, LISTED_CANDIDATES).map((m) => candidateText(kind.describe(m)));
+          const more = matches.length > LISTED_CANDIDATES ? `, and ${matches.length - LISTED_CANDIDATES} more` : "";
+          diagnostics.push(
+            placeDiagnostic(loc, {
+              path: ["where"],
+              code: "lookup.ambiguous",
+              message: `${lookup.address} matches ${matches.length} ${kind.noun}s ${searched} and needs exactly one: ${listed.join("; ")}${more}`,
+              hint: `narrow where with more of its fields (${Object.keys(kind.where.shape).join(", ")})`,
+              atKey: true,
+            }),
+          );
+        }
+      });
+    }),
+  );
+  results.sort((a, b) => a.address.localeCompare(b.address));
+  return { results, diagnostics: sortDiagnostics(diagnostics) };
+}
+
+/** What differs from the value the last apply recorded; nothing when none was recorded, or the kind changed. */
+function changesSince(recorded: LookupState | undefined, kind: string, value: Body): FieldChange[] {
+  if (!recorded || recorded.kind !== kind) return [];
+  const before = leaves(recorded.attributes);
+  const after = leaves(value);
+  const changes: FieldChange[] = [];
+  for (const path of [...new Set([...before.keys(), ...after.keys()])].sort()) {
+    const a = before.get(path);
+    const b = after.get(path);
+    if (!sameValue(a, b)) changes.push({ path, before: a, ...(b === undefined ? {} : { after: b }) });
+  }
+  return changes;
+}
+
+/** The state's record of the lookups, for apply to write. */
+export const lookupRecords = (results: readonly LookupResult[]): Record<string, LookupState> => Object.fromEntries(results.map((r) => [r.address, { kind: r.kind, attributes: r.value }]));
+
+/**
+ * Puts each lookup's value in place of the references to it, in every resource that has one, and checks
+ * those resources again with the values known (a port's uuid where a uuid is expected). Diagnostics for
+ * an attribute the lookup's object does not have, or a value the field does not take.
+ */
+export function bindLookups(config: Configuration, results: readonly LookupResult[]): Diagnostic[] {
+  const values = new Map(results.map((r) => [r.address, r.value]));
+  const diagnostics: Diagnostic[] = [];
+  for (const resource of config.resources.values()) {
+    const own = resource.references.filter((r) => isLookupAddress(r.address));
+    if (own.length === 0) continue;
+    const loc = { address: resource.address, positions: resource.positions };
+    const missing = new Set<Reference>();
+    const valueOf = (ref: Reference): unknown => {
+      const value = readPath(values.get(ref.address) ?? {}, ref.attribute);
+      if (value === undefined) missing.add(ref);
+      return value;
+    };
+    const spec = bind(resource.spec, valueOf) as Record<string, unknown>;
+    for (const ref of missing) {
+      diagnostics.push(placeDiagnostic(loc, { path: ref.path, code: "lookup.attribute", message: `${ref.address} has no ${ref.attribute}: the object it found does not carry that attribute`, hint: "reference another attribute of the lookup" }));
+    }
+    if (missing.size > 0) continue;
+    const bound: ConfigResource = { ...resource, spec, references: resource.references.filter((r) => !isLookupAddress(r.address)) };
+    const kind = config.kinds.get(resource.kind);
+    if (kind) diagnostics.push(...validateSpec(kind, spec, { ...loc, defaulted: resource.defaulted }).filter((d) => d.severity === "error"));
+    config.resources.set(resource.address, bound);
+  }
+  return diagnostics;
+}
+
+function bind(v: unknown, valueOf: (ref: Reference) => unknown): unknown {
+  if (v instanceof Reference) return isLookupAddress(v.address) ? valueOf(v) : v;
+  if (v instanceof Template) {
+    const parts = v.parts.map((p) => (p instanceof Reference && isLookupAddress(p.address) ? String(valueOf(p)) : p));
+    if (parts.some((p) => !(typeof p === "string" || p instanceof Sensitive))) return new Template(parts);
+    const text = parts.map((p) => (p instanceof Sensitive ? p.reveal() : p)).join("");
+    return parts.some((p) => p instanceof Sensitive) ? new Sensitive(text) : text;
+  }
+  if (Array.isArray(v)) return v.map((x) => bind(x, valueOf));
+  if (isPlainObject(v)) return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, bind(x, valueOf)]));
+  return v;
+}

@@ -1,0 +1,48 @@
+// Device types of the network edge, with their software packages and each package's current stable
+// version (GET /ne/v1/deviceTypes, filtered by code when the where gives one).
+
+import { z } from "zod";
+import { listed, pick, readEach, type WhereFields } from "./search.js";
+import type { Body, LookupDefinition } from "./types.js";
+
+const FIELDS: WhereFields = {
+  deviceTypeCode: { at: "deviceTypeCode" },
+  vendor: { at: "vendor" },
+  category: { at: "category" },
+  packageCode: { at: "softwarePackages", each: "packageCode" },
+};
+const ATTRIBUTES = ["deviceTypeCode", "name", "vendor", "category", "softwarePackages"];
+
+const list = (v: unknown): Body[] => (Array.isArray(v) ? (v as Body[]) : []);
+
+/** The newest version the service marks stable, of the package the where names or else the first. */
+function stableVersion(body: Body, where: Body): string | undefined {
+  const packages = list(body.softwarePackages);
+  const pkg = packages.find((p) => p.packageCode === where.packageCode) ?? packages[0];
+  const stable = list(pkg?.versionDetails).filter((v) => v.stableVersion === "true" || v.stableVersion === true);
+  const newest = stable.sort((a, b) => String(b.versionDate ?? "").localeCompare(String(a.versionDate ?? "")))[0];
+  return typeof newest?.version === "string" ? newest.version : undefined;
+}
+
+export const deviceTypes: LookupDefinition = {
+  name: "deviceType",
+  noun: "device type",
+  description: "a network-edge device type, with its packages and the current stable version",
+  where: z.strictObject({
+    deviceTypeCode: z.string().min(1).optional().describe("the device type code (C8000V)"),
+    vendor: z.string().min(1).optional().describe("the vendor"),
+    category: z.enum(["ROUTER", "FIREWALL", "SDWAN"]).optional().describe("ROUTER, FIREWALL or SDWAN"),
+    packageCode: z.string().min(1).optional().describe("a software package the type must offer; stableVersion is that package's"),
+  }),
+  attributes: [...ATTRIBUTES, "packages", "stableVersion"],
+  find: (ctx, wheres) =>
+    readEach(FIELDS, wheres, (w) => {
+      const code = typeof w.deviceTypeCode === "string" ? w.deviceTypeCode : undefined;
+      return { key: code ?? "", read: () => listed(ctx, "/ne/v1/deviceTypes", { deviceTypeCode: code }) };
+    }),
+  valueOf: (body, where) => {
+    const version = stableVersion(body, where);
+    return { ...pick(body, ATTRIBUTES), packages: list(body.softwarePackages).map((p) => p.packageCode), ...(version ? { stableVersion: version } : {}) };
+  },
+  describe: (body) => ({ ...(typeof body.name === "string" ? { name: body.name } : {}), ...(typeof body.deviceTypeCode === "string" ? { uuid: body.deviceTypeCode } : {}) }),
+};

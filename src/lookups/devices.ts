@@ -1,0 +1,30 @@
+// Virtual devices that exist already, by name, metro or type (GET /ne/v1/devices with searchText and
+// metroCode): one list per distinct name and metro.
+
+import { z } from "zod";
+import { METRO } from "./fabric-search.js";
+import { listed, pick, readEach, type WhereFields } from "./search.js";
+import type { LookupDefinition } from "./types.js";
+
+const FIELDS: WhereFields = { name: { at: "name" }, metroCode: { at: "metroCode" }, deviceTypeCode: { at: "deviceTypeCode" }, status: { at: "status" } };
+const ATTRIBUTES = ["uuid", "name", "metroCode", "deviceTypeCode", "status", "redundantUuid", "redundancyType", "accountNumber", "packageCode", "version"];
+
+export const devices: LookupDefinition = {
+  name: "device",
+  noun: "virtual device",
+  description: "an existing virtual device, by name, metro, type or status",
+  where: z.strictObject({
+    name: z.string().min(1).optional().describe("the exact name"),
+    metroCode: METRO("metroCode").schema.optional().describe("the metro code"),
+    deviceTypeCode: z.string().min(1).optional().describe("the device type code"),
+    status: z.string().min(1).optional().describe("PROVISIONED..."),
+  }),
+  attributes: ATTRIBUTES,
+  find: (ctx, wheres) =>
+    readEach(FIELDS, wheres, (w) => {
+      const query = { searchText: typeof w.name === "string" ? w.name : undefined, metroCode: typeof w.metroCode === "string" ? w.metroCode : undefined };
+      return { key: JSON.stringify(query), read: () => listed(ctx, "/ne/v1/devices", query) };
+    }),
+  valueOf: (body) => pick(body, ATTRIBUTES),
+  describe: (body) => ({ ...(typeof body.name === "string" ? { name: body.name } : {}), ...(typeof body.uuid === "string" ? { uuid: body.uuid } : {}), ...(typeof body.metroCode === "string" ? { metro: body.metroCode } : {}) }),
+};

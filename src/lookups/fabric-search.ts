@@ -1,0 +1,48 @@
+// A lookup kind read through a Fabric search endpoint (`POST .../search` with `filter`, `pagination`):
+// ports, service profiles, cloud routers, networks, service tokens, route filters, connections.
+
+import { z } from "zod";
+import { readPath } from "../config/index.js";
+import { pick, searchEach, type WhereFields } from "./search.js";
+import type { Body, Candidate, LookupContext, LookupDefinition } from "./types.js";
+
+export interface FabricSearchLookup {
+  name: string;
+  noun: string;
+  description: string;
+  /** The search endpoint. */
+  path: string;
+  /** Each where field's schema and where it is in the object. */
+  where: Readonly<Record<string, { schema: z.ZodType; field: WhereFields[string]; description: string }>>;
+  attributes: readonly string[];
+  /** Where the object's metro is, for listing candidates. */
+  metroAt?: string;
+  /** Expressions every search carries (the project, where the API requires it). */
+  fixed?(ctx: LookupContext): Body[];
+}
+
+export function fabricSearchLookup(spec: FabricSearchLookup): LookupDefinition {
+  const fields: WhereFields = Object.fromEntries(Object.entries(spec.where).map(([k, v]) => [k, v.field]));
+  return {
+    name: spec.name,
+    noun: spec.noun,
+    description: spec.description,
+    where: z.strictObject(Object.fromEntries(Object.entries(spec.where).map(([k, v]) => [k, v.schema.optional().describe(v.description)]))),
+    attributes: spec.attributes,
+    find: (ctx, wheres) => searchEach(ctx, spec.path, fields, wheres, spec.fixed?.(ctx) ?? []),
+    valueOf: (body) => pick(body, spec.attributes),
+    describe: (body): Candidate => describe(body, spec.metroAt),
+  };
+}
+
+export function describe(body: Body, metroAt?: string): Candidate {
+  const name = readPath(body, "name");
+  const uuid = readPath(body, "uuid");
+  const metro = metroAt ? readPath(body, metroAt) : undefined;
+  return { ...(typeof name === "string" ? { name } : {}), ...(typeof uuid === "string" ? { uuid } : {}), ...(typeof metro === "string" ? { metro } : {}) };
+}
+
+/** Where fields most searchable objects share. */
+export const NAME = { schema: z.string().min(1), field: { at: "name", property: "/name" }, description: "the exact name" };
+export const STATE = { schema: z.string().min(1), field: { at: "state", property: "/state" }, description: "the state (PROVISIONED, ACTIVE...)" };
+export const METRO = (at: string, property?: string) => ({ schema: z.string().regex(/^[A-Z]{2}$/, "must be a metro code: two capital letters"), field: { at, ...(property ? { property } : {}) }, description: "the metro code" });

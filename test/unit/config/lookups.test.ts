@@ -1,0 +1,81 @@
+// The lookups section as the loader reads it: each lookup checked against its kind's where, references to
+// lookups kept as unknown values without a dependency edge, and every mistake a located diagnostic.
+
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { buildConfiguration, Reference, Template } from "../../../src/config/index.js";
+import { KIND_CATALOG } from "../../../src/kinds/index.js";
+import { LOOKUP_CATALOG } from "../../../src/lookups/index.js";
+
+const repo = join(import.meta.dirname, "../../..");
+const HEADER = "netform: 1\nprovider: { endpoint: embedded, projectId: 5c1a4b6e-6b55-4c34-8a4f-2a9f1d0c7e01 }\n";
+const load = (text: string, env: Record<string, string> = {}) => buildConfiguration([{ file: join(repo, "netform.yaml"), text: `${HEADER}${text}` }], { kinds: KIND_CATALOG, lookups: LOOKUP_CATALOG, env, baseDir: repo });
+/** Each error as "line:column address.path message". */
+const errors = (r: ReturnType<typeof load>) => r.diagnostics.filter((d) => d.severity === "error").map((d) => `${d.line}:${d.column} ${d.address ?? ""}${d.path ? `.${d.path}` : ""} ${d.message}`);
+
+const CONNECTION = `connections:
+  dc:
+    type: EVPL_VC
+    bandwidth: 50
+    aSide: { accessPoint: { type: COLO, port: { uuid: "\${lookups.dc.uuid}" }, linkProtocol: { type: DOT1Q, vlanTag: 1001 } } }
+    zSide: { accessPoint: { type: COLO, port: { uuid: "\${lookups.dc.uuid}" }, linkProtocol: { type: DOT1Q, vlanTag: 1002 } } }
+    name: "to-\${lookups.dc.location.metroCode}"
+    notifications: [{ type: ALL, emails: [noc@example.com] }]
+`;
+
+describe("lookups in the configuration", () => {
+  it("reads each lookup with its where resolved, and keeps references to it unknown and out of the graph", () => {
+    const r = load(`lookups:\n  dc:\n    kind: port\n    where: { metroCode: "\${var.metro}", priority: PRIMARY }\nvariables:\n  metro: { type: string, default: DC }\n${CONNECTION}`);
+    expect(errors(r)).toEqual([]);
+    expect(r.config.lookups.get("lookups.dc")).toMatchObject({ kind: "port", where: { metroCode: "DC", priority: "PRIMARY" } });
+    const connection = r.config.resources.get("connections.dc");
+    const port = (connection?.spec.aSide as { accessPoint: { port: { uuid: unknown } } }).accessPoint.port.uuid;
+    expect(port).toBeInstanceOf(Reference);
+    expect(connection?.spec.name).toBeInstanceOf(Template);
+    expect(connection?.dependencies).toEqual([]);
+    expect(r.config.edges).toEqual([]);
+  });
+
+  it("reports every mistake at its place: unknown kind, where field and attribute, a missing where, a reference in where, an undeclared lookup", () => {
+    const r = load(`lookups:
+  a:
+    kind: prot
+    where: { name: x }
+  b:
+    kind: port
+    where: { metro: DC }
+  c:
+    kind: serviceProfile
+  d:
+    kind: metro
+    where: { code: "\${connections.dc.uuid}" }
+  e:
+    kind: port
+    where: { name: x }
+connections:
+  dc:
+    type: EVPL_VC
+    bandwidth: 50
+    aSide: { accessPoint: { type: COLO, port: { uuid: "\${lookups.e.uid}" }, linkProtocol: { type: DOT1Q, vlanTag: 1001 } } }
+    zSide: { accessPoint: { type: COLO, port: { uuid: "\${lookups.f.uuid}" }, linkProtocol: { type: DOT1Q, vlanTag: 1002 } } }
+    notifications: [{ type: ALL, emails: [noc@example.com] }]
+`);
+    expect(errors(r)).toEqual([
+      "5:11 lookups.a.kind unknown lookup kind \"prot\"",
+      "9:14 lookups.b.where.metro unknown field \"metro\"",
+      "10:3 lookups.c lookups.c needs a where: what to search by",
+      "14:20 lookups.d.where.code a lookup's where cannot reference a resource or another lookup: it is read before anything is made",
+      '22:55 connections.dc.aSide.accessPoint.port.uuid port lookups have no attribute "uid"',
+      "23:55 connections.dc.zSide.accessPoint.port.uuid reference to undeclared lookups.f",
+    ]);
+    const hints = r.diagnostics.map((d) => d.hint);
+    expect(hints).toContain('did you mean "port"?');
+    expect(hints).toContain('did you mean "metroCode"?');
+    expect(hints).toContain('did you mean "uuid"?');
+  });
+
+  it("has no lookups section when the loader is given no lookup kinds", () => {
+    const r = buildConfiguration([{ file: join(repo, "netform.yaml"), text: `${HEADER}lookups: {}\n` }], { kinds: KIND_CATALOG, env: {}, baseDir: repo });
+    expect(r.diagnostics.map((d) => d.message)).toEqual(['unknown top-level key "lookups"']);
+  });
+});
