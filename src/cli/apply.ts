@@ -7,7 +7,7 @@
 import type { Command } from "commander";
 import { hasErrors, NetformError } from "../diag/index.js";
 import { applyRun, hasChanges, plannedFromFile, readPlanFile, type Planned, type Run } from "../engine/index.js";
-import { type Output, parseFormat, renderPlanText } from "../views/index.js";
+import { type Output, parseFormat, renderPlanText, renderRefreshRecorded } from "../views/index.js";
 import { run, type RunContext } from "./program.js";
 import { addRunOptions, runRequest, type RunFlags, type RunRequest } from "./run-options.js";
 import { confirm, jsonLinesReporter, planRequested, textReporter, withRun, type Reporter } from "./run-command.js";
@@ -73,15 +73,19 @@ async function applyCommand(ctx: RunContext, flags: RunFlags, operation: "apply"
     const planned = await planRequested(ctx, r, request, reporter);
     if (hasErrors(planned.diagnostics)) return 1;
     if (!json) output.out(renderPlanText(planned.plan, output.c));
-    if (!hasChanges(planned.plan) && planned.plan.mode !== "refresh-only") return 0;
+    if (!hasChanges(planned.plan)) return 0;
+    const refreshOnly = planned.plan.mode === "refresh-only";
     if (!flags.autoApprove) {
-      const question = operation === "destroy" ? "Do you really want to destroy all these resources?" : "Do you want to perform these actions?";
+      const question =
+        operation === "destroy" ? "Do you really want to destroy all these resources?" : refreshOnly ? "Do you want to record these changes in the state?" : "Do you want to perform these actions?";
       if (!(await confirm(output, question, process.stdin, interrupts))) {
         output.err(`${operation === "destroy" ? "Destroy" : "Apply"} cancelled.`);
         return 1;
       }
     }
-    return execute(r, planned, reporter, operation);
+    const code = await execute(r, planned, reporter, operation);
+    if (refreshOnly && !json) output.out(renderRefreshRecorded(planned.plan));
+    return code;
   });
 }
 

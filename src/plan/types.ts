@@ -144,4 +144,6 @@ export function summarize(changes: readonly ResourceChange[]): PlanSummary {
   return summary;
 }
 
-export const hasChanges = (plan: Plan): boolean => plan.changes.some((c) => c.action !== "no-op" || c.awaiting !== undefined);
+/** Whether applying the plan would change anything: the service, or for a refresh-only plan the state. */
+export const hasChanges = (plan: Plan): boolean =>
+  plan.mode === "refresh-only" ? (plan.drifted?.length ?? 0) > 0 : plan.changes.some((c) => c.action !== "no-op" || c.awaiting !== undefined);

@@ -29,7 +29,8 @@ const MAX_GRAPH_EDGES = 500;
 export function renderPlanMarkdown(plan: Plan, options: MarkdownOptions = {}): string {
   const maxLength = options.maxLength ?? DEFAULT_MAX_LENGTH;
   const name = escapeInline(options.title ?? defaultTitle(plan.mode));
-  const shown = plan.changes.filter((rc) => isShown(rc, plan.mode));
+  const drifted = new Set(plan.drifted ?? []);
+  const shown = plan.changes.filter((rc) => isShown(rc, plan.mode, drifted));
   if (!hasChanges(plan) || shown.length === 0) {
     return capComment({ head: () => [`### ${name}: no changes`, noChangesMessage(plan.mode)], rows: 0, sections: [], note: () => "", maxLength });
   }
@@ -66,10 +67,10 @@ function defaultTitle(mode: PlanMode): string {
 }
 
 /** The resources the comment talks about: those that change, and those apply still waits for. */
-function isShown(rc: ResourceChange, mode: PlanMode): boolean {
+function isShown(rc: ResourceChange, mode: PlanMode, drifted: ReadonlySet<string>): boolean {
   if (rc.awaiting !== undefined) return true;
   // A refresh-only plan reports drift as changes of a no-op (the service is not touched).
-  return mode === "refresh-only" ? rc.action !== "no-op" || rc.changes.length > 0 : rc.action !== "no-op";
+  return mode === "refresh-only" ? rc.action !== "no-op" || rc.changes.length > 0 || drifted.has(rc.address) : rc.action !== "no-op";
 }
 
 const limited = <T>(items: readonly T[], limit: number | undefined): T[] => (limit === undefined ? [...items] : items.slice(0, limit));
@@ -100,7 +101,7 @@ function changeTable(shown: readonly ResourceChange[], mode: PlanMode, rowLimit:
 }
 
 function actionLabel(rc: ResourceChange, mode: PlanMode): string {
-  if (mode === "refresh-only") return "changed outside netform";
+  if (mode === "refresh-only") return rc.changes.length > 0 ? "changed outside netform" : "deleted outside netform";
   switch (rc.action) {
     case "create":
       return "create";
@@ -151,7 +152,7 @@ function bodyLines(rc: ResourceChange, mode: PlanMode, c: Colors): string[] {
 }
 
 function phrase(rc: ResourceChange, mode: PlanMode): string {
-  if (mode === "refresh-only") return "has changed outside of netform";
+  if (mode === "refresh-only") return rc.changes.length > 0 ? "has changed outside of netform" : "has been deleted outside of netform";
   switch (rc.action) {
     case "create":
       return "will be created";

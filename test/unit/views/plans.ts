@@ -156,9 +156,15 @@ export const planScenarios: Record<string, Plan> = {
   "no-changes": plan([unchanged]),
   destroy: plan([deleteAttachment, deleteVpn], "destroy"),
   "destroy-empty": plan([], "destroy"),
-  "refresh-only": plan([change("routeFilters.y", "update", { id: "rf-y", reasonCode: "refresh-only", changes: [{ path: "description", before: "ours", after: "edited in the portal" }] }), { ...unchanged, reasonCode: "refresh-only" }], "refresh-only", {
-    drifted: ["routeFilters.y"],
-  }),
+  "refresh-only": plan(
+    [
+      change("routeFilters.y", "no-op", { id: "rf-y", reasonCode: "refresh-only", changes: [{ path: "description", before: "ours", after: "edited in the portal" }] }),
+      change("routeFilters.z", "no-op", { id: "rf-z", reasonCode: "refresh-only", reason: "deleted outside netform: the state entry is removed" }),
+      { ...unchanged, reasonCode: "refresh-only" },
+    ],
+    "refresh-only",
+    { drifted: ["routeFilters.y", "routeFilters.z"] },
+  ),
 };
 
 function drift(entries: DriftEntry[]): DriftReport {
