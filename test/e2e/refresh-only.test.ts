@@ -61,3 +61,22 @@ describe("refresh-only", () => {
     expect(state().serial).toBe(serial);
   });
 });
+
+describe("drift", () => {
+  it("reports both who changed the service and, once a refresh-only recorded it, what apply would change back", async () => {
+    const { dir, env } = await appliedThenChangedOutside();
+    const before = JSON.parse((await netform(["drift", "--format", "json"], { cwd: dir, env })).stdout);
+    expect(before.entries).toEqual([expect.objectContaining({ address: "connections.dc", status: "changed", differsFromConfiguration: true, fields: [{ path: "bandwidth", before: 100, after: 200 }] })]);
+
+    expect((await netform(["apply", "--refresh-only", "--auto-approve"], { cwd: dir, env })).code).toBe(0);
+    const after = await netform(["drift"], { cwd: dir, env });
+    expect(after.code).toBe(2);
+    expect(after.stdout).not.toContain("No drift");
+    expect(after.stdout).toContain("connections.dc matches the state but not the configuration");
+    expect(after.stdout).toContain("bandwidth: 200 -> 100");
+    expect(after.stdout).toContain("netform apply would change it back to the configuration");
+    const plan = await netform(["plan", "--detailed-exitcode"], { cwd: dir, env });
+    expect(plan.code).toBe(2);
+    expect(plan.stdout).toMatch(/~ bandwidth\s+= 200 -> 100/);
+  });
+});
