@@ -6,7 +6,7 @@
 
 import type { Command } from "commander";
 import { hasErrors, NetformError } from "../diag/index.js";
-import { applyRun, hasChanges, plannedFromFile, readPlanFile, type Planned, type Run } from "../engine/index.js";
+import { applyRun, hasChanges, plannedFromFile, readPlanFile, savedPaths, type Planned, type Run } from "../engine/index.js";
 import { type Output, parseFormat, renderPlanText, renderRefreshRecorded } from "../views/index.js";
 import { run, type RunContext } from "./program.js";
 import { addRunOptions, runRequest, type RunFlags, type RunRequest } from "./run-options.js";
@@ -29,14 +29,16 @@ function canAsk(output: Output): boolean {
 
 /** `apply FILE`: exactly the saved plan, against the state and configuration it was made from, or nothing. */
 async function applySaved(ctx: RunContext, path: string, flags: RunFlags): Promise<number> {
+  refuseFlagsOfAPlan(flags);
   const file = readPlanFile(path);
+  const saved = savedPaths(file, path);
   const reporter = parseFormat(flags.format, ["text", "json"] as const) === "json" ? jsonLinesReporter(ctx.output) : textReporter(ctx.output);
   // The run the plan was made for: its configuration, state and inputs; only --state and --parallelism may differ.
   const { parallelism } = runRequest({ ...flags, target: [] });
   const request: RunRequest = {
-    configPath: file.configPath,
-    statePath: flags.state ?? file.statePath,
-    inputs: { vars: file.inputs.vars, varFiles: [...file.inputs.varFiles] },
+    configPath: saved.configPath,
+    statePath: flags.state ?? saved.statePath,
+    inputs: { vars: file.inputs.vars, varFiles: saved.varFiles },
     ...(parallelism !== undefined ? { parallelism } : {}),
     targets: [],
     replace: [],
@@ -50,6 +52,25 @@ async function applySaved(ctx: RunContext, path: string, flags: RunFlags): Promi
     async (r) => execute(r, await plannedFromFile(r, file, reporter.emit), reporter, file.plan.mode === "destroy" ? "destroy" : "apply"),
     file.stateExisted ? undefined : file.lineage,
   );
+}
+
+/** A saved plan fixed its configuration, inputs, targets and mode when it was made: flags that would change them are refused, not ignored. */
+function refuseFlagsOfAPlan(flags: RunFlags): void {
+  const given = [
+    flags.config !== "." ? "-c/--config" : "",
+    flags.var.length ? "--var" : "",
+    flags.varFile.length ? "--var-file" : "",
+    flags.target.length ? "--target" : "",
+    flags.replace?.length ? "--replace" : "",
+    flags.destroy ? "--destroy" : "",
+    flags.refreshOnly ? "--refresh-only" : "",
+  ].filter(Boolean);
+  if (given.length === 0) return;
+  throw new NetformError({
+    code: "usage",
+    message: `apply PLANFILE cannot take ${given.join(", ")}: a saved plan applies exactly the configuration, variables and targets it was made with`,
+    hint: `give these flags to 'netform plan --out PLANFILE' instead, then apply that plan`,
+  });
 }
 
 async function applyCommand(ctx: RunContext, flags: RunFlags, operation: "apply" | "destroy", planFile?: string): Promise<number> {

@@ -4,7 +4,7 @@
 
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { join, relative, resolve, sep } from "node:path";
 import { resourceAt, secretsAt, Sensitive, type ConfigResource, type Configuration, type VariableInputs } from "../config/index.js";
 import { isKind, KIND_DEFINITIONS } from "../kinds/index.js";
 import { hasErrors, type Diagnostic } from "../diag/index.js";
@@ -50,6 +50,7 @@ export interface Run {
   store: StateStore;
   session: Session;
   hash: SecretHasher;
+  configDigest: ConfigurationDigest;
   configHash: string;
   /** RunOptions.signal, for the phases to honour. */
   signal?: AbortSignal;
@@ -61,24 +62,31 @@ export type Opened = { ok: true; run: Run; warnings: Diagnostic[] } | { ok: fals
 /** The default state file: netform.state.json in the configuration's directory. */
 export const defaultStatePath = (config: Configuration) => join(config.directory, "netform.state.json");
 
-/** A hash of the configuration's files and the variables' values (secret values enter only as keyed hashes). */
-export function configurationHash(config: Configuration, hash: SecretHasher): string {
-  const h = createHash("sha256");
-  for (const file of [...config.files].sort()) {
-    h.update(file);
-    h.update("\0");
-    try {
-      h.update(readFileSync(resolve(config.directory, file)));
-    } catch {
-      h.update(readFileSync(file));
-    }
-    h.update("\0");
-  }
-  for (const [name, { value }] of [...config.variables].sort(([a], [b]) => a.localeCompare(b))) {
-    h.update(`${name}=${value instanceof Sensitive ? hash(value.reveal()) : JSON.stringify(value)}\0`);
-  }
-  return h.digest("hex");
+/**
+ * What the configuration hash is made of, per part: each file's content by its path relative to the
+ * configuration (so a moved checkout hashes the same), and each variable's value (secret values only as
+ * keyed hashes). A saved plan keeps it to name what changed when it is refused.
+ */
+export interface ConfigurationDigest {
+  files: Record<string, string>;
+  variables: Record<string, string>;
 }
+
+const sha256 = (data: string | Buffer) => createHash("sha256").update(data).digest("hex");
+
+export function configurationDigest(config: Configuration, hash: SecretHasher): ConfigurationDigest {
+  const files: Record<string, string> = {};
+  // config.files are as the diagnostics show them, relative to the working directory.
+  for (const file of [...config.files].sort()) files[relative(config.directory, resolve(file)).split(sep).join("/")] = sha256(readFileSync(resolve(file)));
+  const variables: Record<string, string> = {};
+  for (const [name, { value }] of [...config.variables].sort(([a], [b]) => a.localeCompare(b))) {
+    variables[name] = sha256(value instanceof Sensitive ? hash(value.reveal()) : JSON.stringify(value) ?? "undefined");
+  }
+  return { files, variables };
+}
+
+/** A hash of the configuration's files and the variables' values, from their digest. */
+export const configurationHash = (digest: ConfigurationDigest): string => sha256(JSON.stringify(digest));
 
 /** Loads the configuration, takes the lock, opens the state and a session. Diagnostics when the configuration is invalid. */
 export async function openRun(options: RunOptions): Promise<Opened> {
@@ -109,6 +117,7 @@ export async function openRun(options: RunOptions): Promise<Opened> {
     throwIfInterrupted(signal);
     const opened = session;
     const hash = secretHasher(store.state.lineage, options.env);
+    const configDigest = configurationDigest(config, hash);
     const run: Run = {
       config,
       redact: redactor(secretValues(config)),
@@ -116,7 +125,8 @@ export async function openRun(options: RunOptions): Promise<Opened> {
       store,
       session: opened,
       hash,
-      configHash: configurationHash(config, hash),
+      configDigest,
+      configHash: configurationHash(configDigest),
       ...(signal ? { signal } : {}),
       async close() {
         clearInterval(renewal);
