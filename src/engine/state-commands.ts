@@ -1,11 +1,28 @@
 // The state commands as engine operations: reading what the state records, forgetting an object (under
 // the lock, so no run writes the state meanwhile), and removing a lock a dead run left behind.
 
-import { resolve } from "node:path";
+import { statSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
 import { NetformError } from "../diag/index.js";
 import { forceUnlock, StateLock, StateStore, type LockInfo, type ResourceState, type StateFile } from "../state/index.js";
 import { Recorder } from "./records.js";
 import { GENERATOR } from "./run.js";
+
+/**
+ * Where a command finds the state: --state when given, else netform.state.json beside the configuration
+ * (-c: its directory, or the directory of the file it names), as every run finds it.
+ */
+export function locateState(configPath: string, statePath?: string): string {
+  if (statePath) return resolve(statePath);
+  const config = resolve(configPath);
+  let directory = config;
+  try {
+    if (!statSync(config).isDirectory()) directory = dirname(config);
+  } catch {
+    throw new NetformError({ code: "config.unreadable", message: `-c ${configPath}: no such file or directory`, hint: "-c takes a configuration file or a directory; the default is the current directory" });
+  }
+  return join(directory, "netform.state.json");
+}
 
 function openState(path: string, hint: string): StateStore {
   const store = StateStore.open(resolve(path), GENERATOR);
