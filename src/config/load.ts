@@ -63,7 +63,10 @@ export function parseDuration(text: string): number | undefined {
   return (Number(m[1] ?? 0) * 3600 + Number(m[2] ?? 0) * 60 + Number(m[3] ?? 0)) * 1000;
 }
 
-/** Reads a configuration file, or every *.yaml / *.yml file of a directory, and builds the configuration. */
+/** Variable files (for --var-file) that may sit beside the configuration: a directory's loader skips them. */
+const VAR_FILE_NAME = /\.vars\.ya?ml$/;
+
+/** Reads a configuration file, or every *.yaml / *.yml file of a directory but *.vars.yaml, and builds the configuration. */
 export function loadConfiguration(path: string, options: LoadOptions): LoadResult {
   const diagnostics: Diagnostic[] = [];
   const absolute = resolve(path);
@@ -72,7 +75,7 @@ export function loadConfiguration(path: string, options: LoadOptions): LoadResul
   try {
     if (statSync(absolute).isDirectory()) {
       const names = readdirSync(absolute)
-        .filter((n) => /\.ya?ml$/.test(n) && !n.startsWith("."))
+        .filter((n) => /\.ya?ml$/.test(n) && !n.startsWith(".") && !VAR_FILE_NAME.test(n))
         .sort();
       if (names.length === 0) diagnostics.push({ severity: "error", code: "config.no-files", file: path, message: "no *.yaml or *.yml files in this directory", hint: "-c takes a configuration file or a directory of them" });
       for (const n of names) sources.push({ file: join(absolute, n), text: readFileSync(join(absolute, n), "utf8") });
@@ -188,7 +191,9 @@ export function buildConfiguration(sources: readonly Source[], options: LoadOpti
           raws.set(addr, { kind: kinds.get(key)!, name, body, file: file.file, span: rspan, positions: file.index.scopes.get(`${key}.${name}`) ?? new Map([["", rspan]]) });
         }
       } else {
-        diagnostics.push({ severity: "error", code: "config.unknown-key", ...where(span.key), path: key, message: `unknown top-level key "${key}"`, hint: didYouMean(key, topLevel) ?? `top-level keys: ${topLevel.join(", ")}` });
+        // A file without "netform:" may be variable values read as configuration: say how to keep it beside it.
+        const varFileHint = "netform" in v ? undefined : `if ${file.file} holds variable values, name it *.vars.yaml (a directory's configuration skips those) and pass it with --var-file`;
+        diagnostics.push({ severity: "error", code: "config.unknown-key", ...where(span.key), path: key, message: `unknown top-level key "${key}"`, hint: didYouMean(key, topLevel) ?? varFileHint ?? `top-level keys: ${topLevel.join(", ")}` });
       }
     }
   }

@@ -1,0 +1,38 @@
+// What a Terraform user expects of the command line beyond the plan itself: variable files beside the
+// configuration, --target's warnings, and messages that say what to do.
+
+import { describe, expect, it } from "vitest";
+import { useSimulator } from "../support/sim.js";
+import { runner } from "./service.js";
+import { workspace } from "./cli.js";
+
+const t = useSimulator({ speed: 500 });
+
+const FILTER_WITH_VARIABLE = `netform: 1
+provider:
+  endpoint: embedded
+  projectId: 5c1a4b6e-6b55-4c34-8a4f-2a9f1d0c7e01
+variables:
+  note: { type: string }
+routeFilters:
+  edge:
+    type: BGP_IPv4_PREFIX_FILTER
+    description: \${var.note}
+`;
+
+describe("variable files beside the configuration", () => {
+  it("skips *.vars.yaml in a configuration directory, and names the fix when a var file is read as configuration", async () => {
+    const ws = workspace(FILTER_WITH_VARIABLE);
+    ws.write("note: from the prod file\n", "prod.vars.yaml");
+    const run = runner(t, ws);
+    const plan = await run("plan", "--var-file", "prod.vars.yaml", "--format", "json");
+    expect(plan.code).toBe(0);
+    expect(JSON.parse(plan.stdout).resourceChanges[0].after.description).toBe("from the prod file");
+
+    ws.write("note: from the prod file\n", "prod.yaml");
+    const misread = await run("plan", "--var-file", "prod.yaml");
+    expect(misread.code).toBe(1);
+    expect(misread.stderr).toMatch(/prod\.yaml:1:1 .*unknown top-level key "note"/);
+    expect(misread.stderr).toContain("if prod.yaml holds variable values, name it *.vars.yaml");
+  });
+});
