@@ -8,8 +8,8 @@ import { join, relative, resolve, sep } from "node:path";
 import { resourceAt, secretsAt, Sensitive, type ConfigResource, type Configuration, type VariableInputs } from "../config/index.js";
 import { isKind, KIND_DEFINITIONS } from "../kinds/index.js";
 import { hasErrors, type Diagnostic } from "../diag/index.js";
-import { makePlan, type Refreshed } from "../plan/diff.js";
-import type { Plan, PlanMode } from "../plan/types.js";
+import { makePlan, unknownAddresses, type Refreshed } from "../plan/diff.js";
+import { summarize, type Plan, type PlanMode } from "../plan/types.js";
 import { StateLock, StateStore } from "../state/index.js";
 import { applyPlan, type ApplyOutcome } from "./apply.js";
 import { readConfiguration } from "./configuration.js";
@@ -165,6 +165,13 @@ export interface Planned {
 
 export async function planRun(run: Run, request: PlanRequest, emit: EventSink): Promise<Planned> {
   const state = run.store.state;
+  // An address that names nothing is a typo: said before a refresh that may take minutes.
+  const unknown = unknownAddresses(run.config, state, [...(request.targets ?? []), ...(request.replace ?? [])]);
+  if (unknown.length > 0) {
+    for (const d of unknown) emit({ type: "diagnostic", diagnostic: d });
+    return { plan: { formatVersion: 1, mode: request.mode, lineage: state.lineage, serial: state.serial, configHash: run.configHash, changes: [], summary: summarize([]), requestCount: 0 }, diagnostics: unknown, refreshed: new Map() };
+  }
+  if (request.targets?.length) emit({ type: "diagnostic", diagnostic: targetingWarning(request.targets, request.mode) });
   const { refreshed, imports, requests } = await refresh(run.session, state, run.config, emit, run.signal);
   const { plan, diagnostics } = makePlan({
     mode: request.mode,
@@ -211,6 +218,17 @@ export async function applyRun(run: Run, planned: Planned, emit: EventSink, oper
     operation,
     ...(run.signal ? { signal: run.signal } : {}),
   });
+}
+
+/** Terraform's warning, as its users know it: a targeted plan is partial, and is meant for exceptions. */
+function targetingWarning(targets: readonly string[], mode: PlanMode): Diagnostic {
+  const related = mode === "destroy" ? "what depends on them" : "what they depend on";
+  return {
+    severity: "warning",
+    code: "plan.targeting",
+    message: `targeting is in effect: this plan covers only ${targets.join(", ")} and ${related}, so it may leave other changes out`,
+    hint: "use --target for exceptions (recovering from a mistake, an urgent change), then run without it so that the service matches the whole configuration",
+  };
 }
 
 /** Each kind's plan-time checks against the service, for the objects of that kind the plan creates. */

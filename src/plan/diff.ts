@@ -110,16 +110,7 @@ export function makePlan(input: PlanInput): PlanResult {
   const forcedReplace = new Set(input.replace ?? []);
 
   const selected = selection(input, graph);
-  for (const target of [...(input.targets ?? []), ...(input.replace ?? [])]) {
-    if (resourceAt(config, target) || state.resources[target]) continue;
-    diagnostics.push({
-      severity: "error",
-      code: "plan.unknown-address",
-      address: target,
-      message: `${target} is neither in the configuration nor in the state`,
-      hint: "check the address (KIND.NAME); netform state list shows what the state holds",
-    });
-  }
+  diagnostics.push(...unknownAddresses(config, state, [...(input.targets ?? []), ...(input.replace ?? [])]));
   const known = lookupFrom(state, new Map([...input.imports, ...input.refreshed]));
   // What is created or replaced has new attributes, not known until apply.
   const attribute: AttributeLookup = (address, attr) => {
@@ -217,7 +208,19 @@ export function makePlan(input: PlanInput): PlanResult {
   return { plan, diagnostics };
 }
 
-/** Targets and everything they depend on; without targets, everything. */
+/** An error for each address (of --target, --replace) that is neither declared nor recorded, each once. */
+export function unknownAddresses(config: Configuration, state: StateFile, addresses: readonly string[]): Diagnostic[] {
+  return [...new Set(addresses)]
+    .filter((address) => !resourceAt(config, address) && !state.resources[address])
+    .map((address) => ({
+      severity: "error" as const,
+      code: "plan.unknown-address",
+      address,
+      message: `${address} is neither in the configuration nor in the state`,
+      hint: "check the address (KIND.NAME); netform state list shows what the state holds",
+    }));
+}
+
 /**
  * What --target selects: the targets and everything they depend on, which must exist for them; when
  * destroying, the targets and everything that depends on them, which must go first. Without targets,
