@@ -36,3 +36,32 @@ describe("variable files beside the configuration", () => {
     expect(misread.stderr).toContain("if prod.yaml holds variable values, name it *.vars.yaml");
   });
 });
+
+describe("plan --format json", () => {
+  it("leaves values unknown until apply out of after, and lists them in afterUnknown", async () => {
+    const ws = workspace(`netform: 1
+provider:
+  endpoint: embedded
+  projectId: 5c1a4b6e-6b55-4c34-8a4f-2a9f1d0c7e01
+connections:
+  dc:
+    type: EVPL_VC
+    bandwidth: 100
+    aSide: { accessPoint: { type: COLO, port: { uuid: c791f8cb-5cc8-cc80-8ce0-306a5c00a4ee }, linkProtocol: { type: DOT1Q, vlanTag: 1700 } } }
+    zSide: { accessPoint: { type: COLO, port: { uuid: c791f8cb-0000-4000-8000-000000000002 }, linkProtocol: { type: DOT1Q, vlanTag: 1700 } } }
+    notifications: [{ type: ALL, emails: [noc@example.com] }]
+routingProtocols:
+  direct:
+    connection: \${connections.dc.uuid}
+    type: DIRECT
+    directIpv4: { equinixIfaceIp: 192.168.100.1/30 }
+`);
+    const plan = await runner(t, ws)("plan", "--format", "json");
+    expect(plan.code).toBe(0);
+    expect(plan.stdout).not.toContain("known after apply");
+    const direct = JSON.parse(plan.stdout).resourceChanges.find((r: { address: string }) => r.address === "routingProtocols.direct");
+    expect(direct.afterUnknown).toContain("connection");
+    expect(direct.after).not.toHaveProperty("connection");
+    expect(direct.after.type).toBe("DIRECT");
+  });
+});
