@@ -84,7 +84,7 @@ async function applyCommand(ctx: RunContext, flags: RunFlags, operation: "apply"
     throw new NetformError({
       code: "apply.no-terminal",
       message: `${operation} needs approval, and there is no terminal to ask on`,
-      hint: `review the plan with 'netform plan', then run 'netform ${operation} --auto-approve'`,
+      hint: `review the plan with 'netform ${operation === "destroy" ? "plan --destroy" : "plan"}', then run 'netform ${operation} --auto-approve'`,
     });
   }
   const reporter = json ? jsonLinesReporter(output) : textReporter(output);

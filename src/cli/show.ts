@@ -14,7 +14,7 @@ export function registerShow(program: Command): void {
       run(({ output }, planFile: string | undefined, flags: StateFlags & { format: string }) => {
         const format = parseFormat(flags.format, ["text", "markdown", "json"] as const);
         if (planFile) {
-          output.out(renderPlan(readPlanFile(planFile).plan, format, output.c));
+          output.out(renderPlan(readPlanFile(planFile).plan, format, output.c, planFile));
           return 0;
         }
         const state = readState(statePathOf(flags), "give a plan file, or point -c at the configuration (or --state at the state file)");

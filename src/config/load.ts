@@ -6,7 +6,7 @@
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { dirname, isAbsolute, join, relative, resolve } from "node:path";
 import type { Diagnostic } from "../diag/index.js";
-import { sortDiagnostics } from "../diag/index.js";
+import { fileProblem, sortDiagnostics } from "../diag/index.js";
 import { address as makeAddress, formatPath, NAME_PATTERN, parsePath, type Address, type FieldPath } from "./address.js";
 import type { KindCatalog, KindSchema } from "./catalog.js";
 import { isPlainObject, readPath } from "./json.js";
@@ -84,7 +84,7 @@ export function loadConfiguration(path: string, options: LoadOptions): LoadResul
       sources.push({ file: absolute, text: readFileSync(absolute, "utf8") });
     }
   } catch (e) {
-    diagnostics.push({ severity: "error", code: "config.unreadable", file: path, message: `cannot read the configuration: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`, hint: "-c takes a configuration file or a directory; the default is the current directory" });
+    diagnostics.push({ severity: "error", code: "config.unreadable", file: path, message: `cannot read the configuration ${path}: ${fileProblem(e)}`, hint: "-c takes a configuration file or a directory; the default is the current directory" });
   }
   const result = buildConfiguration(sources, options, directory);
   return { config: result.config, diagnostics: sortDiagnostics([...diagnostics, ...result.diagnostics]) };

@@ -6,7 +6,7 @@
 import { readFileSync, statSync } from "node:fs";
 import { dirname, relative, resolve, sep } from "node:path";
 import { z } from "zod";
-import { NetformError } from "../diag/index.js";
+import { fileProblem, NetformError } from "../diag/index.js";
 import { lookupFrom, resolveSpec } from "../plan/resolve.js";
 import type { Plan } from "../plan/types.js";
 import { isUnknownValue, leaves } from "../plan/values.js";
@@ -96,7 +96,7 @@ export function readPlanFile(path: string): PlanFile {
   try {
     json = JSON.parse(readFileSync(path, "utf8"));
   } catch (e) {
-    throw new NetformError({ code: "plan-file.unreadable", message: `cannot read the saved plan ${path}: ${(e as Error).message}`, hint: "make one with: netform plan --out FILE" });
+    throw new NetformError({ code: "plan-file.unreadable", message: `cannot read the saved plan ${path}: ${e instanceof SyntaxError ? `not JSON (${e.message})` : fileProblem(e)}`, hint: "make one with: netform plan --out FILE" });
   }
   const parsed = planFileSchema.safeParse(json);
   if (!parsed.success) {

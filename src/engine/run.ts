@@ -88,12 +88,25 @@ export function configurationDigest(config: Configuration, hash: SecretHasher): 
 /** A hash of the configuration's files and the variables' values, from their digest. */
 export const configurationHash = (digest: ConfigurationDigest): string => sha256(JSON.stringify(digest));
 
+/** Secrets are kept in the state and plan files as keyed hashes: without a key of their own, anyone holding the file can test guesses. */
+const stateKeyWarning = (): Diagnostic => ({
+  severity: "warning",
+  code: "secrets.state-key",
+  message: "NETFORM_STATE_KEY is not set: the hashes of this configuration's secrets in the state and plan files are keyed by the state's lineage, which the state file itself holds, so whoever reads it can test guesses of a secret",
+  hint: "set NETFORM_STATE_KEY to a random value kept with your other secrets, the same for every run on this state",
+});
+
 /** Loads the configuration, takes the lock, opens the state and a session. Diagnostics when the configuration is invalid. */
 export async function openRun(options: RunOptions): Promise<Opened> {
   const { signal } = options;
   const { config, diagnostics } = readConfiguration(options.configPath, { ...options.inputs, env: options.env });
   for (const d of diagnostics) options.emit({ type: "diagnostic", diagnostic: d });
   if (hasErrors(diagnostics)) return { ok: false, diagnostics };
+  if (!options.env.NETFORM_STATE_KEY && [...config.resources.values()].some((r) => !r.secrets.empty)) {
+    const warning = stateKeyWarning();
+    diagnostics.push(warning);
+    options.emit({ type: "diagnostic", diagnostic: warning });
+  }
   if (options.parallelism !== undefined) config.provider.parallelism = options.parallelism;
   throwIfInterrupted(signal);
   const statePath = options.statePath ? resolve(options.statePath) : defaultStatePath(config);

@@ -6,7 +6,7 @@
 
 import { randomUUID } from "node:crypto";
 import { copyFileSync, readFileSync } from "node:fs";
-import { NetformError } from "../diag/index.js";
+import { fileProblem, NetformError } from "../diag/index.js";
 import { writeFileAtomicAsync } from "./atomic.js";
 import { STATE_VERSION, stateFileSchema, type ResourceState, type StateFile } from "./format.js";
 
@@ -21,7 +21,7 @@ export function readState(path: string, generator: string): { state: StateFile; 
     text = readFileSync(path, "utf8");
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === "ENOENT") return { state: emptyState(generator), exists: false };
-    throw new NetformError({ code: "state.read", message: `cannot read the state file ${path}: ${(e as Error).message}`, cause: e });
+    throw new NetformError({ code: "state.read", message: `cannot read the state file ${path}: ${fileProblem(e)}`, cause: e });
   }
   let json: unknown;
   try {

@@ -19,6 +19,8 @@ export interface MarkdownOptions {
   maxLength?: number;
   /** What the title line starts with, before the counts; default "netform plan". */
   title?: string;
+  /** The saved plan file, for the note that tells where the full plan is. */
+  planFile?: string;
 }
 
 /** More nodes than this make an illegible diagram in a comment; the table says the same more clearly. */
@@ -42,11 +44,11 @@ export function renderPlanMarkdown(plan: Plan, options: MarkdownOptions = {}): s
   });
   const graph = dependencyGraph(plan, shown);
   return capComment({
-    head: (rowLimit) => [title, warning(shown, plan.mode, rowLimit), changeTable(shown, plan.mode, rowLimit), rowLimit === undefined ? graph : ""],
+    head: (rowLimit) => [title, warning(shown, plan.mode, rowLimit), changeTable(shown, plan.mode, rowLimit, options.planFile), rowLimit === undefined ? graph : ""],
     rows: shown.length,
     sections,
     note: (left, total) =>
-      `> [!NOTE]\n> ${left} of ${total} resource ${total === 1 ? "section was" : "sections were"} left out to keep this comment under ${maxLength.toLocaleString("en-US")} characters. Run \`netform show\` for the full plan.`,
+      `> [!NOTE]\n> ${left} of ${total} resource ${total === 1 ? "section was" : "sections were"} left out to keep this comment under ${maxLength.toLocaleString("en-US")} characters. Run ${codeSpan(fullPlanCommand(options.planFile))} for the full plan.`,
     maxLength,
   });
 }
@@ -93,11 +95,14 @@ function warning(shown: readonly ResourceChange[], mode: PlanMode, rowLimit: num
   return ["> [!WARNING]", lead, ...items].join("\n");
 }
 
-function changeTable(shown: readonly ResourceChange[], mode: PlanMode, rowLimit: number | undefined): string {
+/** Where the full plan is: the saved plan file when there is one, else a new plan (show alone shows the state). */
+const fullPlanCommand = (planFile: string | undefined): string => (planFile ? `netform show ${planFile}` : "netform plan");
+
+function changeTable(shown: readonly ResourceChange[], mode: PlanMode, rowLimit: number | undefined, planFile: string | undefined): string {
   const rows = limited(shown, rowLimit).map((rc) => [actionLabel(rc, mode), codeSpan(rc.address), rc.reason ? escapeInline(rc.reason) : ""]);
   const text = table(["Action", "Address", "Reason"], rows);
   const more = shown.length - rows.length;
-  return more > 0 ? `${text}\n\n…and ${more} more ${more === 1 ? "change" : "changes"} not listed; run \`netform show\` for the full plan.` : text;
+  return more > 0 ? `${text}\n\n…and ${more} more ${more === 1 ? "change" : "changes"} not listed; run ${codeSpan(fullPlanCommand(planFile))} for the full plan.` : text;
 }
 
 function actionLabel(rc: ResourceChange, mode: PlanMode): string {

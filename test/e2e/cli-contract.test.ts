@@ -4,7 +4,7 @@
 import { describe, expect, it } from "vitest";
 import { useSimulator } from "../support/sim.js";
 import { runner } from "./service.js";
-import { workspace } from "./cli.js";
+import { netform, simEnv, workspace } from "./cli.js";
 
 const t = useSimulator({ speed: 500 });
 
@@ -63,5 +63,48 @@ routingProtocols:
     expect(direct.afterUnknown).toContain("connection");
     expect(direct.after).not.toHaveProperty("connection");
     expect(direct.after.type).toBe("DIRECT");
+  });
+});
+
+describe("messages", () => {
+  it("say what to do: the destroy review command, the half-set credentials, the file that cannot be read", async () => {
+    const ws = workspace(FILTER_WITH_VARIABLE);
+    const run = runner(t, ws);
+    const destroy = await run("destroy");
+    expect(destroy.code).toBe(1);
+    expect(destroy.stderr).toContain("review the plan with 'netform plan --destroy', then run 'netform destroy --auto-approve'");
+
+    const halfSet = await netform(["plan", "--var", "note=x"], { cwd: ws.dir, env: { ...simEnv(t.url), NETFORM_CLIENT_SECRET: "" } });
+    expect(halfSet.code).toBe(1);
+    expect(halfSet.stderr).toContain("NETFORM_CLIENT_ID is set, and NETFORM_CLIENT_SECRET is not");
+
+    for (const [args, expected] of [
+      [["apply", "missing.plan"], "cannot read the saved plan missing.plan: no such file or directory"],
+      [["plan", "-c", "nowhere"], "cannot read the configuration nowhere: no such file or directory"],
+      [["plan", "--var-file", "absent.vars.yaml"], "cannot read the variable file absent.vars.yaml: no such file or directory"],
+    ] as const) {
+      const result = await run(...args);
+      expect(result.code).toBe(1);
+      expect(result.stderr).toContain(expected);
+      expect(result.stderr).not.toContain("ENOENT");
+    }
+  });
+
+  it("warns when secrets are hashed without NETFORM_STATE_KEY, and only then", async () => {
+    const ws = workspace(`netform: 1
+provider:
+  endpoint: embedded
+  projectId: 5c1a4b6e-6b55-4c34-8a4f-2a9f1d0c7e01
+routeFilters:
+  edge:
+    type: BGP_IPv4_PREFIX_FILTER
+    description: \${secret.NOTE}
+`);
+    const unkeyed = await runner(t, ws, { NOTE: "secret words" })("plan");
+    expect(unkeyed.code).toBe(0);
+    expect(unkeyed.stderr).toContain("warning: NETFORM_STATE_KEY is not set");
+    const keyed = await runner(t, ws, { NOTE: "secret words", NETFORM_STATE_KEY: "k-7d1f" })("plan");
+    expect(keyed.code).toBe(0);
+    expect(keyed.stderr).not.toContain("NETFORM_STATE_KEY");
   });
 });
