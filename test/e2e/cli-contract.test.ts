@@ -100,7 +100,7 @@ routeFilters:
     type: BGP_IPv4_PREFIX_FILTER
     description: \${secret.NOTE}
 `);
-    const unkeyed = await runner(t, ws, { NOTE: "secret words" })("plan");
+    const unkeyed = await runner(t, ws, { NOTE: "secret words", NETFORM_STATE_KEY: "" })("plan");
     expect(unkeyed.code).toBe(0);
     expect(unkeyed.stderr).toContain("warning: NETFORM_STATE_KEY is not set");
     const keyed = await runner(t, ws, { NOTE: "secret words", NETFORM_STATE_KEY: "k-7d1f" })("plan");

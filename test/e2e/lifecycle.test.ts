@@ -1023,8 +1023,7 @@ async function runLifecycle(t: TestSim, row: Lifecycle): Promise<void> {
   const { address } = row;
   const ws = workspace(row.create.config);
   const ids: Ids = (a) => idOf(ws, a);
-  // Keyed as the README recommends: an unkeyed run warns on stderr, which this test expects empty.
-  let env: Record<string, string> = { NETFORM_STATE_KEY: "lifecycle-state-key", ...row.env };
+  let env = { ...row.env };
   const run = async (...args: string[]): Promise<CliResult> => {
     const result = await runner(t, ws, env)(...args);
     for (const secret of row.secrets ?? []) {
