@@ -6,8 +6,8 @@
 
 import type { Command } from "commander";
 import { hasErrors, NetformError } from "../diag/index.js";
-import { applyRun, hasChanges, recordLookups, plannedFromFile, readPlanFile, type Planned, type Run } from "../engine/index.js";
-import { type Output, parseFormat, renderPlanText } from "../views/index.js";
+import { applyRun, hasChanges, recordLookups, plannedFromFile, readPlanFile, savedPaths, type Planned, type Run } from "../engine/index.js";
+import { type Output, parseFormat, renderPlanText, renderRefreshRecorded } from "../views/index.js";
 import { run, type RunContext } from "./program.js";
 import { addRunOptions, runRequest, type RunFlags, type RunRequest } from "./run-options.js";
 import { confirm, jsonLinesReporter, planRequested, textReporter, withRun, type Reporter } from "./run-command.js";
@@ -29,19 +29,20 @@ function canAsk(output: Output): boolean {
 
 /** `apply FILE`: exactly the saved plan, against the state and configuration it was made from, or nothing. */
 async function applySaved(ctx: RunContext, path: string, flags: RunFlags): Promise<number> {
+  refuseFlagsOfAPlan(flags);
   const file = readPlanFile(path, process.env);
+  const saved = savedPaths(file, path);
   const reporter = parseFormat(flags.format, ["text", "json"] as const) === "json" ? jsonLinesReporter(ctx.output) : textReporter(ctx.output);
   // The run the plan was made for: its configuration, state and inputs; only --state, --parallelism and
   // the lock flags may differ. A plan made on another backend names its state there, not a local file.
   const { parallelism, lockTimeoutMs, lock } = runRequest({ ...flags, target: [] });
-  const madeOnLocalFile = file.stateLocation === undefined || file.stateLocation === file.statePath;
-  const statePath = flags.state ?? (madeOnLocalFile ? file.statePath : undefined);
+  const statePath = flags.state ?? (file.stateLocation === undefined ? saved.statePath : undefined);
   const request: RunRequest = {
-    configPath: file.configPath,
+    configPath: saved.configPath,
     ...(statePath ? { statePath } : {}),
     ...(lockTimeoutMs !== undefined ? { lockTimeoutMs } : {}),
     lock,
-    inputs: { vars: file.inputs.vars, varFiles: [...file.inputs.varFiles] },
+    inputs: { vars: file.inputs.vars, varFiles: saved.varFiles },
     ...(parallelism !== undefined ? { parallelism } : {}),
     targets: [],
     replace: [],
@@ -57,6 +58,25 @@ async function applySaved(ctx: RunContext, path: string, flags: RunFlags): Promi
   );
 }
 
+/** A saved plan fixed its configuration, inputs, targets and mode when it was made: flags that would change them are refused, not ignored. */
+function refuseFlagsOfAPlan(flags: RunFlags): void {
+  const given = [
+    flags.config !== "." ? "-c/--config" : "",
+    flags.var.length ? "--var" : "",
+    flags.varFile.length ? "--var-file" : "",
+    flags.target.length ? "--target" : "",
+    flags.replace?.length ? "--replace" : "",
+    flags.destroy ? "--destroy" : "",
+    flags.refreshOnly ? "--refresh-only" : "",
+  ].filter(Boolean);
+  if (given.length === 0) return;
+  throw new NetformError({
+    code: "usage",
+    message: `apply PLANFILE cannot take ${given.join(", ")}: a saved plan applies exactly the configuration, variables and targets it was made with`,
+    hint: `give these flags to 'netform plan --out PLANFILE' instead, then apply that plan`,
+  });
+}
+
 async function applyCommand(ctx: RunContext, flags: RunFlags, operation: "apply" | "destroy", planFile?: string): Promise<number> {
   const { output } = ctx;
   if (planFile) return applySaved(ctx, planFile, flags);
@@ -68,7 +88,7 @@ async function applyCommand(ctx: RunContext, flags: RunFlags, operation: "apply"
     throw new NetformError({
       code: "apply.no-terminal",
       message: `${operation} needs approval, and there is no terminal to ask on`,
-      hint: `review the plan with 'netform plan', then run 'netform ${operation} --auto-approve'`,
+      hint: `review the plan with 'netform ${operation === "destroy" ? "plan --destroy" : "plan"}', then run 'netform ${operation} --auto-approve'`,
     });
   }
   const reporter = json ? jsonLinesReporter(output) : textReporter(output);
@@ -78,18 +98,22 @@ async function applyCommand(ctx: RunContext, flags: RunFlags, operation: "apply"
     const planned = await planRequested(ctx, r, request, reporter);
     if (hasErrors(planned.diagnostics)) return 1;
     if (!json) output.out(renderPlanText(planned.plan, output.c));
-    if (!hasChanges(planned.plan) && planned.plan.mode !== "refresh-only") {
-      await recordLookups(r, planned.plan);
+    if (!hasChanges(planned.plan)) {
+      if (planned.plan.mode !== "refresh-only") await recordLookups(r, planned.plan);
       return 0;
     }
+    const refreshOnly = planned.plan.mode === "refresh-only";
     if (!flags.autoApprove) {
-      const question = operation === "destroy" ? "Do you really want to destroy all these resources?" : "Do you want to perform these actions?";
+      const question =
+        operation === "destroy" ? "Do you really want to destroy all these resources?" : refreshOnly ? "Do you want to record these changes in the state?" : "Do you want to perform these actions?";
       if (!(await confirm(output, question, process.stdin, interrupts))) {
         output.err(`${operation === "destroy" ? "Destroy" : "Apply"} cancelled.`);
         return 1;
       }
     }
-    return execute(r, planned, reporter, operation);
+    const code = await execute(r, planned, reporter, operation);
+    if (refreshOnly && !json) output.out(renderRefreshRecorded(planned.plan));
+    return code;
   });
 }
 

@@ -23,7 +23,7 @@ export function registerPlan(program: Command): void {
         return withRun(ctx, request, "plan", reporter, async (r) => {
           const { plan, diagnostics } = await planRequested(ctx, r, request, reporter);
           if (hasErrors(diagnostics)) return 1;
-          ctx.output.out(renderPlan(plan, format, ctx.output.c));
+          ctx.output.out(renderPlan(plan, format, ctx.output.c, flags.out));
           if (flags.out) {
             savePlanFile(flags.out, r, plan, request.configPath, { vars: request.inputs.vars, varFiles: [...request.inputs.varFiles] });
             ctx.output.err(`Saved the plan to ${flags.out}. Apply exactly this plan with: netform apply ${flags.out}`);

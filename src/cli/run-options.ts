@@ -66,7 +66,8 @@ function checkAddresses(flag: string, addresses: readonly string[]): string[] {
   for (const a of addresses) {
     if (!parseResourceAddress(a)) throw new NetformError({ code: "usage", message: `${flag} ${a}: not an address`, hint: "addresses are KIND.NAME, e.g. connections.dc-to-cloud" });
   }
-  return [...addresses];
+  // Given twice, an address is still one target.
+  return [...new Set(addresses)];
 }
 
 /** What a command asks of one run, parsed and checked once from its flags. */

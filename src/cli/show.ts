@@ -17,7 +17,7 @@ export function registerShow(program: Command): void {
       run(async ({ output }, planFile: string | undefined, flags: { format: string; config: string; state?: string }) => {
         const format = parseFormat(flags.format, ["text", "markdown", "json"] as const);
         if (planFile) {
-          output.out(renderPlan(readPlanFile(planFile, process.env).plan, format, output.c));
+          output.out(renderPlan(readPlanFile(planFile, process.env).plan, format, output.c, planFile));
           return 0;
         }
         const target = { configPath: flags.config, ...(flags.state ? { statePath: flags.state } : {}), env: process.env };

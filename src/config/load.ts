@@ -8,7 +8,7 @@ import { parse as parseYamlText } from "yaml";
 import type { z } from "zod";
 import { dirname, isAbsolute, join, relative, resolve } from "node:path";
 import type { Diagnostic } from "../diag/index.js";
-import { sortDiagnostics } from "../diag/index.js";
+import { fileProblem, sortDiagnostics } from "../diag/index.js";
 import { address as makeAddress, formatPath, NAME_PATTERN, parsePath, type Address, type FieldPath } from "./address.js";
 import type { KindCatalog, KindSchema } from "./catalog.js";
 import { isPlainObject, readPath } from "./json.js";
@@ -68,7 +68,10 @@ export function parseDuration(text: string): number | undefined {
   return (Number(m[1] ?? 0) * 3600 + Number(m[2] ?? 0) * 60 + Number(m[3] ?? 0)) * 1000;
 }
 
-/** Reads a configuration file, or every *.yaml / *.yml file of a directory, and builds the configuration. */
+/** Variable files (for --var-file) that may sit beside the configuration: a directory's loader skips them. */
+const VAR_FILE_NAME = /\.vars\.ya?ml$/;
+
+/** Reads a configuration file, or every *.yaml / *.yml file of a directory but *.vars.yaml, and builds the configuration. */
 export function loadConfiguration(path: string, options: LoadOptions): LoadResult {
   const diagnostics: Diagnostic[] = [];
   const absolute = resolve(path);
@@ -77,7 +80,7 @@ export function loadConfiguration(path: string, options: LoadOptions): LoadResul
   try {
     if (statSync(absolute).isDirectory()) {
       const names = readdirSync(absolute)
-        .filter((n) => /\.ya?ml$/.test(n) && !n.startsWith("."))
+        .filter((n) => /\.ya?ml$/.test(n) && !n.startsWith(".") && !VAR_FILE_NAME.test(n))
         .sort();
       if (names.length === 0) diagnostics.push({ severity: "error", code: "config.no-files", file: path, message: "no *.yaml or *.yml files in this directory", hint: "-c takes a configuration file or a directory of them" });
       for (const n of names) sources.push({ file: join(absolute, n), text: readFileSync(join(absolute, n), "utf8") });
@@ -86,7 +89,7 @@ export function loadConfiguration(path: string, options: LoadOptions): LoadResul
       sources.push({ file: absolute, text: readFileSync(absolute, "utf8") });
     }
   } catch (e) {
-    diagnostics.push({ severity: "error", code: "config.unreadable", file: path, message: `cannot read the configuration: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`, hint: "-c takes a configuration file or a directory; the default is the current directory" });
+    diagnostics.push({ severity: "error", code: "config.unreadable", file: path, message: `cannot read the configuration ${path}: ${fileProblem(e)}`, hint: "-c takes a configuration file or a directory; the default is the current directory" });
   }
   const result = buildConfiguration(sources, options, directory);
   return { config: result.config, diagnostics: sortDiagnostics([...diagnostics, ...result.diagnostics]) };
@@ -201,7 +204,9 @@ export function buildConfiguration(sources: readonly Source[], options: LoadOpti
           raws.set(addr, { kind: kinds.get(key)!, name, body, file: file.file, span: rspan, positions: file.index.scopes.get(`${key}.${name}`) ?? new Map([["", rspan]]) });
         }
       } else {
-        diagnostics.push({ severity: "error", code: "config.unknown-key", ...where(span.key), path: key, message: `unknown top-level key "${key}"`, hint: didYouMean(key, topLevel) ?? `top-level keys: ${topLevel.join(", ")}` });
+        // A file without "netform:" may be variable values read as configuration: say how to keep it beside it.
+        const varFileHint = "netform" in v ? undefined : `if ${file.file} holds variable values, name it *.vars.yaml (a directory's configuration skips those) and pass it with --var-file`;
+        diagnostics.push({ severity: "error", code: "config.unknown-key", ...where(span.key), path: key, message: `unknown top-level key "${key}"`, hint: didYouMean(key, topLevel) ?? varFileHint ?? `top-level keys: ${topLevel.join(", ")}` });
       }
     }
   }

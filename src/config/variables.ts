@@ -5,7 +5,7 @@
 
 import { readFileSync } from "node:fs";
 import { parse as parseYamlValue } from "yaml";
-import type { Diagnostic } from "../diag/index.js";
+import { fileProblem, type Diagnostic } from "../diag/index.js";
 import { parseYaml, type SourcePosition } from "./positions.js";
 import { Sensitive } from "./sensitive.js";
 import { Invalid } from "./values.js";
@@ -138,7 +138,7 @@ export function resolveVariables(declarations: ReadonlyMap<string, VariableDecla
     try {
       text = readFileSync(file, "utf8");
     } catch (e) {
-      diagnostics.push({ severity: "error", code: "variables.file-unreadable", file: display(file), message: `cannot read the variable file: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}` });
+      diagnostics.push({ severity: "error", code: "variables.file-unreadable", file: display(file), message: `cannot read the variable file ${display(file)}: ${fileProblem(e)}`, hint: "--var-file takes a YAML file of NAME: VALUE, relative to the current directory" });
       continue;
     }
     const parsed = parseYaml(display(file), text);

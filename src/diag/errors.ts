@@ -27,4 +27,22 @@ export class NetformError extends Error {
   }
 }
 
+/** Why a file could not be read, in words rather than an errno code ("no such file", not ENOENT). */
+export function fileProblem(error: unknown): string {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  switch (code) {
+    case "ENOENT":
+      return "no such file or directory";
+    case "EACCES":
+    case "EPERM":
+      return "permission denied";
+    case "EISDIR":
+      return "it is a directory, not a file";
+    case "ENOTDIR":
+      return "a part of the path is not a directory";
+    default:
+      return error instanceof Error ? error.message : String(error);
+  }
+}
+
 export const isUserError = (e: unknown): e is NetformError => e instanceof NetformError && e.source === "user";

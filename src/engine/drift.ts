@@ -10,6 +10,7 @@ import { readPath, resourceAt, secretsAt, SENSITIVE_TEXT } from "../config/index
 import { compareFields } from "../plan/diff.js";
 import type { DriftEntry, DriftReport, DriftedField } from "../plan/drift.js";
 import { lookupFrom, resolveSpec } from "../plan/resolve.js";
+import { UNKNOWN_TEXT } from "../plan/types.js";
 import { leaves, sameValue } from "../plan/values.js";
 import type { Body, ObjectRef } from "../kinds/index.js";
 import type { ResourceState } from "../state/index.js";
@@ -114,11 +115,15 @@ function changedFields(run: Run, address: string, recorded: ResourceState, body:
   return fields.sort((a, b) => a.path.localeCompare(b.path));
 }
 
-function differsFromConfiguration(run: Run, address: string, recorded: ResourceState, body: Body): boolean {
+/** The fields where the service differs from the configuration, service -> configuration; undefined when not configured. */
+function unappliedFields(run: Run, address: string, recorded: ResourceState, body: Body, ignore: IgnoreRules): DriftedField[] | undefined {
   const resource = resourceAt(run.config, address);
-  if (!resource) return true;
+  if (!resource) return undefined;
   const { spec } = resolveSpec(resource.spec, lookupFrom(run.store.state));
-  return compareFields(resource, run.session.kinds.get(resource.kind)!, spec, body, recorded, run.hash).changes.length > 0;
+  const { changes } = compareFields(resource, run.session.kinds.get(resource.kind)!, spec, body, recorded, run.hash);
+  return changes
+    .filter((c) => !ignore.ignoresField(address, c.path))
+    .map((c) => (c.sensitive ? { path: c.path, before: "(sensitive)", after: "(sensitive)", sensitive: true } : { path: c.path, before: c.before, after: c.unknown ? UNKNOWN_TEXT : c.after }));
 }
 
 /** `only`: the addresses to check (--target); all when absent. */
@@ -139,7 +144,12 @@ export async function detectDrift(run: Run, emit: EventSink, ignore: IgnoreRules
           return;
         }
         const fields = changedFields(run, address, recorded, fresh.body, ignore);
-        if (fields.length === 0) return;
+        const unapplied = unappliedFields(run, address, recorded, fresh.body, ignore);
+        if (fields.length === 0) {
+          // The state already records the change (a refresh-only run did): the service still differs from the configuration.
+          if (unapplied?.length) entries.push({ address, kind: recorded.kind, id: recorded.id, status: "unapplied", fields: unapplied, differsFromConfiguration: true });
+          return;
+        }
         const changer = changerFromBody(fresh.body) ?? (await changerFromEvents(run, recorded.kind, ref));
         entries.push({
           address,
@@ -149,7 +159,7 @@ export async function detectDrift(run: Run, emit: EventSink, ignore: IgnoreRules
           fields,
           ...(changer?.by ? { changedBy: changer.by } : {}),
           ...(changer?.at ? { changedAt: changer.at } : {}),
-          differsFromConfiguration: differsFromConfiguration(run, address, recorded, fresh.body),
+          differsFromConfiguration: unapplied === undefined || unapplied.length > 0,
         });
       }),
     ),
@@ -165,7 +175,7 @@ export async function detectDrift(run: Run, emit: EventSink, ignore: IgnoreRules
     formatVersion: 1,
     checkedAt: new Date().toISOString(),
     entries,
-    summary: { changed: count("changed"), deleted: count("deleted"), missing: count("missing") },
+    summary: { changed: count("changed"), deleted: count("deleted"), missing: count("missing"), unapplied: count("unapplied") },
     requestCount: requests + run.session.api.requestCount - before,
   };
 }

@@ -3,15 +3,15 @@
 // that there was none), a hash of the configuration and variables, the inputs given on the command
 // line, and which secret fed which field as a keyed hash — never a secret itself.
 
-import { readFileSync } from "node:fs";
-import { resolve } from "node:path";
+import { readFileSync, statSync } from "node:fs";
+import { dirname, relative, resolve, sep } from "node:path";
 import { z } from "zod";
-import { NetformError } from "../diag/index.js";
+import { fileProblem, NetformError } from "../diag/index.js";
 import { lookupFrom, resolveSpec } from "../plan/resolve.js";
 import { REASON_CODES, type Plan } from "../plan/types.js";
 import { isUnknownValue, leaves } from "../plan/values.js";
 import { seal, stateKeys, unseal, writeFileAtomic } from "../state/index.js";
-import type { Run } from "./run.js";
+import type { ConfigurationDigest, Run } from "./run.js";
 
 export const PLAN_FILE_VERSION = 1;
 
@@ -63,15 +63,19 @@ const planSchema = z.looseObject({
 const planFileSchema = z.object({
   netformPlan: z.literal(PLAN_FILE_VERSION),
   createdAt: z.string(),
+  /** Relative to the plan file's directory, so that a moved checkout or another runner finds it. */
   configPath: z.string(),
+  /** Relative to the configuration's directory, as are inputs.varFiles. */
   statePath: z.string(),
-  /** Where the state was (the backend's location); plans made before backends have none. */
+  /** Where the state was, when a shared backend kept it (its location); absent for a local state file. */
   stateLocation: z.string().optional(),
   /** Whether a state existed when the plan was made. */
   stateExisted: z.boolean(),
   lineage: z.string(),
   serial: z.number(),
   configHash: z.string(),
+  /** What configHash was made of, to name what changed; absent from plans made before it was kept. */
+  configDigest: z.object({ files: z.record(z.string(), z.string()), variables: z.record(z.string(), z.string()) }).optional(),
   inputs: z.object({ vars: z.record(z.string(), z.string()), varFiles: z.array(z.string()) }),
   secrets: z.array(secretSchema),
   plan: planSchema,
@@ -93,22 +97,43 @@ export function secretFingerprints(run: Run): PlanFile["secrets"] {
   return out.sort((a, b) => `${a.address}.${a.path}`.localeCompare(`${b.address}.${b.path}`));
 }
 
+/** A path as stored in a plan file: relative, with forward slashes, whatever the machine. */
+const portable = (from: string, to: string): string => relative(from, to).split(sep).join("/") || ".";
+
 export function savePlanFile(path: string, run: Run, plan: Plan, configPath: string, inputs: PlanFile["inputs"]): void {
+  const directory = run.config.directory;
   const file: PlanFile = {
     netformPlan: PLAN_FILE_VERSION,
     createdAt: new Date().toISOString(),
-    configPath: resolve(configPath),
-    statePath: run.statePath,
-    stateLocation: run.store.location,
+    configPath: portable(dirname(resolve(path)), resolve(configPath)),
+    statePath: portable(directory, run.statePath),
+    ...(run.backend.type === "local" ? {} : { stateLocation: run.store.location }),
     stateExisted: run.store.exists,
     lineage: plan.lineage,
     serial: plan.serial,
     configHash: plan.configHash,
-    inputs,
+    configDigest: run.configDigest,
+    inputs: { vars: inputs.vars, varFiles: inputs.varFiles.map((f) => portable(directory, resolve(f))) },
     secrets: secretFingerprints(run),
     plan,
   };
   writeFileAtomic(resolve(path), seal(`${JSON.stringify(file, null, 2)}\n`, file, run.keys));
+}
+
+/** Where a saved plan's configuration, state and variable files are, from where the plan file is now. */
+export function savedPaths(file: PlanFile, planPath: string): { configPath: string; statePath: string; varFiles: string[] } {
+  const configPath = resolve(dirname(resolve(planPath)), file.configPath);
+  let directory = configPath;
+  try {
+    if (!statSync(configPath).isDirectory()) directory = dirname(configPath);
+  } catch {
+    throw new NetformError({
+      code: "plan-file.no-configuration",
+      message: `the saved plan ${planPath} was made from the configuration at ${file.configPath} (relative to the plan file), and there is none there`,
+      hint: "keep the plan file where it was made relative to the configuration, or make a new plan here",
+    });
+  }
+  return { configPath, statePath: resolve(directory, file.statePath), varFiles: file.inputs.varFiles.map((f) => resolve(directory, f)) };
 }
 
 /** A saved plan, opened with the state's key when it was saved encrypted. */
@@ -118,7 +143,7 @@ export function readPlanFile(path: string, env: NodeJS.ProcessEnv): PlanFile {
   try {
     text = readFileSync(path, "utf8");
   } catch (e) {
-    throw new NetformError({ code: "plan-file.unreadable", message: `cannot read the saved plan ${path}: ${(e as Error).message}`, hint: "make one with: netform plan --out FILE" });
+    throw new NetformError({ code: "plan-file.unreadable", message: `cannot read the saved plan ${path}: ${e instanceof SyntaxError ? `not JSON (${e.message})` : fileProblem(e)}`, hint: "make one with: netform plan --out FILE" });
   }
   const plain = unseal(text, stateKeys(env), `the saved plan ${path}`);
   try {
@@ -160,9 +185,23 @@ export function checkPlanFile(file: PlanFile, run: Run): void {
     if (state.lineage !== file.lineage) throw stale(`it was made for state lineage ${file.lineage}, and the state now has lineage ${state.lineage}`);
     if (state.serial !== file.serial) throw stale(`the state changed since (serial ${file.serial} then, ${state.serial} now)`);
   }
-  if (run.configHash !== file.configHash) throw stale("the configuration or its variables changed since");
+  if (run.configHash !== file.configHash) throw stale(file.configDigest ? `${digestDifferences(file.configDigest, run.configDigest).join("; ")} since` : "the configuration or its variables changed since");
   const now = new Map(secretFingerprints(run).map((s) => [`${s.address}.${s.path}`, s.hash]));
   for (const secret of file.secrets) {
     if (now.get(`${secret.address}.${secret.path}`) !== secret.hash) throw stale(`the secret feeding ${secret.address}.${secret.path} changed since`);
   }
+}
+
+/** What differs between two configuration digests, in words: "netform.yaml changed", "variable region changed". */
+function digestDifferences(then: ConfigurationDigest, now: ConfigurationDigest): string[] {
+  const out: string[] = [];
+  const compare = (what: string, a: Record<string, string>, b: Record<string, string>) => {
+    for (const name of [...new Set([...Object.keys(a), ...Object.keys(b)])].sort()) {
+      if (a[name] === b[name]) continue;
+      out.push(`${what}${name} ${a[name] === undefined ? "was added" : b[name] === undefined ? "was removed" : "changed"}`);
+    }
+  };
+  compare("", then.files, now.files);
+  compare("variable ", then.variables, now.variables);
+  return out.length ? out : ["the configuration changed"];
 }

@@ -4,15 +4,15 @@
 
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
-import { resolve } from "node:path";
+import { relative, resolve, sep } from "node:path";
 import type { RetryNotice } from "../api/index.js";
 import { resourceAt, secretsAt, Sensitive, type ConfigResource, type Configuration, type VariableInputs } from "../config/index.js";
 import { isKind, KIND_DEFINITIONS } from "../kinds/index.js";
 import { hasErrors, NetformError, type Diagnostic } from "../diag/index.js";
 import { sameValue } from "../plan/values.js";
-import { makePlan, type Refreshed } from "../plan/diff.js";
+import { makePlan, unknownAddresses, type Refreshed } from "../plan/diff.js";
 import { lookupFrom, resolveSpec } from "../plan/resolve.js";
-import type { Plan, PlanMode } from "../plan/types.js";
+import { summarize, type Plan, type PlanMode } from "../plan/types.js";
 import { acquireLock, type HeldLock, type StateBackend, type StateKeys, type StateStore } from "../state/index.js";
 import { applyPlan, type ApplyOutcome } from "./apply.js";
 import { readConfiguration } from "./configuration.js";
@@ -64,6 +64,7 @@ export interface Run {
   store: StateStore;
   session: Session;
   hash: SecretHasher;
+  configDigest: ConfigurationDigest;
   configHash: string;
   /** RunOptions.signal, for the phases to honour. */
   signal?: AbortSignal;
@@ -72,24 +73,32 @@ export interface Run {
 
 export type Opened = { ok: true; run: Run; warnings: Diagnostic[] } | { ok: false; diagnostics: Diagnostic[] };
 
-/** A hash of the configuration's files and the variables' values (secret values enter only as keyed hashes). */
-export function configurationHash(config: Configuration, hash: SecretHasher): string {
-  const h = createHash("sha256");
-  for (const file of [...config.files].sort()) {
-    h.update(file);
-    h.update("\0");
-    try {
-      h.update(readFileSync(resolve(config.directory, file)));
-    } catch {
-      h.update(readFileSync(file));
-    }
-    h.update("\0");
-  }
-  for (const [name, { value }] of [...config.variables].sort(([a], [b]) => a.localeCompare(b))) {
-    h.update(`${name}=${value instanceof Sensitive ? hash(value.reveal()) : JSON.stringify(value)}\0`);
-  }
-  return h.digest("hex");
+/**
+ * What the configuration hash is made of, per part: each file's content by its path relative to the
+ * configuration (so a moved checkout hashes the same), and each variable's value (secret values only as
+ * keyed hashes). A saved plan keeps it to name what changed when it is refused.
+ */
+export interface ConfigurationDigest {
+  files: Record<string, string>;
+  variables: Record<string, string>;
 }
+
+const sha256 = (data: string | Buffer) => createHash("sha256").update(data).digest("hex");
+
+export function configurationDigest(config: Configuration, hash: SecretHasher): ConfigurationDigest {
+  const files: Record<string, string> = {};
+  // config.files are as the diagnostics show them, relative to the working directory.
+  for (const file of [...config.files].sort()) files[relative(config.directory, resolve(file)).split(sep).join("/")] = sha256(readFileSync(resolve(file)));
+  const variables: Record<string, string> = {};
+  for (const [name, { value }] of [...config.variables].sort(([a], [b]) => a.localeCompare(b))) {
+    variables[name] = sha256(value instanceof Sensitive ? hash(value.reveal()) : JSON.stringify(value) ?? "undefined");
+  }
+  return { files, variables };
+}
+
+/** A hash of the configuration's files and the variables' values, from their digest. */
+export const configurationHash = (digest: ConfigurationDigest): string => sha256(JSON.stringify(digest));
+
 
 /** Loads the configuration, takes the lock, opens the state and a session. Diagnostics when the configuration is invalid. */
 export async function openRun(options: RunOptions): Promise<Opened> {
@@ -151,6 +160,7 @@ export async function openRun(options: RunOptions): Promise<Opened> {
       onKeyCreated: (keyPath) => options.emit({ type: "diagnostic", diagnostic: keyCreatedWarning(keyPath) }),
     });
     reconcileRecordedHashes(config, store, hash);
+    const configDigest = configurationDigest(config, hash);
     const run: Run = {
       config,
       redact: redactor(secretValues(config)),
@@ -160,7 +170,8 @@ export async function openRun(options: RunOptions): Promise<Opened> {
       store,
       session,
       hash,
-      configHash: configurationHash(config, hash),
+      configDigest,
+      configHash: configurationHash(configDigest),
       ...(signal ? { signal } : {}),
       close: closeAll,
     };
@@ -211,6 +222,13 @@ export interface Planned {
 
 export async function planRun(run: Run, request: PlanRequest, emit: EventSink): Promise<Planned> {
   const state = run.store.state;
+  // An address that names nothing is a typo: said before a refresh that may take minutes.
+  const unknown = unknownAddresses(run.config, state, [...(request.targets ?? []), ...(request.replace ?? [])]);
+  if (unknown.length > 0) {
+    for (const d of unknown) emit({ type: "diagnostic", diagnostic: d });
+    return { plan: { formatVersion: 1, mode: request.mode, lineage: state.lineage, serial: state.serial, configHash: run.configHash, changes: [], summary: summarize([]), requestCount: 0 }, diagnostics: unknown, refreshed: new Map() };
+  }
+  if (request.targets?.length) emit({ type: "diagnostic", diagnostic: targetingWarning(request.targets, request.mode) });
   const { refreshed, imports, requests } = await refresh(run.session, state, run.config, emit, run.signal);
   // A destroy deletes what the state records: it needs no lookup, and one that no longer matches must not stop it.
   const lookups = request.mode === "destroy" ? undefined : await lookupsOf(run);
@@ -278,6 +296,17 @@ export async function recordLookups(run: Run, plan: Plan): Promise<void> {
   const records = lookupRecords(plan.lookups);
   if (sameValue(run.store.state.lookups ?? {}, records)) return;
   await new Recorder(run.store).lookups(records);
+}
+
+/** Terraform's warning, as its users know it: a targeted plan is partial, and is meant for exceptions. */
+function targetingWarning(targets: readonly string[], mode: PlanMode): Diagnostic {
+  const related = mode === "destroy" ? "what depends on them" : "what they depend on";
+  return {
+    severity: "warning",
+    code: "plan.targeting",
+    message: `targeting is in effect: this plan covers only ${targets.join(", ")} and ${related}, so it may leave other changes out`,
+    hint: "use --target for exceptions (recovering from a mistake, an urgent change), then run without it so that the service matches the whole configuration",
+  };
 }
 
 /** Each kind's plan-time checks against the service, for the objects of that kind the plan creates. */

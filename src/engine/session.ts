@@ -42,6 +42,11 @@ export interface SessionOptions {
 function credentialsFrom(env: NodeJS.ProcessEnv): Credentials {
   if (env.NETFORM_TOKEN) return { token: env.NETFORM_TOKEN };
   if (env.NETFORM_CLIENT_ID && env.NETFORM_CLIENT_SECRET) return { clientId: env.NETFORM_CLIENT_ID, clientSecret: env.NETFORM_CLIENT_SECRET };
+  // Half a pair is a mistake worth naming: "no credentials" would send the user to look at the half that is set.
+  const [set, unset] = env.NETFORM_CLIENT_ID ? ["NETFORM_CLIENT_ID", "NETFORM_CLIENT_SECRET"] : ["NETFORM_CLIENT_SECRET", "NETFORM_CLIENT_ID"];
+  if (env.NETFORM_CLIENT_ID || env.NETFORM_CLIENT_SECRET) {
+    throw new NetformError({ code: "auth.missing", message: `${set} is set, and ${unset} is not`, hint: `set ${unset} too (the OAuth2 client's ${unset === "NETFORM_CLIENT_SECRET" ? "secret" : "id"}), or use NETFORM_TOKEN instead` });
+  }
   throw new NetformError({
     code: "auth.missing",
     message: "no credentials for the service",

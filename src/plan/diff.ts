@@ -2,7 +2,7 @@
 // what the state recorded, and decides per address what to do and why. Pure: no I/O; the refresh has
 // already read everything it needs.
 
-import { configGraph, isPlainObject, placeDiagnostic, readPath, resourceAt, SENSITIVE_TEXT, type ConfigResource, type Configuration } from "../config/index.js";
+import { configGraph, isPlainObject, placeDiagnostic, readPath, resourceAt, secretsAt, SENSITIVE_TEXT, type ConfigResource, type Configuration } from "../config/index.js";
 import type { Diagnostic } from "../diag/index.js";
 import { Graph } from "../graph/index.js";
 import { isLeaving } from "../kinds/common.js";
@@ -166,16 +166,7 @@ export function makePlan(input: PlanInput): PlanResult {
   const forcedReplace = new Set(input.replace ?? []);
 
   const selected = selection(input, graph);
-  for (const target of [...(input.targets ?? []), ...(input.replace ?? [])]) {
-    if (resourceAt(config, target) || state.resources[target]) continue;
-    diagnostics.push({
-      severity: "error",
-      code: "plan.unknown-address",
-      address: target,
-      message: `${target} is neither in the configuration nor in the state`,
-      hint: "check the address (KIND.NAME); netform state list shows what the state holds",
-    });
-  }
+  diagnostics.push(...unknownAddresses(config, state, [...(input.targets ?? []), ...(input.replace ?? [])]));
   const known = lookupFrom(state, new Map([...input.imports, ...input.refreshed]));
   // What is created or replaced has new attributes, not known until apply.
   const attribute: AttributeLookup = (address, attr) => {
@@ -232,10 +223,15 @@ export function makePlan(input: PlanInput): PlanResult {
   }
 
   if (input.mode === "refresh-only") {
+    // Nothing is done to the service: each entry says what the state would record instead.
     for (const change of planned.values()) {
       change.action = "no-op";
       change.reasonCode = "refresh-only";
-      change.changes = [];
+      change.changes = recordedChanges(input, change.address);
+      delete change.awaiting;
+      delete change.reason;
+      const fresh = input.refreshed.get(change.address);
+      if (input.state.resources[change.address] && (fresh?.status === "gone" || fresh?.status === "absent")) change.reason = "deleted outside netform: the state entry is removed";
     }
   }
 
@@ -272,12 +268,24 @@ export function makePlan(input: PlanInput): PlanResult {
     changes,
     summary: summarize(changes),
     requestCount: input.requestCount,
-    ...(input.mode === "refresh-only" ? { drifted: driftedAddresses(input) } : {}),
+    ...(input.mode === "refresh-only" ? { drifted: driftedAddresses(input, changes) } : {}),
   };
   return { plan, diagnostics };
 }
 
-/** Targets and everything they depend on; without targets, everything. */
+/** An error for each address (of --target, --replace) that is neither declared nor recorded, each once. */
+export function unknownAddresses(config: Configuration, state: StateFile, addresses: readonly string[]): Diagnostic[] {
+  return [...new Set(addresses)]
+    .filter((address) => !resourceAt(config, address) && !state.resources[address])
+    .map((address) => ({
+      severity: "error" as const,
+      code: "plan.unknown-address",
+      address,
+      message: `${address} is neither in the configuration nor in the state`,
+      hint: "check the address (KIND.NAME); netform state list shows what the state holds",
+    }));
+}
+
 /**
  * What --target selects: the targets and everything they depend on, which must exist for them; when
  * destroying, the targets and everything that depends on them, which must go first. Without targets,
@@ -445,14 +453,36 @@ function orderChanges(changes: ResourceChange[], graph: Graph): ResourceChange[]
   return [...rest, ...deleteOrder.map((a) => byAddress.get(a)!)];
 }
 
-/** refresh-only: addresses whose refreshed object differs from what the state recorded. */
-function driftedAddresses(input: PlanInput): string[] {
+/**
+ * refresh-only: the fields whose recorded value differs from what the service reports, recorded -> service.
+ * Both sides are masked alike, so a secret the state keeps only as a hash never reads as changed.
+ */
+function recordedChanges(input: PlanInput, address: string): FieldChange[] {
+  const recorded = input.state.resources[address];
+  const fresh = input.refreshed.get(address);
+  const kind = recorded ? input.kinds.get(recorded.kind) : undefined;
+  if (!recorded || !kind || fresh?.status !== "present") return [];
+  const secrets = secretsAt(input.config, address, recorded.kind);
+  const before = masked(kind.observed(recorded.attributes), secrets);
+  const after = masked(kind.observed(fresh.body), secrets);
+  const changes: FieldChange[] = [];
+  for (const path of [...new Set([...leaves(before).keys(), ...leaves(after).keys()])].sort()) {
+    const was = readPath(before, path);
+    const now = readPath(after, path);
+    if (!sameValue(was, now)) changes.push({ path, before: was, after: now });
+  }
+  return changes;
+}
+
+/** refresh-only: addresses whose record would change (fields differ, or the object is gone). */
+function driftedAddresses(input: PlanInput, changes: readonly ResourceChange[]): string[] {
+  const byAddress = new Map(changes.map((c) => [c.address, c]));
   const out: string[] = [];
-  for (const [address, recorded] of Object.entries(input.state.resources)) {
+  for (const address of Object.keys(input.state.resources)) {
     const fresh = input.refreshed.get(address);
-    const kind = input.kinds.get(recorded.kind);
-    if (!fresh || !kind) continue;
-    if (fresh.status !== "present" || !sameValue(kind.observed(fresh.body), kind.observed(recorded.attributes))) out.push(address);
+    const change = byAddress.get(address);
+    if (!fresh || !change) continue;
+    if (fresh.status !== "present" || change.changes.length > 0) out.push(address);
   }
   return out.sort();
 }

@@ -8,14 +8,19 @@ export type DriftStatus =
   /** The state records it, and the service no longer has it. */
   | "deleted"
   /** The configuration declares it, and neither the state nor the service has it. */
-  | "missing";
+  | "missing"
+  /**
+   * The service matches the state but not the configuration: a change made outside netform that a
+   * refresh-only run recorded, which apply would change back. Its fields read service -> configuration.
+   */
+  | "unapplied";
 
 export interface DriftedField {
   /** Dotted path in the kind's comparable form. */
   path: string;
-  /** As recorded in the state. */
+  /** As recorded in the state ("unapplied": as the service has it). */
   before: unknown;
-  /** As the service has it now. */
+  /** As the service has it now ("unapplied": as the configuration declares it). */
   after: unknown;
   sensitive?: boolean;
 }
@@ -37,6 +42,6 @@ export interface DriftReport {
   formatVersion: 1;
   checkedAt: string;
   entries: DriftEntry[];
-  summary: { changed: number; deleted: number; missing: number };
+  summary: { changed: number; deleted: number; missing: number; unapplied: number };
   requestCount: number;
 }

@@ -175,4 +175,6 @@ export function summarize(changes: readonly ResourceChange[]): PlanSummary {
 /** Lookups whose value changed since the last apply: the reviewer must see them, and apply records them. */
 export const changedLookups = (plan: Plan): LookupResult[] => (plan.lookups ?? []).filter((l) => l.changes.length > 0);
 
-export const hasChanges = (plan: Plan): boolean => plan.changes.some((c) => c.action !== "no-op" || c.awaiting !== undefined) || changedLookups(plan).length > 0;
+/** Whether applying the plan would change anything: the service, or for a refresh-only plan the state. */
+export const hasChanges = (plan: Plan): boolean =>
+  (plan.mode === "refresh-only" ? (plan.drifted?.length ?? 0) > 0 : plan.changes.some((c) => c.action !== "no-op" || c.awaiting !== undefined)) || changedLookups(plan).length > 0;

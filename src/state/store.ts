@@ -7,7 +7,7 @@
 
 import { randomUUID } from "node:crypto";
 import { copyFileSync, existsSync, readFileSync } from "node:fs";
-import { NetformError } from "../diag/index.js";
+import { fileProblem, NetformError } from "../diag/index.js";
 import { writeFileAtomicAsync } from "./atomic.js";
 import type { StateBackend, StateVersion } from "./backend.js";
 import { seal, unseal, type StateKeys } from "./encryption.js";
@@ -24,7 +24,7 @@ export function readState(path: string, generator: string): { state: StateFile; 
     text = readFileSync(path, "utf8");
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === "ENOENT") return { state: emptyState(generator), exists: false };
-    throw new NetformError({ code: "state.read", message: `cannot read the state file ${path}: ${(e as Error).message}`, cause: e });
+    throw new NetformError({ code: "state.read", message: `cannot read the state file ${path}: ${fileProblem(e)}`, cause: e });
   }
   return { state: parseState(text, `the state file ${path}`, `the previous version is kept as ${path}.backup`), exists: true };
 }

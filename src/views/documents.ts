@@ -19,12 +19,13 @@ export function parseFormat<F extends string>(value: string, allowed: readonly F
   throw new NetformError({ code: "usage", message: `--format must be ${allowed.join(", ").replace(/, ([^,]*)$/, " or $1")}, got "${value}"` });
 }
 
-export function renderPlan(plan: Plan, format: DocumentFormat, c: Colors): string {
+/** `planFile`: the saved plan being shown, which a shortened markdown comment points to. */
+export function renderPlan(plan: Plan, format: DocumentFormat, c: Colors, planFile?: string): string {
   switch (format) {
     case "text":
       return renderPlanText(plan, c);
     case "markdown":
-      return renderPlanMarkdown(plan);
+      return renderPlanMarkdown(plan, planFile ? { planFile } : {});
     case "json":
       return planDocumentText(plan);
     default: {

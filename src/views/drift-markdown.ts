@@ -45,6 +45,8 @@ function statusLabel(status: DriftStatus): string {
       return "**deleted**";
     case "missing":
       return "missing";
+    case "unapplied":
+      return "not as configured";
     default: {
       const unreachable: never = status;
       throw new Error(`unknown drift status ${String(unreachable)}`);

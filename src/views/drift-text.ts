@@ -13,8 +13,8 @@ export function renderDriftText(report: DriftReport, c: Colors): string {
 }
 
 export function driftCounts(report: DriftReport): string {
-  const { changed, deleted, missing } = report.summary;
-  return `${changed} changed, ${deleted} deleted, ${missing} missing`;
+  const { changed, deleted, missing, unapplied } = report.summary;
+  return `${changed} changed, ${deleted} deleted, ${missing} missing${unapplied > 0 ? `, ${unapplied} not as configured` : ""}`;
 }
 
 /** What happened to the object, after its address; who did it and when follow (changedByText). */
@@ -27,6 +27,8 @@ export function statusText(entry: DriftEntry): string {
       return "was deleted outside netform";
     case "missing":
       return "is declared but does not exist";
+    case "unapplied":
+      return "matches the state but not the configuration (a change outside netform, already recorded)";
     default: {
       const unreachable: never = status;
       throw new Error(`unknown drift status ${String(unreachable)}`);
@@ -43,6 +45,7 @@ export function consequenceText(entry: DriftEntry): string | undefined {
   const status: DriftStatus = entry.status;
   switch (status) {
     case "changed":
+    case "unapplied":
       return "would change it back to the configuration";
     case "deleted":
     case "missing":
@@ -69,6 +72,7 @@ function entryLines(entry: DriftEntry, c: Colors): string[] {
 function symbol(status: DriftStatus, c: Colors): string {
   switch (status) {
     case "changed":
+    case "unapplied":
       return c.yellow("~");
     case "deleted":
       return c.red("-");

@@ -27,7 +27,7 @@ export const fieldChangeDocumentSchema = z
   .object({
     path: z.string().describe('dotted path in the desired form: "bgpIpv4.enabled"'),
     before: jsonValue.describe("the value now; null when absent"),
-    after: jsonValue.describe(`the value after apply; null when removed, "${UNKNOWN_TEXT}" when unknown until apply`),
+    after: jsonValue.describe("the value after apply; null when removed, and when unknown until apply (then `unknown` is true)"),
     unknown: z.boolean().describe("the value after apply is not known before apply"),
     sensitive: z.boolean().describe(`the value is secret: before and after are "${SENSITIVE_TEXT}"`),
     forcesReplacement: z.boolean().describe("this change cannot be made in place"),
@@ -42,8 +42,8 @@ export const resourceChangeDocumentSchema = z
     reason: z.string().nullable().describe("why, in words; null when there is nothing to explain"),
     reasonCode: z.enum(REASON_CODES).describe("why, as one of a fixed set of codes to match on; reason says it in words"),
     before: jsonObject.nullable().describe(`the object as it is, masked; null when it does not exist yet`),
-    after: jsonObject.nullable().describe(`the object as it will be, masked, "${UNKNOWN_TEXT}" where unknown; null when it will be deleted`),
-    afterUnknown: z.array(z.string()).describe("dotted paths whose values are unknown until apply"),
+    after: jsonObject.nullable().describe("the object as it will be, masked, without the values unknown until apply (afterUnknown lists them); null when it will be deleted"),
+    afterUnknown: z.array(z.string()).describe("dotted paths whose values are unknown until apply: absent from after"),
     sensitivePaths: z.array(z.string()).describe(`dotted paths whose values are secret, shown as "${SENSITIVE_TEXT}"`),
     notCompared: z
       .array(z.string())
@@ -118,7 +118,7 @@ export function resourceChangeDocument(rc: ResourceChange): ResourceChangeDocume
     reason: rc.reason ?? null,
     reasonCode: rc.reasonCode,
     before: rc.before === undefined ? null : maskedObject(masks.mask(rc.before, [], false)),
-    after: rc.after === undefined ? null : maskedObject(masks.mask(rc.after, [], true)),
+    after: rc.after === undefined ? null : withoutUnknowns(maskedObject(masks.mask(rc.after, [], true)), rc.unknown),
     afterUnknown: [...rc.unknown],
     sensitivePaths: sensitivePathsOf(rc.kind, rc.sensitive),
     ...(rc.notCompared?.length ? { notCompared: [...rc.notCompared] } : {}),
@@ -129,7 +129,7 @@ export function resourceChangeDocument(rc: ResourceChange): ResourceChangeDocume
       return {
         path: fc.path,
         before: toJson(masks.maskChangeValue(fc.before, segs, sensitive, false)),
-        after: unknown ? UNKNOWN_TEXT : toJson(masks.maskChangeValue(fc.after, segs, sensitive, true)),
+        after: unknown ? null : toJson(masks.maskChangeValue(fc.after, segs, sensitive, true)),
         unknown,
         sensitive,
         forcesReplacement: fc.forcesReplacement === true,
@@ -167,6 +167,28 @@ function maskedObject(masked: unknown): Record<string, JsonValue> {
   const json = toJson(masked);
   // Only a secret covering the whole object masks it to a non-object; then nothing of it may show.
   return json !== null && typeof json === "object" && !Array.isArray(json) ? json : {};
+}
+
+/**
+ * `after` with the values unknown until apply left out, as Terraform's JSON plan leaves them: typed policy
+ * code reading `after` never meets a placeholder. A placeholder the plan carries at a path it did not list
+ * goes too (in a list, it becomes null, keeping the other items' positions).
+ */
+function withoutUnknowns(after: Record<string, JsonValue>, unknown: readonly string[]): Record<string, JsonValue> {
+  const listed = new Set(unknown);
+  const walk = (value: JsonValue, path: string): JsonValue | undefined => {
+    if (listed.has(path) || value === UNKNOWN_TEXT) return undefined;
+    if (Array.isArray(value)) return value.map((item, i) => walk(item, `${path}.${i}`) ?? null);
+    if (value !== null && typeof value === "object") {
+      const kept = Object.entries(value).flatMap(([key, v]) => {
+        const w = walk(v, path ? `${path}.${key}` : key);
+        return w === undefined ? [] : [[key, w] as const];
+      });
+      return Object.fromEntries(kept);
+    }
+    return value;
+  };
+  return walk(after, "") as Record<string, JsonValue>;
 }
 
 /** The JSON Schema of the plan document (draft-07, like the configuration's). */

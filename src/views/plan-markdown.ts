@@ -20,6 +20,8 @@ export interface MarkdownOptions {
   maxLength?: number;
   /** What the title line starts with, before the counts; default "netform plan". */
   title?: string;
+  /** The saved plan file, for the note that tells where the full plan is. */
+  planFile?: string;
 }
 
 /** More nodes than this make an illegible diagram in a comment; the table says the same more clearly. */
@@ -30,7 +32,8 @@ const MAX_GRAPH_EDGES = 500;
 export function renderPlanMarkdown(plan: Plan, options: MarkdownOptions = {}): string {
   const maxLength = options.maxLength ?? DEFAULT_MAX_LENGTH;
   const name = escapeInline(options.title ?? defaultTitle(plan.mode));
-  const shown = plan.changes.filter((rc) => isShown(rc, plan.mode));
+  const drifted = new Set(plan.drifted ?? []);
+  const shown = plan.changes.filter((rc) => isShown(rc, plan.mode, drifted));
   const unread = notComparedNote(plan);
   const lookups = changedLookups(plan);
   if (!hasChanges(plan) || shown.length + lookups.length === 0) {
@@ -47,11 +50,11 @@ export function renderPlanMarkdown(plan: Plan, options: MarkdownOptions = {}): s
   ];
   const graph = dependencyGraph(plan, shown);
   return capComment({
-    head: (rowLimit) => [title, lookupNote(lookups), warning(shown, plan.mode, rowLimit), changeTable(shown, plan.mode, rowLimit), unread, rowLimit === undefined ? graph : ""],
+    head: (rowLimit) => [title, lookupNote(lookups), warning(shown, plan.mode, rowLimit), changeTable(shown, plan.mode, rowLimit, options.planFile), unread, rowLimit === undefined ? graph : ""],
     rows: shown.length,
     sections,
     note: (left, total) =>
-      `> [!NOTE]\n> ${left} of ${total} resource ${total === 1 ? "section was" : "sections were"} left out to keep this comment under ${maxLength.toLocaleString("en-US")} characters. Run \`netform show\` for the full plan.`,
+      `> [!NOTE]\n> ${left} of ${total} resource ${total === 1 ? "section was" : "sections were"} left out to keep this comment under ${maxLength.toLocaleString("en-US")} characters. Run ${codeSpan(fullPlanCommand(options.planFile))} for the full plan.`,
     maxLength,
   });
 }
@@ -79,10 +82,10 @@ function defaultTitle(mode: PlanMode): string {
 }
 
 /** The resources the comment talks about: those that change, and those apply still waits for. */
-function isShown(rc: ResourceChange, mode: PlanMode): boolean {
+function isShown(rc: ResourceChange, mode: PlanMode, drifted: ReadonlySet<string>): boolean {
   if (rc.awaiting !== undefined) return true;
   // A refresh-only plan reports drift as changes of a no-op (the service is not touched).
-  return mode === "refresh-only" ? rc.action !== "no-op" || rc.changes.length > 0 : rc.action !== "no-op";
+  return mode === "refresh-only" ? rc.action !== "no-op" || rc.changes.length > 0 || drifted.has(rc.address) : rc.action !== "no-op";
 }
 
 /** Changed lookups change what the configuration means without a word of it changing: said before the table. */
@@ -112,15 +115,18 @@ function warning(shown: readonly ResourceChange[], mode: PlanMode, rowLimit: num
   return ["> [!WARNING]", lead, ...items].join("\n");
 }
 
-function changeTable(shown: readonly ResourceChange[], mode: PlanMode, rowLimit: number | undefined): string {
+/** Where the full plan is: the saved plan file when there is one, else a new plan (show alone shows the state). */
+const fullPlanCommand = (planFile: string | undefined): string => (planFile ? `netform show ${planFile}` : "netform plan");
+
+function changeTable(shown: readonly ResourceChange[], mode: PlanMode, rowLimit: number | undefined, planFile: string | undefined): string {
   const rows = limited(shown, rowLimit).map((rc) => [actionLabel(rc, mode), codeSpan(rc.address), rc.reason ? escapeInline(rc.reason) : ""]);
   const text = table(["Action", "Address", "Reason"], rows);
   const more = shown.length - rows.length;
-  return more > 0 ? `${text}\n\n…and ${more} more ${more === 1 ? "change" : "changes"} not listed; run \`netform show\` for the full plan.` : text;
+  return more > 0 ? `${text}\n\n…and ${more} more ${more === 1 ? "change" : "changes"} not listed; run ${codeSpan(fullPlanCommand(planFile))} for the full plan.` : text;
 }
 
 function actionLabel(rc: ResourceChange, mode: PlanMode): string {
-  if (mode === "refresh-only") return "changed outside netform";
+  if (mode === "refresh-only") return rc.changes.length > 0 ? "changed outside netform" : "deleted outside netform";
   switch (rc.action) {
     case "create":
       return "create";
@@ -171,7 +177,7 @@ function bodyLines(rc: ResourceChange, mode: PlanMode, c: Colors): string[] {
 }
 
 function phrase(rc: ResourceChange, mode: PlanMode): string {
-  if (mode === "refresh-only") return "has changed outside of netform";
+  if (mode === "refresh-only") return rc.changes.length > 0 ? "has changed outside of netform" : "has been deleted outside of netform";
   switch (rc.action) {
     case "create":
       return "will be created";

@@ -11,7 +11,8 @@ import { lookupBlocks } from "./plan-lookups.js";
 import { createdLines, deletedLines, fieldChangeLines, Masks, pad, paintSym, type Sym } from "./values.js";
 
 export function renderPlanText(plan: Plan, c: Colors): string {
-  const blocks = [...lookupBlocks(plan, c), ...plan.changes.map((rc) => renderResource(rc, plan.mode, c)).filter((lines) => lines.length > 0)];
+  const drifted = new Set(plan.drifted ?? []);
+  const blocks = [...lookupBlocks(plan, c), ...plan.changes.map((rc) => renderResource(rc, plan.mode, c, drifted)).filter((lines) => lines.length > 0)];
   const unread = notComparedLines(plan);
   const note = unread.length > 0 ? `\n${unread.map((line) => c.dim(line)).join("\n")}\n` : "";
   if (!hasChanges(plan) || blocks.length === 0) return `${noChangesMessage(plan.mode, unread.length > 0)}\n${note}`;
@@ -72,6 +73,17 @@ function footer(plan: Plan, c: Colors): string {
 /** refresh-only: how many objects' recorded attributes the apply would update. */
 export const refreshOnlyCount = (plan: Plan): number => plan.drifted?.length ?? plan.changes.filter((rc) => rc.action !== "no-op").length;
 
+/** After an apply --refresh-only: what the state now records, by address. */
+export function renderRefreshRecorded(plan: Plan): string {
+  const drifted = new Set(plan.drifted ?? []);
+  const updated = plan.changes.filter((rc) => drifted.has(rc.address) && rc.changes.length > 0).map((rc) => rc.address);
+  const removed = plan.changes.filter((rc) => drifted.has(rc.address) && rc.changes.length === 0).map((rc) => rc.address);
+  const lines = [`Refresh complete: the state records what the service reports. Nothing on the service changed.`];
+  if (updated.length > 0) lines.push(`  updated in the state: ${updated.join(", ")}`);
+  if (removed.length > 0) lines.push(`  removed from the state (deleted outside netform): ${removed.join(", ")}`);
+  return `${lines.join("\n")}\n`;
+}
+
 export function summaryCounts(s: PlanSummary): string {
   const counts = `${s.add} to add, ${s.change} to change, ${s.replace} to replace, ${s.destroy} to destroy`;
   return s.import > 0 ? `${counts}, ${s.import} to import` : counts;
@@ -80,7 +92,7 @@ export function summaryCounts(s: PlanSummary): string {
 // ---------------------------------------------------------------------------------------------------
 // One resource
 
-function renderResource(rc: ResourceChange, mode: PlanMode, c: Colors): string[] {
+function renderResource(rc: ResourceChange, mode: PlanMode, c: Colors, drifted: ReadonlySet<string>): string[] {
   const masks = Masks.of(rc);
   const lines: string[] = [];
   const comment = (text: string) => `  ${c.bold(`# ${rc.address}`)}${text}`;
@@ -88,8 +100,8 @@ function renderResource(rc: ResourceChange, mode: PlanMode, c: Colors): string[]
   if (rc.awaiting !== undefined) lines.push(comment(`: waiting for the ${rc.awaiting} started by an earlier run`));
 
   if (mode === "refresh-only") {
-    const drifted = rc.action !== "no-op" || rc.changes.length > 0;
-    if (!drifted) return lines;
+    if (rc.action === "no-op" && rc.changes.length === 0 && !drifted.has(rc.address)) return lines;
+    if (rc.changes.length === 0) return [comment(" has been deleted outside of netform"), ...reasonLine(), head("-", rc.address, c)];
     lines.push(comment(" has changed outside of netform"), ...reasonLine(), head("~", rc.address, c), ...fieldChangeLines(rc, c, masks));
     return lines;
   }

@@ -51,10 +51,11 @@ export function workspace(yaml?: string): Workspace {
 export function simEnv(url: string, extra: Record<string, string> = {}): Record<string, string> {
   return {
     NETFORM_ENDPOINT: url,
-    NETFORM_STATE_KEY: "e2e-state-key",
     NETFORM_CLIENT_ID: "demo-client",
     NETFORM_CLIENT_SECRET: "demo-secret",
     NETFORM_POLL_INTERVAL_MS: "10",
+    // Keyed as the README recommends; an unkeyed run with secrets warns on stderr.
+    NETFORM_STATE_KEY: "e2e-state-key",
     NO_COLOR: "1",
     ...extra,
   };

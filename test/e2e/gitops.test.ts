@@ -1,6 +1,9 @@
 // The pull-request workflow end to end: a saved plan applied exactly, stale plans refused, objects
 // imported, drift found with who made it.
 
+import { existsSync, mkdirSync, readFileSync, renameSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { useSimulator } from "../support/sim.js";
 import { netform, simEnv, workspace } from "./cli.js";
@@ -32,6 +35,35 @@ describe("saved plans", () => {
     expect((await t.call("GET", `/fabric/v4/routeFilters/${id}`)).body.description).toBe("reviewed");
   });
 
+  it("applies a saved plan from another directory, and after the checkout moved", async () => {
+    const ws = workspace();
+    mkdirSync(join(ws.dir, "infra"));
+    ws.write(filters("moved"), "infra/netform.yaml");
+    const env = simEnv(t.url);
+    expect((await netform(["plan", "-c", "infra", "--out", "infra/change.plan"], { cwd: ws.dir, env })).code).toBe(0);
+    const saved = readFileSync(join(ws.dir, "infra/change.plan"), "utf8");
+    expect(saved).not.toContain(ws.dir);
+    expect(JSON.parse(saved)).toMatchObject({ configPath: ".", statePath: "netform.state.json" });
+
+    const moved = join(tmpdir(), `netform-moved-${process.pid}-${Date.now()}`);
+    renameSync(ws.dir, moved);
+    const applied = await netform(["apply", "change.plan"], { cwd: join(moved, "infra"), env });
+    expect(applied.code).toBe(0);
+    expect(existsSync(join(moved, "infra/netform.state.json"))).toBe(true);
+  });
+
+  it("refuses flags that a saved plan cannot take, instead of ignoring them", async () => {
+    const ws = workspace(filters("flags"));
+    const env = simEnv(t.url);
+    await netform(["plan", "--out", "p.plan"], { cwd: ws.dir, env });
+    for (const flags of [["--var", "a=1"], ["-c", "elsewhere"], ["--target", "routeFilters.customer-in"], ["--replace", "routeFilters.customer-in"]]) {
+      const refused = await netform(["apply", "p.plan", ...flags], { cwd: ws.dir, env });
+      expect(refused.code).toBe(1);
+      expect(refused.stderr).toContain(`apply PLANFILE cannot take ${flags[0]}`);
+    }
+    expect(ws.stateText()).toBe("");
+  });
+
   it("refuses a plan made on an empty state once a state exists", async () => {
     const ws = workspace(filters("one"));
     const env = simEnv(t.url);
@@ -55,7 +87,7 @@ describe("saved plans", () => {
     ws.write(filters("three"));
     const changedConfig = await netform(["apply", "old.plan"], { cwd: ws.dir, env });
     expect(changedConfig.code).toBe(1);
-    expect(changedConfig.stderr).toContain("the configuration or its variables changed since");
+    expect(changedConfig.stderr).toContain("the saved plan is stale: netform.yaml changed since");
     ws.write(filters("two"));
     await netform(["plan", "--out", "two.plan"], { cwd: ws.dir, env });
     await netform(["apply", "--auto-approve", "--var", "unused=1"], { cwd: ws.dir, env }).catch(() => undefined);

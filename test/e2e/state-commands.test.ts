@@ -1,6 +1,7 @@
 // state list, show and rm, and force-unlock, through the command line.
 
-import { writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { useSimulator } from "../support/sim.js";
 import { netform, simEnv, workspace } from "./cli.js";
@@ -44,5 +45,31 @@ describe("state commands", () => {
     expect(unlocked.code).toBe(0);
     expect(unlocked.stdout).toContain("Removed the lock lock-1");
     expect((await netform(["plan"], { cwd: ws.dir, env })).code).toBe(0);
+  });
+
+  it("finds the state beside the configuration named by -c, for every command, from any directory", async () => {
+    const ws = workspace();
+    mkdirSync(join(ws.dir, "infra"));
+    ws.write(`${CONFIG_HEADER}routeFilters:\n  a:\n    type: BGP_IPv4_PREFIX_FILTER\n`, "infra/netform.yaml");
+    const env = simEnv(t.url);
+    const run = (...args: string[]) => netform(args, { cwd: ws.dir, env });
+    expect((await run("apply", "-c", "infra", "--auto-approve")).code).toBe(0);
+    expect(existsSync(join(ws.dir, "infra/netform.state.json"))).toBe(true);
+
+    expect((await run("state", "list", "-c", "infra")).stdout.trim()).toBe("routeFilters.a");
+    expect((await run("state", "list", "-c", "infra/netform.yaml")).stdout.trim()).toBe("routeFilters.a");
+    expect((await run("state", "show", "routeFilters.a", "-c", "infra")).code).toBe(0);
+    expect((await run("show", "-c", "infra")).stdout).toContain("routeFilters.a");
+    const here = await run("state", "list");
+    expect(here.code).toBe(1);
+    expect(here.stderr).toContain("there is no state in");
+
+    const lock = { id: "lock-2", operation: "apply", who: "ci@runner-8 (pid 1)", created: new Date().toISOString(), expires: new Date(Date.now() + 600_000).toISOString(), host: "runner-8", pid: 1 };
+    writeFileSync(join(ws.dir, "infra/netform.state.json.lock"), JSON.stringify(lock));
+    expect((await run("force-unlock", "lock-2", "-c", "infra")).code).toBe(0);
+    expect(existsSync(join(ws.dir, "infra/netform.state.json.lock"))).toBe(false);
+
+    expect((await run("state", "rm", "routeFilters.a", "-c", "infra")).code).toBe(0);
+    expect((await run("state", "list", "-c", "infra")).stdout.trim()).toBe("");
   });
 });

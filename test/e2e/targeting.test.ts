@@ -52,4 +52,21 @@ describe("--target", () => {
     expect(unknown.code).toBe(1);
     expect(unknown.stderr).toContain("connections.nope is neither in the configuration nor in the state");
   });
+
+  it("warns that the plan is partial, names a repeated target once, and refuses an unknown one before refreshing", async () => {
+    const ws = workspace(CONFIG);
+    const env = simEnv(t.url);
+    const plan = await netform(["plan", "--target", "connections.dc", "--target", "connections.dc"], { cwd: ws.dir, env });
+    expect(plan.code).toBe(0);
+    expect(plan.stderr).toContain("warning: targeting is in effect: this plan covers only connections.dc and what they depend on");
+    expect(plan.stdout.match(/# connections\.dc will be created/g)).toHaveLength(1);
+
+    expect((await netform(["apply", "--auto-approve", "--target", "routeFilters.unrelated"], { cwd: ws.dir, env })).code).toBe(0);
+    await t.call("DELETE", "/__sim/requests");
+    const unknown = await netform(["plan", "--target", "connections.nope", "--target", "connections.nope"], { cwd: ws.dir, env });
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr.match(/connections\.nope is neither in the configuration nor in the state/g)).toHaveLength(1);
+    const requests = (await t.call("GET", "/__sim/requests")).body as Array<{ path: string }>;
+    expect(requests.filter((r) => r.path.startsWith("/fabric/"))).toEqual([]);
+  });
 });

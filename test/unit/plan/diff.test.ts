@@ -220,16 +220,16 @@ const rows: Row[] = [
     expect: { [F]: { action: "create", reasonCode: "import-missing", reason: `import ${F_ID}: no such object` } },
   },
   {
-    name: "refresh-only: nothing is done, and what changed on the service is listed",
+    name: "refresh-only: nothing is done, and each field the state would record is listed, as is an object gone",
     resources: { routeFilters: { f: filter({ description: "new" }) } },
     state: { [F]: recordedF, [G]: recordedG },
-    refreshed: { [F]: { status: "present", id: F_ID, body: filterBody("f", F_ID, { description: "edited in the portal" }) } },
+    refreshed: { [F]: { status: "present", id: F_ID, body: filterBody("f", F_ID, { description: "edited in the portal" }) }, [G]: { status: "gone" } },
     mode: "refresh-only",
     expect: {
-      [F]: { action: "no-op", reasonCode: "refresh-only", changed: [] },
-      [G]: { action: "no-op", reasonCode: "refresh-only", reason: "no longer in the configuration", changed: [] },
+      [F]: { action: "no-op", reasonCode: "refresh-only", changed: ["description"] },
+      [G]: { action: "no-op", reasonCode: "refresh-only", reason: "deleted outside netform: the state entry is removed", changed: [] },
     },
-    drifted: [F],
+    drifted: [F, G],
   },
   {
     name: "destroy with a target: the target and what depends on it, dependents first",

@@ -50,7 +50,7 @@ describe("planDocument", () => {
     expect(doc.resourceChanges[0]!.afterUnknown).toEqual(["uuid", "zSide.accessPoint.profile.uuid"]);
     expect(doc.resourceChanges[0]!.before).toBeNull();
     const revision = doc.resourceChanges[1]!.changes.find((c) => c.path === "revision");
-    expect(revision).toEqual({ path: "revision", before: 3, after: "(known after apply)", unknown: true, sensitive: false, forcesReplacement: false });
+    expect(revision).toEqual({ path: "revision", before: 3, after: null, unknown: true, sensitive: false, forcesReplacement: false });
   });
 
   it("keeps no-ops, the plan's order, and the identity fields", () => {

@@ -48,9 +48,9 @@ describe("renderPlanMarkdown", () => {
 
   it("stays under the cap, dropping sections from the end and saying so", () => {
     const big = plan(large);
-    const md = renderPlanMarkdown(big);
+    const md = renderPlanMarkdown(big, { planFile: "plan.bin" });
     expect(md.length).toBeLessThan(65_000);
-    expect(md).toMatch(/> \d+ of 400 resource sections were left out to keep this comment under 65,000 characters\. Run `netform show` for the full plan\./);
+    expect(md).toMatch(/> \d+ of 400 resource sections were left out to keep this comment under 65,000 characters\. Run `netform show plan\.bin` for the full plan\./);
     // The table lists every address, and the sections kept are the first ones.
     for (const rc of big.changes) expect(md).toContain(`| \`${rc.address}\` |`);
     expect(md).toContain("<code>connections.c001</code>");
@@ -65,7 +65,8 @@ describe("renderPlanMarkdown", () => {
     const md = renderPlanMarkdown(plan(large), { maxLength: 5_000 });
     expect(md.length).toBeLessThanOrEqual(5_000);
     expect(md).toMatch(/^### netform plan: 392 to add, 0 to change, 0 to replace, 8 to destroy\n/);
-    expect(md).toMatch(/…and \d+ more changes not listed; run `netform show` for the full plan\./);
+    // Without a saved plan to show, `netform show` would show the state: a new plan is the way to the full one.
+    expect(md).toMatch(/…and \d+ more changes not listed; run `netform plan` for the full plan\./);
     expect(md).not.toContain("<details>");
   });
 

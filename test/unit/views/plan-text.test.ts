@@ -152,7 +152,16 @@ const scenarios: Record<string, Plan> = {
   "plan-no-changes": plan([unchanged]),
   "plan-destroy": plan([deleteAttachment, deleteVpn], "destroy"),
   "plan-destroy-empty": plan([], "destroy"),
-  "plan-refresh-only": plan([change("routeFilters.y", "update", { id: "rf-y", changes: [{ path: "description", before: "ours", after: "edited in the portal" }] }), unchanged], "refresh-only", { drifted: ["routeFilters.y"] }),
+  "plan-refresh-only": plan(
+    [
+      change("connections.dc", "no-op", { id: "c-dc", reasonCode: "refresh-only", changes: [{ path: "bandwidth", before: 50, after: 200 }] }),
+      change("routeFilters.y", "no-op", { id: "rf-y", reasonCode: "refresh-only", changes: [{ path: "description", before: "ours", after: "edited in the portal" }] }),
+      change("routeFilters.z", "no-op", { id: "rf-z", reasonCode: "refresh-only", reason: "deleted outside netform: the state entry is removed" }),
+      { ...unchanged, reasonCode: "refresh-only" },
+    ],
+    "refresh-only",
+    { drifted: ["connections.dc", "routeFilters.y", "routeFilters.z"] },
+  ),
 };
 
 describe("renderPlanText", () => {

@@ -156,14 +156,20 @@ export const planScenarios: Record<string, Plan> = {
   "no-changes": plan([unchanged]),
   destroy: plan([deleteAttachment, deleteVpn], "destroy"),
   "destroy-empty": plan([], "destroy"),
-  "refresh-only": plan([change("routeFilters.y", "update", { id: "rf-y", reasonCode: "refresh-only", changes: [{ path: "description", before: "ours", after: "edited in the portal" }] }), { ...unchanged, reasonCode: "refresh-only" }], "refresh-only", {
-    drifted: ["routeFilters.y"],
-  }),
+  "refresh-only": plan(
+    [
+      change("routeFilters.y", "no-op", { id: "rf-y", reasonCode: "refresh-only", changes: [{ path: "description", before: "ours", after: "edited in the portal" }] }),
+      change("routeFilters.z", "no-op", { id: "rf-z", reasonCode: "refresh-only", reason: "deleted outside netform: the state entry is removed" }),
+      { ...unchanged, reasonCode: "refresh-only" },
+    ],
+    "refresh-only",
+    { drifted: ["routeFilters.y", "routeFilters.z"] },
+  ),
 };
 
 function drift(entries: DriftEntry[]): DriftReport {
   const count = (s: DriftEntry["status"]) => entries.filter((e) => e.status === s).length;
-  return { formatVersion: 1, checkedAt: "2026-03-01T06:00:00.000Z", entries, summary: { changed: count("changed"), deleted: count("deleted"), missing: count("missing") }, requestCount: 9 };
+  return { formatVersion: 1, checkedAt: "2026-03-01T06:00:00.000Z", entries, summary: { changed: count("changed"), deleted: count("deleted"), missing: count("missing"), unapplied: count("unapplied") }, requestCount: 9 };
 }
 
 const changedByPortal: DriftEntry = {
@@ -194,6 +200,9 @@ const deleted: DriftEntry = { address: "routeFilters.gone", kind: "routeFilters"
 
 const missing: DriftEntry = { address: "vpns.z", kind: "vpns", status: "missing", fields: [], differsFromConfiguration: true };
 
+/** A change outside netform that a refresh-only run recorded: the service matches the state, not the configuration. */
+const unapplied: DriftEntry = { address: "connections.dc", kind: "connections", id: "conn-dc", status: "unapplied", fields: [{ path: "bandwidth", before: 200, after: 100 }], differsFromConfiguration: true };
+
 const secretDrift: DriftEntry = {
   address: "routingProtocols.s",
   kind: "routingProtocols",
@@ -212,6 +221,7 @@ export const driftScenarios: Record<string, DriftReport> = {
   changed: drift([changedByPortal, changedQuietly]),
   deleted: drift([deleted]),
   missing: drift([missing]),
+  unapplied: drift([unapplied]),
   secrets: drift([secretDrift]),
   mixed: drift([changedByPortal, deleted, missing, secretDrift]),
   none: drift([]),

@@ -1,0 +1,113 @@
+// What a Terraform user expects of the command line beyond the plan itself: variable files beside the
+// configuration, --target's warnings, and messages that say what to do.
+
+import { describe, expect, it } from "vitest";
+import { useSimulator } from "../support/sim.js";
+import { out, runner } from "./service.js";
+import { netform, simEnv, workspace } from "./cli.js";
+
+const t = useSimulator({ speed: 500 });
+
+const FILTER_WITH_VARIABLE = `netform: 1
+provider:
+  endpoint: embedded
+  projectId: 5c1a4b6e-6b55-4c34-8a4f-2a9f1d0c7e01
+variables:
+  note: { type: string }
+routeFilters:
+  edge:
+    type: BGP_IPv4_PREFIX_FILTER
+    description: \${var.note}
+`;
+
+describe("variable files beside the configuration", () => {
+  it("skips *.vars.yaml in a configuration directory, and names the fix when a var file is read as configuration", async () => {
+    const ws = workspace(FILTER_WITH_VARIABLE);
+    ws.write("note: from the prod file\n", "prod.vars.yaml");
+    const run = runner(t, ws);
+    const plan = await run("plan", "--var-file", "prod.vars.yaml", "--format", "json");
+    expect(plan.code).toBe(0);
+    expect(JSON.parse(plan.stdout).resourceChanges[0].after.description).toBe("from the prod file");
+
+    ws.write("note: from the prod file\n", "prod.yaml");
+    const misread = await run("plan", "--var-file", "prod.yaml");
+    expect(misread.code).toBe(1);
+    expect(misread.stderr).toMatch(/prod\.yaml:1:1 .*unknown top-level key "note"/);
+    expect(misread.stderr).toContain("if prod.yaml holds variable values, name it *.vars.yaml");
+  });
+});
+
+describe("plan --format json", () => {
+  it("leaves values unknown until apply out of after, and lists them in afterUnknown", async () => {
+    const ws = workspace(`netform: 1
+provider:
+  endpoint: embedded
+  projectId: 5c1a4b6e-6b55-4c34-8a4f-2a9f1d0c7e01
+connections:
+  dc:
+    type: EVPL_VC
+    bandwidth: 100
+    aSide: { accessPoint: { type: COLO, port: { uuid: c791f8cb-5cc8-cc80-8ce0-306a5c00a4ee }, linkProtocol: { type: DOT1Q, vlanTag: 1700 } } }
+    zSide: { accessPoint: { type: COLO, port: { uuid: c791f8cb-0000-4000-8000-000000000002 }, linkProtocol: { type: DOT1Q, vlanTag: 1700 } } }
+    notifications: [{ type: ALL, emails: [noc@example.com] }]
+routingProtocols:
+  direct:
+    connection: \${connections.dc.uuid}
+    type: DIRECT
+    directIpv4: { equinixIfaceIp: 192.168.100.1/30 }
+`);
+    const plan = await runner(t, ws)("plan", "--format", "json");
+    expect(plan.code).toBe(0);
+    expect(plan.stdout).not.toContain("known after apply");
+    const direct = JSON.parse(plan.stdout).resourceChanges.find((r: { address: string }) => r.address === "routingProtocols.direct");
+    expect(direct.afterUnknown).toContain("connection");
+    expect(direct.after).not.toHaveProperty("connection");
+    expect(direct.after.type).toBe("DIRECT");
+  });
+});
+
+describe("messages", () => {
+  it("say what to do: the destroy review command, the half-set credentials, the file that cannot be read", async () => {
+    const ws = workspace(FILTER_WITH_VARIABLE);
+    const run = runner(t, ws);
+    const destroy = await run("destroy");
+    expect(destroy.code).toBe(1);
+    expect(destroy.stderr).toContain("review the plan with 'netform plan --destroy', then run 'netform destroy --auto-approve'");
+
+    const halfSet = await netform(["plan", "--var", "note=x"], { cwd: ws.dir, env: { ...simEnv(t.url), NETFORM_CLIENT_SECRET: "" } });
+    expect(halfSet.code).toBe(1);
+    expect(halfSet.stderr).toContain("NETFORM_CLIENT_ID is set, and NETFORM_CLIENT_SECRET is not");
+
+    for (const [args, expected] of [
+      [["apply", "missing.plan"], "cannot read the saved plan missing.plan: no such file or directory"],
+      [["plan", "-c", "nowhere"], "cannot read the configuration nowhere: no such file or directory"],
+      [["plan", "--var-file", "absent.vars.yaml"], "cannot read the variable file absent.vars.yaml: no such file or directory"],
+    ] as const) {
+      const result = await run(...args);
+      expect(result.code).toBe(1);
+      expect(result.stderr).toContain(expected);
+      expect(result.stderr).not.toContain("ENOENT");
+    }
+  });
+
+  it("warns once, when secrets are first hashed without NETFORM_STATE_KEY, and never with one", async () => {
+    const config = `netform: 1
+provider:
+  endpoint: embedded
+  projectId: 5c1a4b6e-6b55-4c34-8a4f-2a9f1d0c7e01
+routeFilters:
+  edge:
+    type: BGP_IPv4_PREFIX_FILTER
+    description: \${secret.NOTE}
+`;
+    const ws = workspace(config);
+    const unkeyed = await runner(t, ws, { NOTE: "secret words", NETFORM_STATE_KEY: "" })("apply", "--auto-approve");
+    expect(unkeyed.code, out(unkeyed)).toBe(0);
+    expect(unkeyed.stderr).toContain("warning: NETFORM_STATE_KEY is not set: netform generated a random key");
+    const again = await runner(t, ws, { NOTE: "secret words", NETFORM_STATE_KEY: "" })("plan");
+    expect(again.stderr).not.toContain("NETFORM_STATE_KEY");
+    const keyed = await runner(t, workspace(config), { NOTE: "secret words", NETFORM_STATE_KEY: "k-7d1f" })("apply", "--auto-approve");
+    expect(keyed.code, out(keyed)).toBe(0);
+    expect(keyed.stderr).not.toContain("NETFORM_STATE_KEY");
+  });
+});
