@@ -8,6 +8,7 @@ import type { ConfigResource } from "../../src/config/index.js";
 import { devices } from "../../src/kinds/devices/index.js";
 import { TERM_LENGTHS } from "../../src/kinds/devices/spec.js";
 import { SimError } from "../../src/simulator/core/errors.js";
+import type { JsonObject } from "../../src/simulator/core/world.js";
 import { DEVICE_TYPES, LICENSE_MODES, MANAGEMENT_TYPES } from "../../src/simulator/network-edge/device-catalogue.js";
 import { TERM_LENGTHS as SERVICE_TERM_LENGTHS, resolveOffer } from "../../src/simulator/network-edge/device-rules.js";
 import { useSimulator } from "../support/sim.js";
@@ -19,7 +20,7 @@ const kindCtx = useKindContext(t);
 /** The field the service refuses the order at, or undefined when it accepts it. */
 function serviceRefuses(spec: Record<string, unknown>): string | undefined {
   try {
-    resolveOffer(spec);
+    resolveOffer(spec as JsonObject);
     return undefined;
   } catch (e) {
     if (e instanceof SimError) return e.details[0]?.property;
