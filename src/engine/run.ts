@@ -309,11 +309,12 @@ function targetingWarning(targets: readonly string[], mode: PlanMode): Diagnosti
   };
 }
 
-/** Each kind's plan-time checks against the service, for the objects of that kind the plan creates. */
+/** Each kind's plan-time checks against the service, for the objects of that kind the plan creates or replaces. */
 async function preflight(run: Run, plan: Plan): Promise<Diagnostic[]> {
   const creates = new Map<string, ConfigResource[]>();
   for (const change of plan.changes) {
-    const resource = change.action === "create" ? resourceAt(run.config, change.address) : undefined;
+    // A replacement orders a new object too: refused after the old one is deleted, it would leave neither.
+    const resource = change.action === "create" || change.action === "replace" ? resourceAt(run.config, change.address) : undefined;
     if (!resource) continue;
     const own = creates.get(resource.kind);
     if (own) own.push(resource);

@@ -130,9 +130,10 @@ export interface KindDefinition<Name extends string = string> extends KindSchema
   name: Name;
   handler: KindHandler;
   /**
-   * The service's rules that only the service can check, for the objects of this kind a plan creates (a BGP
-   * instance on a connection netform does not manage needs that connection's DIRECT instance): a few reads
-   * at plan time, reported as located diagnostics before anything is applied.
+   * The service's rules that only the service can check, for the objects of this kind a plan creates or
+   * replaces (a BGP instance on a connection netform does not manage needs that connection's DIRECT instance;
+   * a device's core must be one its type offers): a few reads at plan time, reported as located diagnostics
+   * before anything is applied.
    */
   preflight?(ctx: KindContext, creates: readonly ConfigResource[], config: Configuration): Promise<Diagnostic[]>;
 }

@@ -147,6 +147,7 @@ describe("POST /ne/v1/devices", () => {
       [{ additionalBandwidth: -1 }, "additionalBandwidth"],
       [{ additionalBandwidth: "15" }, "additionalBandwidth"],
       [{ termlength: 5 }, "termlength"],
+      [{ termlength: 6 }, "termlength"],
       [{ licenseMode: "LEASE" }, "licenseMode"],
       [{ core: "2" }, "core"],
       [{ termLength: 12 }, "termLength"],
@@ -171,6 +172,8 @@ describe("POST /ne/v1/devices", () => {
       [{ packageCode: "network-premier" }, "packageCode", "EQ-2012025"],
       [{ version: "16.09.03" }, "version", "EQ-2012025"],
       [{ core: 3 }, "core", "EQ-2012025"],
+      // 16 cores are offered self-configured only.
+      [{ core: 16 }, "core", "EQ-2012025"],
       [{ metroCode: "ZH" }, "metroCode", "EQ-2012025"],
       [{ deviceManagementType: "EQUINIX-CONFIGURED" }, "deviceManagementType", "EQ-2012025"],
       [{ throughput: 7, throughputUnit: "Gbps" }, "throughput", "EQ-2012025"],
@@ -179,6 +182,7 @@ describe("POST /ne/v1/devices", () => {
       const res = await create({ ...EXAMPLE, ...change });
       expect(res.body, JSON.stringify(change)).toMatchObject({ errorCode: code, property });
     }
+    expect((await create({ ...EXAMPLE, packageCode: "network-advantage", deviceManagementType: "SELF-CONFIGURED", core: 16, termlength: 36 })).status).toBe(202);
     expect((await create({ ...FIREWALL, deviceManagementType: "PROVIDER-CONFIGURED" })).body.property).toBe("deviceManagementType");
     expect((await create({ ...FIREWALL, tier: 1 })).body.property).toBe("tier");
     expect((await create({ ...FIREWALL, metroCode: "HK" })).body.property).toBe("metroCode");

@@ -1,10 +1,12 @@
 // Virtual network devices: the schema of their YAML (spec.ts), the service's rules across their fields
-// (rules.ts), and how the engine manages them through the network-edge API (handler.ts). A device's
-// defaults come from the provider (project, billing account) and name a pair's secondary after it.
+// (rules.ts), the combinations the device-type catalogue offers (offers.ts), and how the engine manages them
+// through the network-edge API (handler.ts). A device's defaults come from the provider (project, billing
+// account) and name a pair's secondary after it.
 
 import { SecretPaths } from "../../config/index.js";
 import type { KindDefinition } from "../types.js";
 import { handler } from "./handler.js";
+import { preflight } from "./offers.js";
 import { rules } from "./rules.js";
 import { schema, VENDOR_CONFIG_SECRETS } from "./spec.js";
 
@@ -48,4 +50,5 @@ export const devices: KindDefinition<"devices"> = {
   parents: {},
   timeoutMs: 90 * 60_000,
   handler,
+  preflight,
 };

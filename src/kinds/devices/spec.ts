@@ -9,6 +9,8 @@ export const MANAGEMENT_TYPES = ["SELF-CONFIGURED", "PROVIDER-CONFIGURED"] as co
 export type ManagementType = (typeof MANAGEMENT_TYPES)[number];
 export const CONNECTIVITY = ["INTERNET-ACCESS", "PRIVATE", "INTERNET-ACCESS-WITH-PRVT-MGMT"] as const;
 export const THROUGHPUT_UNITS = ["Mbps", "Gbps"] as const;
+/** The terms, in months, the service offers every device (the official description's device update). */
+export const TERM_LENGTHS: readonly number[] = [1, 12, 24, 36];
 
 /** 1 to 5 recipients of life-cycle mail (section 8). */
 export const MIN_DEVICE_RECIPIENTS = 1;
@@ -88,7 +90,10 @@ export const schema = z.strictObject({
   licenseMode: z.enum(LICENSE_MODES),
   deviceManagementType: z.enum(MANAGEMENT_TYPES),
   core: z.int().min(1, { error: "core must be a positive integer" }),
-  termlength: digits("termlength").optional().describe("term in months (the create body spells it so)"),
+  termlength: digits("termlength")
+    .refine((months) => TERM_LENGTHS.includes(Number(months)), { error: `termlength must be one of ${TERM_LENGTHS.join(", ")} (months)` })
+    .optional()
+    .describe("term in months: 1, 12, 24 or 36 (the create body spells it so)"),
   notifications: notifications().describe("1 to 5 addresses for life-cycle mail"),
   accountNumber: digits("accountNumber").optional().describe("default: provider.accountNumber"),
   accountReferenceId: z.string().optional(),
