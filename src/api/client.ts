@@ -229,16 +229,18 @@ export class ApiClient {
 
   /** Sends an authenticated request; returns the parsed body, or throws ApiError for a 4xx/5xx. */
   async call<T = unknown>(method: string, path: string, opts: RequestOptions = {}): Promise<T> {
-    const res = await this.exchange(method, path, opts, { idempotent: opts.readOnly || isReadOnly(method), authenticated: true });
-    if (res.status >= 400) throw new ApiError({ status: res.status, method, path, body: res.body });
-    return res.body as T;
+    return (await this.authenticated(method, path, opts)).body as T;
   }
 
   /** Sends a create that answers with the new object's address in its Location header alone (an SSH key, 4.11); returns that address. */
   async callForLocation(method: string, path: string, opts: RequestOptions = {}): Promise<string | undefined> {
+    const location = (await this.authenticated(method, path, opts)).headers.location;
+    return Array.isArray(location) ? location[0] : location;
+  }
+
+  private async authenticated(method: string, path: string, opts: RequestOptions): Promise<Response> {
     const res = await this.exchange(method, path, opts, { idempotent: opts.readOnly || isReadOnly(method), authenticated: true });
     if (res.status >= 400) throw new ApiError({ status: res.status, method, path, body: res.body });
-    const location = res.headers.location;
-    return Array.isArray(location) ? location[0] : location;
+    return res;
   }
 }
