@@ -113,7 +113,10 @@ export class Poller {
     try {
       // Objects due within half the smallest interval are read now too: one request serves them all.
       const horizon = this.now() + this.settings.minIntervalMs / 2;
-      const due = [...this.waiters].filter((w) => w.due <= horizon);
+      const dueKinds = new Set([...this.waiters].filter((w) => w.due <= horizon).map((w) => w.kind));
+      // A kind read in one request takes along its waiters not yet due: the request costs the same, and
+      // waits that started apart stay in one read instead of drifting into one read each.
+      const due = [...this.waiters].filter((w) => w.due <= horizon || (dueKinds.has(w.kind) && w.kind.observeMany !== undefined));
       const byKind = new Map<KindHandler, Waiter[]>();
       for (const w of due) byKind.set(w.kind, [...(byKind.get(w.kind) ?? []), w]);
       await Promise.all([...byKind].map(([kind, waiters]) => this.observe(kind, waiters)));
