@@ -3,7 +3,7 @@
 // 401 renewal-and-retry, and retries of what may be retried (retry.ts).
 
 import PQueue from "p-queue";
-import { Agent, FormData, request } from "undici";
+import type { Agent } from "undici";
 import { NetformError } from "../diag/index.js";
 import { ApiError } from "./errors.js";
 import { DEFAULT_MAX_RETRY_AFTER_MS, DEFAULT_RETRY, RETRYABLE_STATUSES, backoffDelay, isReadOnly, neverSent, retryAfterMs, type RetryPolicy } from "./retry.js";
@@ -61,18 +61,22 @@ type Response = { status: number; body: unknown; headers: Record<string, string 
 
 export interface RequestOptions {
   body?: unknown;
-  /** A multipart body (a file upload), sent in place of a JSON one; build it with the FormData this module exports. */
-  form?: FormData;
+  /** A multipart body (a file upload), sent in place of a JSON one: its fields in order. */
+  form?: readonly MultipartField[];
   query?: Record<string, string | number | boolean | undefined>;
   /** A POST that changes nothing (a search): retried like a read. */
   readOnly?: boolean;
 }
 
+/** A field of a multipart body: a value, or a file's content under a file name. */
+export type MultipartField = { name: string; value: string } | { name: string; content: string; fileName: string };
+
 /** Renew this long before the service's stated expiry, so no request carries a token that dies in flight. */
 const RENEW_MARGIN_MS = 60_000;
 
 export class ApiClient {
-  private readonly agent: Agent;
+  /** The HTTP client, loaded with the first request: commands that never call the service do not pay for loading it. */
+  private http: Promise<{ agent: Agent; request: typeof import("undici").request; FormData: typeof import("undici").FormData }> | undefined;
   private readonly inFlight: PQueue;
   private readonly policy: RetryPolicy;
   private readonly sleep: (ms: number) => Promise<void>;
@@ -82,11 +86,17 @@ export class ApiClient {
   requestCount = 0;
 
   constructor(private readonly options: ApiClientOptions) {
-    const timeout = options.timeoutMs ?? 60_000;
-    this.agent = new Agent({ keepAliveTimeout: 30_000, connections: 32, headersTimeout: timeout, bodyTimeout: timeout });
     this.inFlight = new PQueue({ concurrency: Math.max(1, options.concurrency ?? 32) });
     this.policy = { ...DEFAULT_RETRY, ...options.retry };
     this.sleep = options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)));
+  }
+
+  private loadHttp(): NonNullable<ApiClient["http"]> {
+    this.http ??= import("undici").then(({ Agent, FormData, request }) => {
+      const timeout = this.options.timeoutMs ?? 60_000;
+      return { agent: new Agent({ keepAliveTimeout: 30_000, connections: 32, headersTimeout: timeout, bodyTimeout: timeout }), request, FormData };
+    });
+    return this.http;
   }
 
   get baseUrl(): string {
@@ -104,7 +114,7 @@ export class ApiClient {
   }
 
   async close(): Promise<void> {
-    await this.agent.close();
+    if (this.http) await (await this.http).agent.close();
   }
 
   private async accessToken(force = false): Promise<string> {
@@ -150,13 +160,22 @@ export class ApiClient {
     if (opts.token) headers.authorization = `Bearer ${opts.token}`;
     // A multipart body carries its own content type, boundary included.
     if (opts.body !== undefined && !opts.form) headers["content-type"] = "application/json";
+    const { agent, request, FormData } = await this.loadHttp();
+    let form: InstanceType<typeof FormData> | undefined;
+    if (opts.form) {
+      form = new FormData();
+      for (const field of opts.form) {
+        if ("content" in field) form.append(field.name, new Blob([field.content]), field.fileName);
+        else form.append(field.name, field.value);
+      }
+    }
     const started = performance.now();
     this.requestCount++;
     const res = await request(url, {
       method: method as "GET",
       headers,
-      body: opts.form ?? (opts.body === undefined ? null : JSON.stringify(opts.body)),
-      dispatcher: this.agent,
+      body: form ?? (opts.body === undefined ? null : JSON.stringify(opts.body)),
+      dispatcher: agent,
     });
     const text = await res.body.text();
     let body: unknown = text;

@@ -5,5 +5,3 @@
 export * from "./client.js";
 export * from "./errors.js";
 export * from "./pages.js";
-// The multipart body type the client sends, for a kind that uploads a file.
-export { FormData } from "undici";

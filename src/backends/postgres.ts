@@ -8,7 +8,7 @@
 
 import { hostname, userInfo } from "node:os";
 import { randomUUID } from "node:crypto";
-import pg from "pg";
+import type pg from "pg";
 import { NetformError } from "../diag/index.js";
 import { conflict, type HeldLock, type LockInfo, type LockRefusal, type StateBackend, type StateVersion, type StoredVersion } from "../state/index.js";
 
@@ -63,7 +63,9 @@ export class PostgresBackend implements StateBackend {
   }
 
   private async connect(): Promise<pg.Client> {
-    const client = new pg.Client({ connectionString: this.settings.url, application_name: "netform" });
+    // Loaded here, not at the top: only runs whose state is in PostgreSQL need the driver.
+    const { default: driver } = await import("pg");
+    const client = new driver.Client({ connectionString: this.settings.url, application_name: "netform" });
     // A connection lost later (the server restarted) fails the query in flight; it must not crash the process.
     client.on("error", () => {});
     try {

@@ -118,11 +118,11 @@ async function applyCommand(ctx: RunContext, flags: RunFlags, operation: "apply"
 }
 
 export function registerApply(program: Command): void {
-  addRunOptions(program.command("apply [planfile]").description("make the service match the configuration, or apply exactly a saved plan"), { planFlags: true })
+  addRunOptions(program.command("apply [planfile]"), { planFlags: true })
     .option("--auto-approve", "apply without asking (required without a terminal; a saved plan never asks)")
     .option("--format <format>", "text, or json: one JSON object per line for each event (needs --auto-approve or a saved plan)", "text")
     .action(run((ctx, planFile: string | undefined, flags: RunFlags) => applyCommand(ctx, flags, "apply", planFile)));
-  addRunOptions(program.command("destroy").description("delete everything the state records"), { planFlags: false })
+  addRunOptions(program.command("destroy"), { planFlags: false })
     .option("--auto-approve", "destroy without asking (required without a terminal)")
     .option("--format <format>", "text, or json: one JSON object per line for each event (needs --auto-approve)", "text")
     .action(run((ctx, flags: RunFlags) => applyCommand(ctx, flags, "destroy")));

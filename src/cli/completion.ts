@@ -274,7 +274,6 @@ const SCRIPTS: Record<Shell, (all: Position[]) => string> = { bash, zsh, fish };
 export function registerCompletion(program: Command): void {
   program
     .command("completion")
-    .description("print a completion script for bash, zsh or fish: commands, subcommands and flags")
     .addArgument(new Argument("<shell>", "bash, zsh or fish").choices(SHELLS))
     .addHelpText(
       "after",

@@ -63,7 +63,6 @@ function step(output: Output, netform: string, dir: string, speed: string, args:
 export function registerDemo(program: Command): void {
   program
     .command("demo")
-    .description("the quick start: validate, plan, apply and plan again examples/quickstart on the embedded simulator")
     .option("--dir <dir>", "work in this directory instead of a new temporary one")
     .option("--speed <x>", "how much faster than the real service the simulator runs", "60")
     .action(

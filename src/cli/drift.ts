@@ -10,7 +10,7 @@ import { quietReporter, textReporter, withRun } from "./run-command.js";
 import { detectDrift, IgnoreRules } from "../engine/index.js";
 
 export function registerDrift(program: Command): void {
-  addRunOptions(program.command("drift").description("report what changed outside netform: exit 0 none, 2 drift, 1 error"), { planFlags: false })
+  addRunOptions(program.command("drift"), { planFlags: false })
     .option("--format <format>", "text, markdown (for an issue or a comment) or json", "text")
     .action(
       run(async (ctx, flags: RunFlags) => {

@@ -40,7 +40,6 @@ const worthShowing = (d: Diagnostic): boolean => d.severity === "error" || !d.co
 export function registerGraph(program: Command): void {
   program
     .command("graph")
-    .description("print the dependency graph of the configuration (Graphviz DOT or Mermaid), without calling the API")
     .option("-c, --config <path>", "a configuration file or a directory of *.yaml / *.yml files", ".")
     .option("--format <format>", "dot or mermaid", "dot")
     .option("--var <NAME=VALUE>", "set a variable (repeatable)", collect, [])

@@ -9,7 +9,6 @@ import { importObject } from "../engine/index.js";
 export function registerImport(program: Command): void {
   program
     .command("import <address> <uuid>")
-    .description("adopt an object that already exists on the service under an address the configuration declares")
     .option("-c, --config <path>", "a configuration file or a directory of *.yaml / *.yml files", ".")
     .option("--state <file>", "the state file (default: netform.state.json beside the configuration)")
     .option("--var <NAME=VALUE>", "set a variable (repeatable)", (v: string, p: string[]) => [...p, v], [])

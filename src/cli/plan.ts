@@ -10,7 +10,7 @@ import { addRunOptions, runRequest, type RunFlags } from "./run-options.js";
 import { planRequested, quietReporter, textReporter, withRun } from "./run-command.js";
 
 export function registerPlan(program: Command): void {
-  addRunOptions(program.command("plan").description("show what apply would change, without changing anything"), { planFlags: true })
+  addRunOptions(program.command("plan"), { planFlags: true })
     .option("--detailed-exitcode", "exit 0 when there is nothing to change, 2 when there are changes, 1 on error")
     .option("--out <file>", "save the plan, so that 'netform apply FILE' applies exactly it")
     .option("--format <format>", "text, markdown (for a pull-request comment) or json (one plan document)", "text")

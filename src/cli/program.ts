@@ -2,7 +2,8 @@
 // command's outcome to the exit codes of CLI.md (0 success, 1 error, 2 changes or drift present).
 
 import { Command, CommanderError, Option } from "commander";
-import { Output, renderError } from "../views/index.js";
+import { renderError } from "../views/errors.js";
+import { Output } from "../views/output.js";
 
 export interface GlobalOptions {
   color?: boolean;

@@ -9,7 +9,6 @@ import { run } from "./program.js";
 export function registerSchema(program: Command): void {
   program
     .command("schema")
-    .description("print the JSON Schema of the configuration (for editors and the YAML language server)")
     .action(
       run(({ output }) => {
         renderSchema(output, configurationSchemaText());

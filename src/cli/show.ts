@@ -9,7 +9,6 @@ import { run } from "./program.js";
 export function registerShow(program: Command): void {
   program
     .command("show [planfile]")
-    .description("show a saved plan, or without one what the state records")
     .option("--format <format>", "text, markdown or json", "text")
     .option("-c, --config <path>", "the configuration whose backend keeps the state, when no plan file is given", ".")
     .option("--state <file>", "a local state file instead, when no plan file is given")

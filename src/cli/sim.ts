@@ -25,7 +25,6 @@ function number(value: string, flag: string, min: number): number {
 export function registerSim(program: Command): void {
   program
     .command("sim")
-    .description("run the embedded simulator of the service on loopback (for rehearsals, demos and tests)")
     .option("--host <host>", "address to listen on", "127.0.0.1")
     .option("--port <port>", "port to listen on (0 picks a free one)", "8787")
     .option("--data <file>", "persist the simulated world in FILE and continue from it on the next start")

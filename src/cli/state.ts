@@ -44,7 +44,7 @@ function serialFlag(text: string | undefined): number | undefined {
 }
 
 export function registerState(program: Command): void {
-  const state = program.command("state").description("inspect, restore, move or rekey the state, or forget an object in it");
+  const state = program.command("state");
   withTarget(state.command("list").description("list every address the state records"), { locks: false }).action(
     run(async ({ output }, flags: TargetFlags) => {
       renderStateList(output, await readState(target(flags, output)));
@@ -113,7 +113,7 @@ export function registerState(program: Command): void {
 }
 
 export function registerForceUnlock(program: Command): void {
-  withTarget(program.command("force-unlock <lockId>").description("remove the state lock left by a run that died (give the lock ID the error showed)"), { locks: false }).action(
+  withTarget(program.command("force-unlock <lockId>"), { locks: false }).action(
     run(async ({ output }, lockId: string, flags: TargetFlags) => {
       const holder = await unlockState(target(flags, output), lockId);
       output.out(`Removed the lock ${holder.id} held by ${holder.who} for ${holder.operation} since ${holder.created}.`);

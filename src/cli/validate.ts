@@ -3,9 +3,9 @@
 // checked at plan time, so a pipeline can validate without its secrets.
 
 import type { Command } from "commander";
-import { parseVarFlag, readConfiguration } from "../engine/index.js";
+import { parseVarFlag, readConfiguration } from "../engine/configuration.js";
 import { hasErrors, NetformError } from "../diag/index.js";
-import { renderDiagnosticsJson, renderDiagnosticsText } from "../views/index.js";
+import { renderDiagnosticsJson, renderDiagnosticsText } from "../views/diagnostics.js";
 import { run } from "./program.js";
 
 type Format = "text" | "json";
@@ -43,7 +43,6 @@ function format(value: string): Format {
 export function registerValidate(program: Command): void {
   program
     .command("validate")
-    .description("check the configuration against the service's rules, without calling the API")
     .option("-c, --config <path>", "a configuration file or a directory of *.yaml / *.yml files", ".")
     .option("--format <format>", "text or json", "text")
     .option("--var <NAME=VALUE>", "set a variable (repeatable)", collect, [])

@@ -9,7 +9,7 @@
 import { readFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { z } from "zod";
-import { FormData } from "../api/index.js";
+import type { MultipartField } from "../api/index.js";
 import { metroCode, reveal, SecretPaths, Sensitive } from "../config/index.js";
 import { NetformError } from "../diag/index.js";
 import type { Body, KindDefinition, KindHandler } from "./types.js";
@@ -55,11 +55,9 @@ const handler: KindHandler = {
   updatable: {},
 
   async create(ctx, spec) {
-    const form = new FormData();
-    const name = typeof spec.fileName === "string" ? spec.fileName : "upload";
-    form.append("file", new Blob([String(reveal(spec.content))]), name);
+    const form: MultipartField[] = [{ name: "file", content: String(reveal(spec.content)), fileName: typeof spec.fileName === "string" ? spec.fileName : "upload" }];
     for (const field of ["deviceTypeCode", "metroCode", "processType", "deviceManagementType", "licenseType"]) {
-      if (typeof spec[field] === "string") form.append(field, spec[field]);
+      if (typeof spec[field] === "string") form.push({ name: field, value: spec[field] });
     }
     const response = await ctx.api.call<Body>("POST", BASE, { form });
     if (typeof response.fileUuid !== "string") throw new NetformError({ code: "api.unexpected_body", source: "internal", message: "file upload: the service's answer has no fileUuid" });
