@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { useSimulator } from "../support/sim.js";
+import { type TestSim, useSimulator } from "../support/sim.js";
 
 const t = useSimulator();
 
@@ -15,32 +15,36 @@ const ROUTER = {
 };
 const FIREWALL = { deviceTypeCode: "PA-VM", metroCode: "DC", deviceManagementType: "SELF-CONFIGURED", licenseMode: "SUB", core: 2, virtualDeviceName: "fw-1", notifications: ["sec@example.com"] };
 
-async function provisioned(body: object): Promise<string> {
-  const res = await t.call("POST", "/ne/v1/devices", { body });
+async function provisioned(body: object, on: TestSim = t): Promise<string> {
+  const res = await on.call("POST", "/ne/v1/devices", { body });
   expect(res.status).toBe(202);
-  await t.waitFor(`/ne/v1/devices/${res.body.uuid}`, "/status", "PROVISIONED");
+  await on.waitFor(`/ne/v1/devices/${res.body.uuid}`, "/status", "PROVISIONED");
   return res.body.uuid as string;
 }
 
 const MISSING = "0c5d0c8b-0000-4000-8000-000000000000";
 
 describe("soft reboot and reload history", () => {
+  // A reboot lasts 90 simulated seconds: at the file's speed of 1000, 90 ms, which a busy machine can spend between
+  // two requests. The test that looks at a reboot in progress runs its own simulator, slow enough to see it.
+  const slow = useSimulator({ speed: 100 });
+
   it("reboots a provisioned device and records the reload with its statuses", async () => {
-    const uuid = await provisioned(ROUTER);
-    const res = await t.call("POST", `/ne/v1/devices/${uuid}/softReboot`);
+    const uuid = await provisioned(ROUTER, slow);
+    const res = await slow.call("POST", `/ne/v1/devices/${uuid}/softReboot`);
     expect(res.status).toBe(201);
-    const history = await t.call("GET", `/ne/v1/devices/${uuid}/softReboot`);
+    const history = await slow.call("GET", `/ne/v1/devices/${uuid}/softReboot`);
     expect(history.status).toBe(200);
     expect(history.body.pagination).toMatchObject({ offset: 0, limit: 20, total: 1 });
     expect(history.body.data[0]).toMatchObject({ deviceUUID: uuid, requestedBy: "demo-user", status: expect.stringMatching(/REQUEST_ACCEPTED|IN_PROGRESS/) });
-    expect((await t.call("POST", `/ne/v1/devices/${uuid}/softReboot`)).body.property).toBe("virtualDeviceUUID");
-    const done = await t.waitFor(`/ne/v1/devices/${uuid}/softReboot`, "/data/0/status", "SUCCESS");
+    expect((await slow.call("POST", `/ne/v1/devices/${uuid}/softReboot`)).body.property).toBe("virtualDeviceUUID");
+    const done = await slow.waitFor(`/ne/v1/devices/${uuid}/softReboot`, "/data/0/status", "SUCCESS");
     expect(done.data[0].completiondDate).toMatch(/^\d{4}-\d{2}-\d{2}T/);
-    expect((await t.call("POST", `/ne/v1/devices/${uuid}/softReboot`)).status).toBe(201);
-    const two = await t.call("GET", `/ne/v1/devices/${uuid}/softReboot?limit=1`);
+    expect((await slow.call("POST", `/ne/v1/devices/${uuid}/softReboot`)).status).toBe(201);
+    const two = await slow.call("GET", `/ne/v1/devices/${uuid}/softReboot?limit=1`);
     expect(two.body.pagination.total).toBe(2);
     expect(two.body.data).toHaveLength(1);
-    const events = (await t.call("GET", "/__sim/objects?kind=cloudEvents")).body.data.filter((e: { type: string }) => e.type.startsWith("equinix.network_edge.device.reboot"));
+    const events = (await slow.call("GET", "/__sim/objects?kind=cloudEvents")).body.data.filter((e: { type: string }) => e.type.startsWith("equinix.network_edge.device.reboot"));
     expect(events.length).toBeGreaterThan(0);
   });
 
