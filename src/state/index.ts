@@ -6,4 +6,6 @@ export * from "./store.js";
 export * from "./lock.js";
 export * from "./backend.js";
 export * from "./encryption.js";
+export * from "./journal.js";
+export { FileJournal } from "./journal-file.js";
 export { writeFileAtomic, writeFileAtomicAsync } from "./atomic.js";
