@@ -100,6 +100,7 @@ export async function forgetResource(target: StateTarget, address: string): Prom
     if (!store.exists) throw new NetformError({ code: "state.missing", message: `there is no state in ${access.backend.location}`, hint: MISSING_HINT });
     recordedAt(store.state, address);
     await new Recorder(store).forget(address);
+    await store.fold();
   });
 }
 

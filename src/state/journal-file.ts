@@ -2,7 +2,6 @@
 // before the step it records goes on, the file removed once its records are folded into the state.
 
 import { open, readFile, rm, type FileHandle } from "node:fs/promises";
-import { dirname } from "node:path";
 import { fileProblem, NetformError } from "../diag/index.js";
 import { syncDirectory } from "./atomic.js";
 import type { StateJournal } from "./journal.js";
