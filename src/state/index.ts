@@ -1,4 +1,4 @@
-// The state: its versioned format, the one writer that saves it after every step, the backend interface
+// The state: its versioned format, the one writer that saves every step (journaled, then folded), the backend interface
 // it is saved through (and the local file's lock), and its encryption at rest.
 
 export * from "./format.js";
