@@ -117,7 +117,7 @@ export async function pullState(target: StateTarget, serial?: number): Promise<s
     // Read without the lock, the steps a stopped run journaled are shown with the state, and left where they are.
     if (serial === undefined && (await hasLeftoverJournal(access))) {
       const store = await loadStore(access);
-      if (store.exists) return `${JSON.stringify(store.state, null, 2)}\n`;
+      if (store.exists && store.unfolded) return `${JSON.stringify(store.state, null, 2)}\n`;
     }
     const stored = serial === undefined ? await backend.read() : await backend.readVersion(serial);
     if (stored === undefined) {

@@ -133,7 +133,9 @@ export class StateStore {
       for (const record of records) applyRecord(state, record);
       journal = { journal: backend.journal, keys, records: records.length, bytes: 0, mustFold: text !== "" };
     }
-    return new StateStore(backend.location, (content, version, after) => backend.write(seal(content, version, keys), version, after), state, stored !== undefined, journal);
+    const store = new StateStore(backend.location, (content, version, after) => backend.write(seal(content, version, keys), version, after), state, stored !== undefined, journal);
+    store.foldedBytes = stored === undefined ? 0 : Buffer.byteLength(stored);
+    return store;
   }
 
   /** Whether a run that stopped left steps in the journal that no stored version holds yet. */

@@ -20,7 +20,7 @@ describe("the state journal under SIGKILL", () => {
   it("replays what a killed apply journaled, and the next apply finishes it without making anything twice", { timeout: 300_000 }, async () => {
     const exchanges = await exchangesOfCleanApply(harness());
     let killed = 0;
-    for (const seed of [1, 2, 3]) if (await killAndResume(harness(), seed, exchanges)) killed++;
+    for (const seed of [1, 2]) if (await killAndResume(harness(), seed, exchanges)) killed++;
     expect(killed).toBeGreaterThan(0);
   });
 });

@@ -60,6 +60,18 @@ describe("the state journal", () => {
     expect(statSync(path).mtimeMs).toBe(after);
   });
 
+  it("folds once the journal has grown as large as the state, so that a replay stays short", async () => {
+    const path = statePath();
+    const store = await open(path);
+    await store.setResource("routeFilters.first", filter("u0"));
+    const long = "x".repeat(1000);
+    // 300 records of about 1.2 KB: more than the 256 KiB a journal may reach before it is folded.
+    for (let i = 0; i < 300; i++) await store.setResource(`routeFilters.f${i}`, filter(`u${i}`, long));
+    expect(onDisk(path).serial).toBe(2);
+    expect(statSync(`${path}.journal`).size).toBeLessThan(256 * 1024);
+    expect(Object.keys((await open(path)).state.resources)).toHaveLength(301);
+  });
+
   it("records removals and the lookups, and the last value of a resource stepped on twice", async () => {
     const path = statePath();
     const store = await open(path);
