@@ -1,16 +1,18 @@
-// Benchmark: the engine against the simulator. A topology of 200 resources (40 port-to-port connections,
-// a DIRECT and a BGP routing protocol on each, 40 route filters, each attached to its connection) is
-// applied by the built command line (a child process, as users run it) against a simulator started in
-// this process, at a speed where each transition takes a few seconds of real time.
+// Benchmark: the engine at scale against the simulator. The topology mix of a large estate (port-to-port
+// connections, a DIRECT and a BGP routing protocol on each, a route filter per connection and its
+// attachment: 5 resources per connection) is applied by the built command line (a child process, as
+// users run it) against a simulator started in this process, for N = 200, 1,000 and 3,000 resources
+// (NETFORM_BENCH_SIZES=200 for a quick check), at speed 5 and speed 1, and at speed 5 with latency
+// added to each answer.
 //
-// (1) apply wall time / critical path: the critical path is the longest dependency chain of the applied
-//     objects, each weighed by its actual transition time as the simulator's cloud events record it (its
-//     first state event to its final one). A perfect engine starts every object the moment its
-//     dependencies are done and notices at once when it is done: ratio 1.
-// (2) refresh requests per managed resource for a plan with nothing to change.
-// Also printed: the absolute times, the API requests the apply made, and the time lost between a
-// dependency finishing and its dependent being started, summed along the critical path (what polling
-// costs).
+// Per size: (1) apply wall time / critical path: the critical path is the longest dependency chain of the
+// applied objects, each weighed by its actual transition time as the simulator's cloud events record it
+// (its first state event to its final one); a perfect engine starts every object the moment its
+// dependencies are done and notices at once when it is done: ratio 1. (2) netform's own CPU time and
+// peak RSS, reported by the child itself (bench/probe.mjs), and CPU per resource, which should stay flat
+// as N grows. (3) file bytes netform wrote during the apply (the state, its journal, the lock) per
+// resource: linear in N means flat per resource. (4) API requests per resource, by kind and method, for
+// the apply and for a plan with nothing to change.
 
 import { spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -22,28 +24,34 @@ import { startSimulator } from "../dist/simulator/index.js";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const CLI = join(root, "dist/cli/main.js");
+const PROBE = join(root, "bench/probe.mjs");
 
-/** Connections take 55 simulated seconds (2.75 s here), DIRECT 20 (1 s), BGP 45 (2.25 s), filters 5, attachments 8. */
-// The service's transitions take minutes; the costs that do not shrink with them (starting Node, loading
-// and planning 200 resources, rendering the plan) take about a second on a slow machine. At speed 5 the
-// critical path is about 24 s, so the ratio measures the engine's scheduling and polling rather than
-// start-up, which is printed separately ("from the command's start to the first transition").
-const SPEED = 5;
-const CONNECTIONS = 40;
+/**
+ * Connections take 55 simulated seconds, DIRECT 20, BGP 45, filters 5, attachments 8: at speed 5 the
+ * critical path is about 24 s, at speed 1 about 120 s. The costs that do not shrink with them (starting
+ * Node, loading and planning) are printed separately ("from the command's start to the first transition").
+ */
+const SPEEDS = [5, 1];
+const LATENCY_MS = 100;
+const SIZES = (process.env.NETFORM_BENCH_SIZES ?? "200,1000,3000").split(",").map((n) => Number(n.trim()));
 const PROJECT = "5c1a4b6e-6b55-4c34-8a4f-2a9f1d0c7e01";
-/** Port pairs within a metro (DC, SV, NY primary and secondary DOT1Q ports of the production project). */
-const PORT_PAIRS = [
-  ["c791f8cb-5cc8-cc80-8ce0-306a5c00a4ee", "c791f8cb-0000-4000-8000-000000000002"],
-  ["c791f8cb-0000-4000-8000-000000000004", "c791f8cb-0000-4000-8000-000000000005"],
-  ["c791f8cb-0000-4000-8000-000000000007", "c791f8cb-0000-4000-8000-000000000008"],
-];
+const PER_CONNECTION = 5;
 
-export function topology() {
+/** The simulator's seeded DOT1Q port pairs of the production project, one pair per metro (uuids as its seed makes them). */
+const portUuid = (n) => (n === 1 ? "c791f8cb-5cc8-cc80-8ce0-306a5c00a4ee" : `c791f8cb-0000-4000-8000-${n.toString(16).padStart(12, "0")}`);
+const PORT_PAIRS = Array.from({ length: 8 }, (_, metro) => [portUuid(3 * metro + 1), portUuid(3 * metro + 2)]);
+
+/**
+ * `resources` resources, 5 per connection. Connections spread over the port pairs, so that each port's
+ * VLAN tags stay unique and its 10 Gbps is never used up (75 x 50 Mbps at 3,000 resources).
+ */
+export function topology(resources) {
+  const count = Math.ceil(resources / PER_CONNECTION);
   const filters = [];
   const connections = [];
   const protocols = [];
   const attachments = [];
-  for (let i = 0; i < CONNECTIONS; i++) {
+  for (let i = 0; i < count; i++) {
     const [a, z] = PORT_PAIRS[i % PORT_PAIRS.length];
     const n = `c${i}`;
     filters.push(`  rf-${n}:\n    type: BGP_IPv4_PREFIX_FILTER\n    description: filter of ${n}\n`);
@@ -61,7 +69,7 @@ export function topology() {
 
 function runCli(args, cwd, env) {
   return new Promise((resolveRun, reject) => {
-    const child = spawn(process.execPath, [CLI, ...args], { cwd, env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", ...env }, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(process.execPath, ["--import", PROBE, CLI, ...args], { cwd, env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", ...env }, stdio: ["ignore", "pipe", "pipe"] });
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (d) => (stdout += d));
@@ -134,66 +142,101 @@ function criticalPath(resources, spans) {
 
 const apiRequests = (log) => log.filter((r) => !r.path.startsWith("/__sim"));
 
-export default async function bench() {
-  const sim = await startSimulator({ port: 0, speed: SPEED, seed: 42 });
+/** What a request is about, for the requests-by-kind figures: the kind and the method (a search as SEARCH). */
+function requestKind({ method, path }) {
+  if (path.startsWith("/oauth2/")) return "token POST";
+  const verb = path.endsWith("/search") ? "SEARCH" : method;
+  if (/^\/fabric\/v4\/connections\/[^/]+\/routingProtocols/.test(path)) return `routingProtocols ${verb}`;
+  if (/^\/fabric\/v4\/connections\/[^/]+\/routeFilters/.test(path)) return `routeFilterAttachments ${verb}`;
+  const kind = /^\/fabric\/v4\/([^/]+)/.exec(path)?.[1] ?? path;
+  return `${kind} ${verb}`;
+}
+
+function byKind(log) {
+  const counts = new Map();
+  for (const r of log) counts.set(requestKind(r), (counts.get(requestKind(r)) ?? 0) + 1);
+  return [...counts].sort(([a], [b]) => a.localeCompare(b));
+}
+
+/** One apply of `resources` resources on a fresh simulator, and a no-change plan after it. */
+async function applyOnce(resources, speed, latencyMs) {
+  const log = [];
+  const sim = await startSimulator({ port: 0, speed, seed: 42, onExchange: (e) => log.push({ method: e.method, path: e.path }), ...(latencyMs ? { faults: { latencyMs } } : {}) });
   const dir = mkdtempSync(join(tmpdir(), "netform-bench-engine-"));
   try {
-    const { yaml, count } = topology();
+    const { yaml, count } = topology(resources);
     writeFileSync(join(dir, "netform.yaml"), yaml);
+    const probe = join(dir, "probe.json");
     // The embedded simulator's own polling rule (1 s on the real service, divided by the speed).
-    const env = { NETFORM_ENDPOINT: sim.url, NETFORM_CLIENT_ID: "demo-client", NETFORM_CLIENT_SECRET: "demo-secret", NETFORM_POLL_INTERVAL_MS: String(Math.max(5, 1000 / SPEED)), NO_COLOR: "1" };
+    const env = { NETFORM_ENDPOINT: sim.url, NETFORM_CLIENT_ID: "demo-client", NETFORM_CLIENT_SECRET: "demo-secret", NETFORM_POLL_INTERVAL_MS: String(Math.max(5, 1000 / speed)), NETFORM_BENCH_PROBE: probe, NO_COLOR: "1" };
     const control = async (method, path) => (await fetch(`${sim.url}${path}`, { method })).json();
 
-    await control("DELETE", "/__sim/requests");
     const startedAt = Date.now();
     const started = performance.now();
     const applied = await runCli(["apply", "--auto-approve"], dir, env);
     const applySeconds = (performance.now() - started) / 1000;
     const endedAt = Date.now();
-    if (applied.code !== 0) throw new Error(`apply failed (exit ${applied.code}):\n${applied.stderr}\n${applied.stdout.slice(-3000)}`);
-    const applyRequests = apiRequests(await control("GET", "/__sim/requests"));
+    if (applied.code !== 0) throw new Error(`apply of ${count} failed (exit ${applied.code}):\n${applied.stderr}\n${applied.stdout.slice(-3000)}`);
+    const usage = JSON.parse(readFileSync(probe, "utf8"));
+    const applyLog = apiRequests(log.splice(0));
 
-    const stateText = readFileSync(join(dir, "netform.state.json"), "utf8");
-    const stateBytes = Buffer.byteLength(stateText);
-    const state = JSON.parse(stateText);
+    const state = JSON.parse(readFileSync(join(dir, "netform.state.json"), "utf8"));
     const managed = Object.keys(state.resources).length;
     if (managed !== count) throw new Error(`the state holds ${managed} resources, the configuration ${count}`);
     const events = (await control("GET", "/__sim/objects?kind=cloudEvents")).data;
     const spans = transitions(events, state.resources);
     const path = criticalPath(state.resources, spans);
-    const pathSeconds = path.total / 1000;
     const firstStart = Math.min(...[...spans.values()].map((s) => s.start));
-    const lastEnd = Math.max(...[...spans.values()].map((s) => s.end));
-    const startsOf = (kind) => Object.entries(state.resources).filter(([, r]) => r.kind === kind).map(([a]) => spans.get(a).start);
-    const connectionStarts = startsOf("connections");
-    const chainStart = spans.get(path.chain[0]).start;
 
-    await control("DELETE", "/__sim/requests");
-    const planned = await runCli(["plan", "--detailed-exitcode", "--debug"], dir, env);
-    if (planned.code !== 0) throw new Error(`the plan after apply is not clean (exit ${planned.code}):\n${planned.stderr.slice(-2000)}\n${planned.stdout.slice(-3000)}`);
-    const planLog = apiRequests(await control("GET", "/__sim/requests"));
-    const refreshRequests = planLog.filter((r) => !r.path.startsWith("/oauth2/")).length;
-    const reported = Number(/refresh made (\d+) API requests/.exec(planned.stderr)?.[1] ?? NaN);
-
-    return [
-      { name: `engine: apply ${count} resources / critical path (speed ${SPEED})`, value: applySeconds / pathSeconds, unit: "x", goal: "< 1.15" },
-      { name: "engine: apply wall time", value: Number(applySeconds.toFixed(2)), unit: "s" },
-      { name: `engine: critical path (${path.chain.length} transitions: ${path.chain.join(" > ")})`, value: Number(pathSeconds.toFixed(2)), unit: "s" },
-      { name: "engine: time lost between links of the critical path", value: Number((path.lag / 1000).toFixed(2)), unit: "s" },
-      { name: "engine: first transition start to last transition end", value: Number(((lastEnd - firstStart) / 1000).toFixed(2)), unit: "s" },
-      { name: "engine: from the command's start to the first transition", value: Number(((firstStart - startedAt) / 1000).toFixed(2)), unit: "s" },
-      { name: "engine: connection creates spread (first to last POST)", value: Number(((Math.max(...connectionStarts) - Math.min(...connectionStarts)) / 1000).toFixed(2)), unit: "s" },
-      { name: "engine: critical chain's start after the first transition", value: Number(((chainStart - firstStart) / 1000).toFixed(2)), unit: "s" },
-      { name: "engine: lag beyond the critical path (last end - first start - critical path)", value: Number(((lastEnd - firstStart - path.total) / 1000).toFixed(2)), unit: "s" },
-      { name: "engine: from the last transition's end to the command's exit", value: Number(((endedAt - lastEnd) / 1000).toFixed(2)), unit: "s" },
-      { name: `engine: state file writes during the apply (final size ${Math.round(stateBytes / 1024)} KiB)`, value: state.serial, unit: "writes" },
-      { name: "engine: API requests made by the apply", value: applyRequests.length, unit: "requests" },
-      { name: "engine: apply requests that were status polls (GET)", value: applyRequests.filter((r) => r.method === "GET").length, unit: "requests" },
-      { name: "engine: refresh requests per managed resource (no-change plan)", value: refreshRequests / managed, unit: "req/resource", goal: "< 0.6" },
-      { name: "engine: refresh requests (simulator log / netform --debug count)", value: `${refreshRequests}/${reported}`, unit: "requests" },
-    ];
+    let refresh;
+    if (!latencyMs && speed === SPEEDS[0]) {
+      const planned = await runCli(["plan", "--detailed-exitcode"], dir, env);
+      if (planned.code !== 0) throw new Error(`the plan after apply is not clean (exit ${planned.code}):\n${planned.stderr.slice(-2000)}\n${planned.stdout.slice(-3000)}`);
+      refresh = apiRequests(log.splice(0)).filter((r) => !r.path.startsWith("/oauth2/"));
+    }
+    return { count, applySeconds, pathSeconds: path.total / 1000, startSeconds: (firstStart - startedAt) / 1000, usage, applyLog, refresh, serial: state.serial, endedAt };
   } finally {
     await sim.close();
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+const fixed = (n, digits = 2) => Number(n.toFixed(digits));
+
+export default async function bench() {
+  const rows = [];
+  const table = [];
+  for (const size of SIZES) {
+    const runs = {};
+    for (const speed of SPEEDS) runs[speed] = await applyOnce(size, speed, 0);
+    const slow = await applyOnce(size, SPEEDS[0], LATENCY_MS);
+    const main = runs[SPEEDS[0]];
+    const n = main.count;
+    const at = `N=${n}`;
+    for (const speed of SPEEDS) {
+      const r = runs[speed];
+      rows.push({ name: `scale ${at}: apply / critical path, speed ${speed} (${fixed(r.applySeconds, 1)} s / ${fixed(r.pathSeconds, 1)} s)`, value: r.applySeconds / r.pathSeconds, unit: "x", goal: n >= 3000 && speed === 5 ? "<= 1.05" : undefined });
+    }
+    rows.push({ name: `scale ${at}: apply / critical path, speed ${SPEEDS[0]}, +${LATENCY_MS} ms per answer`, value: slow.applySeconds / slow.pathSeconds, unit: "x" });
+    rows.push({ name: `scale ${at}: from the command's start to the first transition`, value: fixed(main.startSeconds), unit: "s" });
+    rows.push({ name: `scale ${at}: netform CPU time (user+sys), speed ${SPEEDS[0]}`, value: fixed(main.usage.cpuMs / 1000), unit: "s" });
+    rows.push({ name: `scale ${at}: netform CPU per resource`, value: fixed(main.usage.cpuMs / n), unit: "ms", goal: "flat from 200 to 3,000" });
+    rows.push({ name: `scale ${at}: netform peak RSS`, value: fixed(main.usage.maxRssKiB / 1024, 0), unit: "MiB" });
+    rows.push({ name: `scale ${at}: file bytes written by the apply per resource (state serial ${main.serial})`, value: fixed(main.usage.fileBytes / n, 0), unit: "B", goal: "flat from 200 to 3,000 (linear in N)" });
+    rows.push({ name: `scale ${at}: API requests per resource (apply)`, value: main.applyLog.length / n, unit: "req", goal: "<= 2" });
+    for (const [kind, count] of byKind(main.applyLog)) rows.push({ name: `scale ${at}:   apply ${kind}`, value: count / n, unit: "req/resource" });
+    rows.push({ name: `scale ${at}: no-change refresh requests per resource`, value: main.refresh.length / n, unit: "req", goal: "<= 0.3" });
+    for (const [kind, count] of byKind(main.refresh)) rows.push({ name: `scale ${at}:   refresh ${kind}`, value: count / n, unit: "req/resource" });
+    table.push(
+      `| ${n} | ${fixed(runs[SPEEDS[0]].applySeconds / runs[SPEEDS[0]].pathSeconds)}x | ${fixed(runs[SPEEDS[1]].applySeconds / runs[SPEEDS[1]].pathSeconds)}x | ${fixed(slow.applySeconds / slow.pathSeconds)}x | ${fixed(main.usage.cpuMs / 1000, 1)} s (${fixed(main.usage.cpuMs / n)} ms/resource) | ${fixed(main.usage.maxRssKiB / 1024, 0)} MiB | ${fixed(main.usage.fileBytes / n, 0)} B | ${fixed(main.applyLog.length / n)} | ${fixed(main.refresh.length / n)} |`,
+    );
+  }
+  console.log(
+    [
+      `| resources | speed ${SPEEDS[0]} | speed ${SPEEDS[1]} | speed ${SPEEDS[0]} +${LATENCY_MS} ms | netform CPU | peak RSS | state bytes/resource | requests/resource | refresh requests/resource |`,
+      "|---|---|---|---|---|---|---|---|---|",
+      ...table,
+    ].join("\n"),
+  );
+  return rows;
 }

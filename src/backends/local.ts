@@ -1,18 +1,20 @@
 // The local backend: the state file beside the configuration and its lock file, as netform has always
 // kept them. The lock is the file lock of src/state (it renews itself while a long run holds it); one machine's
 // runs see each other through it, other machines' do not. It keeps the previous version as `.backup`
-// and no history.
+// and no history. Steps are journaled in `<state>.journal` and folded into the file at the end of a run.
 
 import { readFileSync } from "node:fs";
 import { NetformError } from "../diag/index.js";
-import { forceUnlock, StateLock, stateFileWriter, type HeldLock, type LockRefusal, type StateBackend, type StoredVersion } from "../state/index.js";
+import { FileJournal, forceUnlock, StateLock, stateFileWriter, type HeldLock, type LockRefusal, type StateBackend, type StoredVersion } from "../state/index.js";
 
 export class LocalBackend implements StateBackend {
   readonly type = "local";
   private readonly writeFile: (content: string) => Promise<void>;
+  readonly journal: FileJournal;
 
   constructor(readonly location: string) {
     this.writeFile = stateFileWriter(location);
+    this.journal = new FileJournal(`${location}.journal`);
   }
 
   async read(): Promise<string | undefined> {
@@ -56,7 +58,9 @@ export class LocalBackend implements StateBackend {
     throw noHistory(this.location);
   }
 
-  async close(): Promise<void> {}
+  async close(): Promise<void> {
+    await this.journal.close();
+  }
 }
 
 const noHistory = (location: string) =>

@@ -4,13 +4,15 @@
 // runner that crashes or is killed frees it without anyone's help; the row in `<schema>.state_locks` says
 // who holds it (and which database session), for the refusal and for `force-unlock` from any machine.
 // A write is one transaction that updates the row only if it still holds the version the run read: two
-// writers can never interleave, whatever happens to the locks.
+// writers can never interleave, whatever happens to the locks. Between two versions, a run's steps are
+// rows of `<schema>.state_journal` (one insert each, committed before the step goes on); the write of the
+// next version deletes them in its own transaction.
 
 import { hostname, userInfo } from "node:os";
 import { randomUUID } from "node:crypto";
 import type pg from "pg";
 import { NetformError } from "../diag/index.js";
-import { conflict, type HeldLock, type LockInfo, type LockRefusal, type StateBackend, type StateVersion, type StoredVersion } from "../state/index.js";
+import { conflict, type HeldLock, type LockInfo, type LockRefusal, type StateBackend, type StateJournal, type StateVersion, type StoredVersion } from "../state/index.js";
 
 export interface PostgresSettings {
   url: string;
@@ -51,14 +53,14 @@ const lockInfo = (row: LockRow): LockInfo => ({ id: row.id, operation: row.opera
 export class PostgresBackend implements StateBackend {
   readonly type = "postgres";
   readonly location: string;
-  private readonly t: { states: string; history: string; locks: string };
+  private readonly t: { states: string; history: string; locks: string; journal: string };
   private client: pg.Client | undefined;
   private ready: Promise<pg.Client> | undefined;
 
   constructor(private readonly settings: PostgresSettings) {
     // The schema is checked as an identifier by the configuration's schema: it can be quoted as is.
     const q = `"${settings.schema}"`;
-    this.t = { states: `${q}.states`, history: `${q}.state_history`, locks: `${q}.state_locks` };
+    this.t = { states: `${q}.states`, history: `${q}.state_history`, locks: `${q}.state_locks`, journal: `${q}.state_journal` };
     this.location = `"${settings.name}" in postgres ${safeUrl(settings.url)} (schema ${settings.schema})`;
   }
 
@@ -90,6 +92,7 @@ export class PostgresBackend implements StateBackend {
         `CREATE TABLE IF NOT EXISTS ${this.t.history} (name text NOT NULL, lineage text NOT NULL, serial integer NOT NULL, content text NOT NULL, written_at timestamptz NOT NULL DEFAULT now(), written_by text, PRIMARY KEY (name, lineage, serial))`,
       );
       await client.query(`CREATE TABLE IF NOT EXISTS ${this.t.locks} (name text PRIMARY KEY, id text NOT NULL, operation text NOT NULL, who text NOT NULL, created timestamptz NOT NULL, session integer NOT NULL)`);
+      await client.query(`CREATE TABLE IF NOT EXISTS ${this.t.journal} (position bigserial PRIMARY KEY, name text NOT NULL, line text NOT NULL)`);
       await client.query("COMMIT");
       return client;
     })();
@@ -132,6 +135,8 @@ export class PostgresBackend implements StateBackend {
           content,
           who,
         ]);
+        // Every journaled step is in the version just written (StateStore writes one only after its records).
+        await db.query(`DELETE FROM ${this.t.journal} WHERE name = $1`, [this.settings.name]);
         await db.query("COMMIT");
       } catch (error) {
         await db.query("ROLLBACK").catch(() => {});
@@ -139,6 +144,26 @@ export class PostgresBackend implements StateBackend {
       }
     });
   }
+
+  readonly journal: StateJournal = {
+    read: () =>
+      this.guard("read the state journal", async () => {
+        const db = await this.db();
+        const { rows } = await db.query<{ line: string }>(`SELECT line FROM ${this.t.journal} WHERE name = $1 ORDER BY position`, [this.settings.name]);
+        return rows.map((r) => r.line).join("");
+      }),
+    append: (line) =>
+      this.guard("journal a step of the run", async () => {
+        const db = await this.db();
+        await db.query(`INSERT INTO ${this.t.journal} (name, line) VALUES ($1, $2)`, [this.settings.name, line]);
+      }),
+    clear: () =>
+      this.guard("clear the state journal", async () => {
+        const db = await this.db();
+        await db.query(`DELETE FROM ${this.t.journal} WHERE name = $1`, [this.settings.name]);
+      }),
+    close: async () => {},
+  };
 
   async tryLock(operation: string): Promise<HeldLock | LockRefusal> {
     return this.guard("take the lock", async () => {

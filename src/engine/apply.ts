@@ -102,6 +102,15 @@ export function stepGraph(plan: Plan, dependencies: Graph, state: Readonly<Recor
   // What each address depends on: as the configuration says now, and as the state recorded when it was applied.
   const dependsOnOf = new Map(plan.changes.map((c) => [c.address, new Set([...(dependencies.has(c.address) ? dependencies.dependenciesOf(c.address) : []), ...(state[c.address]?.dependencies ?? [])])]));
   const dependsOn = (address: string): ReadonlySet<string> => dependsOnOf.get(address) ?? new Set();
+  // The other way round, so that ordering deletes looks only at each object's own dependents.
+  const dependentsOf = new Map<string, ResourceChange[]>();
+  for (const change of plan.changes) {
+    for (const d of dependsOn(change.address)) {
+      const list = dependentsOf.get(d) ?? [];
+      list.push(change);
+      dependentsOf.set(d, list);
+    }
+  }
   // Objects the service deletes with their parent, when the parent is deleted too: their step waits for
   // the parent's delete instead of preceding it.
   const deletedWith = new Map<string, string>();
@@ -121,8 +130,8 @@ export function stepGraph(plan: Plan, dependencies: Graph, state: Readonly<Recor
     if (!steps.has(`${a}-`)) continue;
     // An object is deleted only once nothing depends on it: its dependents are deleted first, or have been
     // changed to stop using it.
-    for (const other of plan.changes) {
-      if (other.address === a || !dependsOn(other.address).has(a) || deletedWith.get(other.address) === a) continue;
+    for (const other of dependentsOf.get(a) ?? []) {
+      if (other.address === a || deletedWith.get(other.address) === a) continue;
       if (steps.has(`${other.address}-`)) graph.addEdge(`${a}-`, `${other.address}-`);
       else if (steps.has(`${other.address}+`) && changes.get(other.address)?.action !== "create") graph.addEdge(`${a}-`, `${other.address}+`);
     }
@@ -187,7 +196,9 @@ export async function applyPlan(applyInput: ApplyInput): Promise<ApplyOutcome> {
     else if (o.status === "skipped") skipped++;
   }
   // What was done, not what was planned: a change counts once all of its steps finished.
-  const finished = plan.changes.filter((c) => [...steps].every(([id, step]) => step.change !== c || outcomes.get(id)?.status === "done"));
+  const unfinished = new Set<ResourceChange>();
+  for (const [id, step] of steps) if (outcomes.get(id)?.status !== "done") unfinished.add(step.change);
+  const finished = plan.changes.filter((c) => !unfinished.has(c));
   emit({ type: "change_summary", operation: input.operation, summary: summarize(finished.filter((c) => c.action !== "no-op")), failed, skipped, interrupted });
   return { failed, skipped, interrupted };
 }

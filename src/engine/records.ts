@@ -47,10 +47,13 @@ export class Recorder {
     const address = resource.address;
     const old = this.store.resource(address);
     if (depose && old) {
-      await this.store.update((s) => {
-        s.resources[deposedAddress(address)] = old;
-        delete s.resources[address];
-      });
+      await this.store.update(
+        (s) => {
+          s.resources[deposedAddress(address)] = old;
+          delete s.resources[address];
+        },
+        [address, deposedAddress(address)],
+      );
     }
     const before = this.store.resource(address);
     await this.store.setResource(address, {
@@ -69,14 +72,17 @@ export class Recorder {
    */
   async refused(address: string, begun: CreateBegun): Promise<void> {
     const deposed = this.store.resource(deposedAddress(address));
-    await this.store.update((s) => {
-      delete s.resources[address];
-      if (begun.before) s.resources[address] = begun.before;
-      else if (deposed) {
-        s.resources[address] = deposed;
-        delete s.resources[deposedAddress(address)];
-      }
-    });
+    await this.store.update(
+      (s) => {
+        delete s.resources[address];
+        if (begun.before) s.resources[address] = begun.before;
+        else if (deposed) {
+          s.resources[address] = deposed;
+          delete s.resources[deposedAddress(address)];
+        }
+      },
+      [address, deposedAddress(address)],
+    );
   }
 
   /** The service accepted a create (or an update): the object as it answered, still pending `operation`. */
@@ -150,9 +156,7 @@ export class Recorder {
 
   /** The lookups' values this apply works from, replacing those of the last one. */
   lookups(values: Readonly<Record<string, LookupState>>): Promise<void> {
-    return this.store.update((s) => {
-      s.lookups = { ...values };
-    });
+    return this.store.setLookups(values);
   }
 
   private observedRecord(resource: ConfigResource, ref: ObjectRef, body: Body, spec: Body, dependencies: string[]): ResourceState {

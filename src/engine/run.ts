@@ -117,10 +117,13 @@ export async function openRun(options: RunOptions): Promise<Opened> {
   signal?.addEventListener("abort", announce, { once: true });
   let lock: HeldLock | undefined;
   let session: Session | undefined;
+  let store: StateStore | undefined;
   const closeAll = async () => {
     signal?.removeEventListener("abort", announce);
     try {
       await session?.close();
+      // Only a run that holds the lock may write the state: folding the journal is writing it.
+      if (lock) await store?.fold();
     } finally {
       try {
         await lock?.release();
@@ -137,7 +140,7 @@ export async function openRun(options: RunOptions): Promise<Opened> {
         ...(signal ? { signal } : {}),
       });
     }
-    const store = await loadStore(access);
+    store = await loadStore(access);
     session = await openSession(config, {
       statePath,
       env: options.env,

@@ -58,11 +58,23 @@ async function locked<T>(target: StateTarget, operation: string, body: (access: 
       ...(target.onLockWait ? { onWait: (held: NetformError) => target.onLockWait!(held.message) } : {}),
     });
     try {
+      await foldLeftoverJournal(access);
       return await body(access);
     } finally {
       await lock.release();
     }
   });
+}
+
+/** Whether a run that stopped left steps in the backend's journal that no stored version holds yet. */
+const hasLeftoverJournal = async ({ backend }: StateAccess): Promise<boolean> => (await backend.journal?.read()) ? true : false;
+
+/**
+ * Saves the steps a stopped run left in the journal as a version of their own, before a command that
+ * replaces or rewrites the state: they are objects on the service, which the command must not lose.
+ */
+async function foldLeftoverJournal(access: StateAccess): Promise<void> {
+  if (await hasLeftoverJournal(access)) await (await loadStore(access)).fold();
 }
 
 /** What the state records; an error that says so when there is none. */
@@ -88,6 +100,7 @@ export async function forgetResource(target: StateTarget, address: string): Prom
     if (!store.exists) throw new NetformError({ code: "state.missing", message: `there is no state in ${access.backend.location}`, hint: MISSING_HINT });
     recordedAt(store.state, address);
     await new Recorder(store).forget(address);
+    await store.fold();
   });
 }
 
@@ -101,6 +114,11 @@ export const stateHistory = (target: StateTarget): Promise<StoredVersion[]> => u
 export async function pullState(target: StateTarget, serial?: number): Promise<string> {
   return using(open(target), async (access) => {
     const { backend, keys } = access;
+    // Read without the lock, the steps a stopped run journaled are shown with the state, and left where they are.
+    if (serial === undefined && (await hasLeftoverJournal(access))) {
+      const store = await loadStore(access);
+      if (store.exists && store.unfolded) return `${JSON.stringify(store.state, null, 2)}\n`;
+    }
     const stored = serial === undefined ? await backend.read() : await backend.readVersion(serial);
     if (stored === undefined) {
       throw new NetformError({

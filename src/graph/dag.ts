@@ -2,9 +2,15 @@
 
 export class Graph {
   private readonly deps = new Map<string, Set<string>>();
+  /** The reverse edges, and each node's place in insertion order: a walk asks for dependents once per node finished. */
+  private readonly dependents = new Map<string, Set<string>>();
+  private readonly position = new Map<string, number>();
 
   addNode(id: string): void {
-    if (!this.deps.has(id)) this.deps.set(id, new Set());
+    if (this.deps.has(id)) return;
+    this.deps.set(id, new Set());
+    this.dependents.set(id, new Set());
+    this.position.set(id, this.position.size);
   }
 
   /** `dependent` needs `dependency` done first. Both nodes are added if missing. */
@@ -12,6 +18,7 @@ export class Graph {
     this.addNode(dependent);
     this.addNode(dependency);
     this.deps.get(dependent)!.add(dependency);
+    this.dependents.get(dependency)!.add(dependent);
   }
 
   has(id: string): boolean {
@@ -26,8 +33,9 @@ export class Graph {
     return [...(this.deps.get(id) ?? [])];
   }
 
+  /** In the order the nodes were added. */
   dependentsOf(id: string): string[] {
-    return this.nodes.filter((n) => this.deps.get(n)!.has(id));
+    return [...(this.dependents.get(id) ?? [])].sort((a, b) => this.position.get(a)! - this.position.get(b)!);
   }
 
   /** The same nodes with every edge turned around (deletes run in reverse dependency order). */

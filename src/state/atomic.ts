@@ -68,7 +68,8 @@ export async function writeFileAtomicAsync(path: string, content: string, option
   syncDirectory(path);
 }
 
-function syncDirectory(path: string): void {
+/** Makes a file's entry in its folder (created, renamed or removed) durable. */
+export function syncDirectory(path: string): void {
   try {
     const dirFd = openSync(dirname(path), "r");
     try {

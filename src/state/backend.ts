@@ -5,6 +5,7 @@
 
 import { setTimeout as delay } from "node:timers/promises";
 import { NetformError } from "../diag/index.js";
+import type { StateJournal } from "./journal.js";
 import type { LockInfo } from "./lock.js";
 
 export interface StateVersion {
@@ -41,6 +42,11 @@ export interface StateBackend {
    * writer started from: `after` undefined means there was none.
    */
   write(content: string, version: StateVersion, after: StateVersion | undefined): Promise<void>;
+  /**
+   * Where steps are journaled between two stored versions (journal.ts), when the backend keeps one;
+   * without it every step is a stored version.
+   */
+  readonly journal?: StateJournal;
   tryLock(operation: string): Promise<HeldLock | LockRefusal>;
   /** Removes the lock with this id, whoever holds it; returns who held it. */
   forceUnlock(id: string): Promise<LockInfo>;

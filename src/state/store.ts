@@ -4,6 +4,11 @@
 // writes often but never queues stale copies. Each write names the version it follows, so a backend
 // refuses one that would overwrite another writer's. The file as it was when the store opened is kept as
 // `.backup`.
+//
+// Where the backend keeps a journal (journal.ts), a change that names the addresses it touched is stored
+// as a journal record of those resources, and the whole state is written (folded) only once the journal
+// has grown as large as the state, when a change cannot say what it touched, and by `fold` at the end
+// of a run: the bytes a run writes grow with the number of its steps, not with steps times the state.
 
 import { randomUUID } from "node:crypto";
 import { copyFileSync, existsSync, readFileSync } from "node:fs";
@@ -11,7 +16,22 @@ import { fileProblem, NetformError } from "../diag/index.js";
 import { writeFileAtomicAsync } from "./atomic.js";
 import type { StateBackend, StateVersion } from "./backend.js";
 import { seal, unseal, type StateKeys } from "./encryption.js";
-import { STATE_VERSION, stateFileSchema, type ResourceState, type StateFile } from "./format.js";
+import { STATE_VERSION, stateFileSchema, type LookupState, type ResourceState, type StateFile } from "./format.js";
+import { applyRecord, journalLine, journalRecords, type JournalRecord, type StateJournal } from "./journal.js";
+
+/** A journal shorter than this is never folded before the run ends: small states are not rewritten per step either. */
+const MIN_FOLD_BYTES = 256 * 1024;
+
+/** The journal a store appends to, and how much it holds since the last fold. */
+interface OpenJournal {
+  journal: StateJournal;
+  keys: StateKeys;
+  /** Records appended since the last fold (or replayed from a run that stopped): the next fold clears them. */
+  records: number;
+  bytes: number;
+  /** Something that is no record (a leftover journal's cut-off tail, a change of unknown extent) forces the next write to fold. */
+  mustFold: boolean;
+}
 
 export function emptyState(generator: string): StateFile {
   return { version: STATE_VERSION, lineage: randomUUID(), serial: 0, generator, resources: {}, outputs: {} };
@@ -75,6 +95,12 @@ export class StateStore {
   /** The write in flight, and whether changes arrived after it started. */
   private writing: Promise<void> | undefined;
   private dirty = false;
+  /** What changed since the last write: resources by address, the lookups, or (`whole`) anything. */
+  private readonly touched = new Set<string>();
+  private lookupsTouched = false;
+  private wholeTouched = false;
+  /** The size of the last whole version written: the journal is folded once it has grown as large. */
+  private foldedBytes = 0;
 
   private constructor(
     /** Where the state is kept, for messages. */
@@ -82,6 +108,7 @@ export class StateStore {
     private readonly save: SaveVersion,
     state: StateFile,
     private existsOnDisk: boolean,
+    private readonly journal?: OpenJournal,
   ) {
     this.current = state;
   }
@@ -98,7 +125,22 @@ export class StateStore {
     const stored = await backend.read();
     const what = `the state ${backend.location}`;
     const state = stored === undefined ? emptyState(generator) : parseState(unseal(stored, keys, what), what, backend.type === "local" ? `the previous version is kept as ${backend.location}.backup` : "netform state history lists earlier versions");
-    return new StateStore(backend.location, (content, version, after) => backend.write(seal(content, version, keys), version, after), state, stored !== undefined);
+    let journal: OpenJournal | undefined;
+    if (backend.journal) {
+      const text = await backend.journal.read();
+      // A run that stopped between two versions left its steps here: they are part of the state.
+      const records = stored === undefined ? [] : journalRecords(text, state, keys, `the journal of the state ${backend.location}`);
+      for (const record of records) applyRecord(state, record);
+      journal = { journal: backend.journal, keys, records: records.length, bytes: 0, mustFold: text !== "" };
+    }
+    const store = new StateStore(backend.location, (content, version, after) => backend.write(seal(content, version, keys), version, after), state, stored !== undefined, journal);
+    store.foldedBytes = stored === undefined ? 0 : Buffer.byteLength(stored);
+    return store;
+  }
+
+  /** Whether a run that stopped left steps in the journal that no stored version holds yet. */
+  get unfolded(): boolean {
+    return (this.journal?.records ?? 0) > 0;
   }
 
   /** A deep copy of the state as it is now (in memory: what the next write saves). */
@@ -134,9 +176,23 @@ export class StateStore {
     return cur === undefined ? undefined : structuredClone(cur);
   }
 
-  /** Applies `change` at once; resolves when a write that includes it is on disk. */
-  update(change: (state: StateFile) => void): Promise<void> {
+  /**
+   * Applies `change` at once; resolves when a write that includes it is on disk. `addresses` are the
+   * resources it sets or removes, and nothing else: then it can be journaled; without them the next
+   * write is of the whole state.
+   */
+  update(change: (state: StateFile) => void, addresses?: readonly string[]): Promise<void> {
     change(this.current);
+    if (addresses) for (const address of addresses) this.touched.add(address);
+    else this.wholeTouched = true;
+    this.dirty = true;
+    return this.flush();
+  }
+
+  /** The lookups' values this run works from, replacing those recorded. */
+  setLookups(values: Readonly<Record<string, LookupState>>): Promise<void> {
+    this.current.lookups = { ...values };
+    this.lookupsTouched = true;
     this.dirty = true;
     return this.flush();
   }
@@ -153,13 +209,25 @@ export class StateStore {
     const copy = structuredClone(resource);
     return this.update((s) => {
       s.resources[address] = copy;
-    });
+    }, [address]);
   }
 
   removeResource(address: string): Promise<void> {
     return this.update((s) => {
       delete s.resources[address];
-    });
+    }, [address]);
+  }
+
+  /**
+   * Writes the whole state, with every journaled step in it, and empties the journal; a store with
+   * nothing journaled writes nothing. The end of a run, before its lock is released.
+   */
+  async fold(): Promise<void> {
+    await this.flush();
+    if (!this.journal || (this.journal.records === 0 && !this.journal.mustFold)) return;
+    this.journal.mustFold = true;
+    this.dirty = true;
+    await this.flush();
   }
 
   /** Resolves when everything changed so far is on disk. */
@@ -176,10 +244,45 @@ export class StateStore {
   }
 
   private async write(): Promise<void> {
+    const journal = this.journal;
+    if (journal && this.existsOnDisk && !journal.mustFold && !this.wholeTouched && journal.bytes < Math.max(this.foldedBytes, MIN_FOLD_BYTES)) {
+      const line = journalLine(this.takeRecord(), this.current, journal.records + 1, journal.keys);
+      journal.records += 1;
+      journal.bytes += Buffer.byteLength(line);
+      await journal.journal.append(line);
+      return;
+    }
+    this.touched.clear();
+    this.lookupsTouched = false;
+    this.wholeTouched = false;
     const { lineage } = this.current;
     const after = this.existsOnDisk ? { lineage, serial: this.current.serial } : undefined;
     this.current.serial += 1;
-    await this.save(`${JSON.stringify(this.current, null, 2)}\n`, { lineage, serial: this.current.serial }, after);
+    const content = `${JSON.stringify(this.current, null, 2)}\n`;
+    this.foldedBytes = Buffer.byteLength(content);
+    await this.save(content, { lineage, serial: this.current.serial }, after);
     this.existsOnDisk = true;
+    if (journal && (journal.records > 0 || journal.mustFold)) {
+      // The records just folded name the version before this one: should the clear not happen, they are passed over.
+      await journal.journal.clear();
+      journal.records = 0;
+      journal.bytes = 0;
+      journal.mustFold = false;
+    }
+  }
+
+  /** What changed since the last write, as a journal record, and forgotten as changed. */
+  private takeRecord(): JournalRecord {
+    const set: Record<string, ResourceState> = {};
+    const remove: string[] = [];
+    for (const address of this.touched) {
+      const resource = this.current.resources[address];
+      if (resource) set[address] = resource;
+      else remove.push(address);
+    }
+    this.touched.clear();
+    const record: JournalRecord = { ...(Object.keys(set).length > 0 ? { set } : {}), ...(remove.length > 0 ? { remove } : {}), ...(this.lookupsTouched && this.current.lookups ? { lookups: this.current.lookups } : {}) };
+    this.lookupsTouched = false;
+    return record;
   }
 }

@@ -100,6 +100,32 @@ describe("postgres backend", () => {
     expect(waited.code, out(waited)).toBe(0);
   });
 
+  it("journals a runner's steps as rows sealed with the key, which the next runner replays and folds after a kill", async () => {
+    const name = stateName();
+    const key = randomBytes(32).toString("base64");
+    const first = runner(name, { NETFORM_STATE_ENCRYPTION_KEY: key });
+    const { holder } = await slowApply(first.ws, first.env, name);
+    // The create's answer is journaled (the state itself was written once, with the pending create).
+    const journaled = async () => (await db.query<{ line: string }>("SELECT line FROM netform.state_journal WHERE name = $1", [name])).map((r) => r.line);
+    const lines = await t.eventually(async () => ((await journaled()).length > 0 ? journaled() : undefined), "a journaled step");
+    holder.child.kill("SIGKILL");
+    await holder.done;
+    t.sim.faults.configure({});
+    expect(lines.join("")).not.toContain("routeFilters.edge");
+    expect((await storedRow(name))!.content).not.toContain("routeFilters.edge");
+
+    const next = runner(name, { NETFORM_STATE_ENCRYPTION_KEY: key });
+    const applied = await next.run("apply", "--auto-approve");
+    expect(applied.code, out(applied)).toBe(0);
+    expect(applied.stdout).not.toContain("Creating...");
+    expect(await journaled()).toEqual([]);
+    const made = (await t.call("GET", "/__sim/objects?kind=routeFilters")).body.data as Array<{ uuid: string }>;
+    expect(made).toHaveLength(1);
+    const state = JSON.parse((await next.run("state", "pull")).stdout) as { resources: Record<string, { id?: string; pending?: unknown }> };
+    expect(state.resources["routeFilters.edge"]).toMatchObject({ id: made[0]!.uuid });
+    expect(state.resources["routeFilters.edge"]!.pending).toBeUndefined();
+  });
+
   it("frees the lock of a runner killed mid-apply: the next runner proceeds without force-unlock", async () => {
     const name = stateName();
     const first = runner(name);

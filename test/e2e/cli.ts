@@ -21,8 +21,31 @@ export interface Workspace {
   dir: string;
   statePath: string;
   write(yaml: string, file?: string): void;
+  /** The state as netform reads it: the state file with the steps journaled since it was written (unencrypted journals). */
   state(): { resources: Record<string, { id?: string; kind: string; parent?: string; attributes: Record<string, unknown>; pending?: unknown; sensitiveHashes: Record<string, string> }>; serial: number; lineage: string };
   stateText(): string;
+}
+
+type StateJson = ReturnType<Workspace["state"]>;
+
+/**
+ * The state file with the records of its journal applied (src/state/journal.ts): a running apply
+ * writes its steps there between two versions of the file. A line not yet ended is still being written.
+ */
+function withJournal(state: StateJson, journalPath: string): StateJson {
+  let text = "";
+  try {
+    text = readFileSync(journalPath, "utf8");
+  } catch {
+    // No journal (none yet, or folded away while this read).
+  }
+  for (const line of text.split("\n").slice(0, -1)) {
+    const { lineage, after, record } = JSON.parse(line) as { lineage: string; after: number; record?: { set?: StateJson["resources"]; remove?: string[] } };
+    if (lineage !== state.lineage || after !== state.serial || !record) continue;
+    for (const address of record.remove ?? []) delete state.resources[address];
+    Object.assign(state.resources, record.set ?? {});
+  }
+  return state;
 }
 
 export function workspace(yaml?: string): Workspace {
@@ -34,7 +57,7 @@ export function workspace(yaml?: string): Workspace {
       writeFileSync(join(dir, file), text);
     },
     state() {
-      return JSON.parse(readFileSync(ws.statePath, "utf8"));
+      return withJournal(JSON.parse(readFileSync(ws.statePath, "utf8")), `${ws.statePath}.journal`);
     },
     stateText() {
       return existsSync(ws.statePath) ? readFileSync(ws.statePath, "utf8") : "";

@@ -134,7 +134,9 @@ describe("reliability", () => {
     };
     expect((await done).code).toBeNull();
     observe = undefined;
-    const pending = ws.state().resources["routingProtocols.alpha-bgp"]!;
+    // The pending record is among the steps the killed run journaled: the state as netform reads it shows them.
+    const pulled = await netform(["state", "pull"], { cwd: ws.dir, env: envFor() });
+    const pending = (JSON.parse(pulled.stdout) as ReturnType<Workspace["state"]>).resources["routingProtocols.alpha-bgp"]!;
     expect(pending.id, "the kill came before the answer was recorded").toBeUndefined();
     expect(Object.keys(pending.sensitiveHashes)).toEqual(["bgpAuthKey"]);
 
