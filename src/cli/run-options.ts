@@ -64,7 +64,7 @@ export function lockRequest(flags: { lockTimeout?: string; lock?: string }): { l
 
 function checkAddresses(flag: string, addresses: readonly string[]): string[] {
   for (const a of addresses) {
-    if (!parseResourceAddress(a)) throw new NetformError({ code: "usage", message: `${flag} ${a}: not an address`, hint: "addresses are KIND.NAME, e.g. connections.dc-to-cloud" });
+    if (!parseResourceAddress(a)) throw new NetformError({ code: "usage", message: `${flag} ${a}: not an address`, hint: 'addresses are KIND.NAME, or KIND.NAME["KEY"] for one instance of a resource with forEach, e.g. connections.dc-to-cloud' });
   }
   // Given twice, an address is still one target.
   return [...new Set(addresses)];
