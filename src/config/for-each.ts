@@ -4,7 +4,7 @@
 // A list of strings gives each string as both key and value; a mapping gives its keys, with their values.
 
 import type { Diagnostic } from "../diag/index.js";
-import { address as makeAddress, type Address } from "./address.js";
+import { address as makeAddress, blockOf, type Address } from "./address.js";
 import type { KindSchema } from "./catalog.js";
 import { interpolate, newResult, type InterpolationScope } from "./interpolate.js";
 import { isPlainObject } from "./json.js";
@@ -125,4 +125,33 @@ function nameClash(raw: RawResource, keys: readonly string[]): [string, string] 
     byName.set(name, k);
   }
   return undefined;
+}
+
+/**
+ * One diagnostic for what is wrong alike in many instances of one block (the same place, the same words):
+ * a mistake in the block of a thousand VLANs is one mistake, said once with how many instances share it.
+ */
+export function collapseInstanceDiagnostics(diagnostics: readonly Diagnostic[]): Diagnostic[] {
+  const groups = new Map<string, { diagnostic: Diagnostic; block: string; count: number }>();
+  const out: Diagnostic[] = [];
+  for (const d of diagnostics) {
+    if (!d.address?.includes("[")) {
+      out.push(d);
+      continue;
+    }
+    const block = blockOf(d.address);
+    const group = JSON.stringify([block, d.severity, d.code, d.file, d.line, d.column, d.path, d.message, d.hint]);
+    const first = groups.get(group);
+    if (first) {
+      first.count++;
+      continue;
+    }
+    const entry = { diagnostic: { ...d }, block, count: 1 };
+    groups.set(group, entry);
+    out.push(entry.diagnostic);
+  }
+  for (const { diagnostic, block, count } of groups.values()) {
+    if (count > 1) diagnostic.message += ` (and in ${count - 1} more instance${count > 2 ? "s" : ""} of ${block})`;
+  }
+  return out;
 }

@@ -307,7 +307,7 @@ function eachValue(expression: string, segs: readonly string[], scope: Interpola
     if (!isPlainObject(value)) return problem("each.value-field", `${at} is not a mapping, so it has no field "${field}"`, `${at} is ${JSON.stringify(value)} for key ${JSON.stringify(scope.each.key)}`);
     if (!(field in value)) {
       const present = Object.keys(value);
-      return problem("each.value-field", `${at} has no field "${field}" for key ${JSON.stringify(scope.each.key)}`, didYouMean(field, present) ?? (present.length > 0 ? `its fields: ${present.join(", ")}` : `${at} is an empty mapping`));
+      return problem("each.value-field", `${at} has no field "${field}"`, didYouMean(field, present) ?? (present.length > 0 ? `its fields: ${present.join(", ")}` : `${at} is an empty mapping`));
     }
     value = value[field];
     at = `${at}.${field}`;

@@ -11,7 +11,7 @@ import type { Diagnostic } from "../diag/index.js";
 import { fileProblem, sortDiagnostics } from "../diag/index.js";
 import { address as makeAddress, formatPath, NAME_PATTERN, parseAddress, parsePath, type Address, type FieldPath } from "./address.js";
 import type { KindCatalog } from "./catalog.js";
-import { expandForEach, instanceName, type RawResource } from "./for-each.js";
+import { collapseInstanceDiagnostics, expandForEach, instanceName, type RawResource } from "./for-each.js";
 import { isPlainObject, readPath } from "./json.js";
 import { interpolate, newResult, type InterpolationResult, type InterpolationScope, type MissingValues } from "./interpolate.js";
 import { parseYaml, type FileIndex, type NodeSpan, type ParsedFile, type PositionIndex, type SourcePosition } from "./positions.js";
@@ -256,7 +256,7 @@ export function buildConfiguration(sources: readonly Source[], options: LoadOpti
   const variables = new Map([...declarations].map(([n, d]) => [n, { declaration: d, value: values.get(n) }]));
   return {
     config: { kinds, files: parsed.map((p) => p.file), directory, provider: providerConfig, ...(backendConfig ? { backend: backendConfig } : {}), variables, resources, lookups, edges },
-    diagnostics: sortDiagnostics(diagnostics),
+    diagnostics: sortDiagnostics(collapseInstanceDiagnostics(diagnostics)),
   };
 }
 
