@@ -64,7 +64,13 @@ export function lockRequest(flags: { lockTimeout?: string; lock?: string }): { l
 
 function checkAddresses(flag: string, addresses: readonly string[]): string[] {
   for (const a of addresses) {
-    if (!parseResourceAddress(a)) throw new NetformError({ code: "usage", message: `${flag} ${a}: not an address`, hint: "addresses are KIND.NAME, e.g. connections.dc-to-cloud" });
+    if (parseResourceAddress(a)) continue;
+    // The shell drops the double quotes of an unquoted connections.vlan["1001"], leaving connections.vlan[1001].
+    const unquoted = /^([^[]+)\[([^"\]]*)\]$/.exec(a);
+    const hint = unquoted
+      ? `an instance's key is in double quotes, and the shell keeps them only inside single quotes: ${flag} '${unquoted[1] ?? ""}["${unquoted[2] ?? ""}"]'`
+      : 'addresses are KIND.NAME, or KIND.NAME["KEY"] for one instance of a resource with forEach, e.g. connections.dc-to-cloud';
+    throw new NetformError({ code: "usage", message: `${flag} ${a}: not an address`, hint });
   }
   // Given twice, an address is still one target.
   return [...new Set(addresses)];

@@ -1,22 +1,84 @@
-// The address model: resource names, addresses (`kind.name`) and field paths. Addresses are what plans,
-// state and diagnostics use to name an object, so their form is fixed here and nowhere else; which kinds
-// exist is the registry's to say.
+// The address model: resource names, addresses (`kind.name`, and `kind.name["key"]` for an instance of a
+// resource with forEach) and field paths. Addresses are what plans, state and diagnostics use to name an
+// object, so their form is fixed here and nowhere else; which kinds exist is the registry's to say.
 
 /** Lowercase so that addresses are stable in plans and state whatever the file's author typed. */
 export const NAME_PATTERN = /^[a-z0-9][a-z0-9_-]*$/;
 
 export type Address = `${string}.${string}`;
 
-export const address = (kind: string, name: string): Address => `${kind}.${name}`;
+/**
+ * An instance's key is any string, written as Terraform writes it: double-quoted, with `"` and `\` (and
+ * control characters) escaped as in JSON, so that `connections.vlan["1001"]` reads as users know it.
+ */
+export const address = (kind: string, name: string, key?: string): Address => (key === undefined ? `${kind}.${name}` : `${kind}.${name}[${JSON.stringify(key)}]`);
 
-/** The kind and name of an address of one of `kinds`; undefined when it is not one. */
-export function parseAddress(text: string, kinds: { has(kind: string): boolean }): { kind: string; name: string } | undefined {
+export interface ParsedAddress {
+  kind: string;
+  name: string;
+  /** The forEach key of an instance; undefined for a resource without forEach, or the whole block of one. */
+  key?: string;
+}
+
+/** A double-quoted key at `text[start]` and where it ends (after the quote); undefined when there is none. */
+export function readQuotedKey(text: string, start: number): { key: string; end: number } | undefined {
+  if (text[start] !== '"') return undefined;
+  for (let i = start + 1; i < text.length; i++) {
+    if (text[i] === "\\") i++;
+    else if (text[i] === '"') {
+      try {
+        const key: unknown = JSON.parse(text.slice(start, i + 1));
+        return typeof key === "string" ? { key, end: i + 1 } : undefined;
+      } catch {
+        return undefined;
+      }
+    }
+  }
+  return undefined;
+}
+
+/** The kind, name and key of an address of one of `kinds`; undefined when it is not one. */
+export function parseAddress(text: string, kinds: { has(kind: string): boolean }): ParsedAddress | undefined {
   const dot = text.indexOf(".");
   if (dot < 0) return undefined;
   const kind = text.slice(0, dot);
-  const name = text.slice(dot + 1);
+  const bracket = text.indexOf("[", dot);
+  const name = text.slice(dot + 1, bracket < 0 ? undefined : bracket);
   if (!kinds.has(kind) || !NAME_PATTERN.test(name)) return undefined;
-  return { kind, name };
+  if (bracket < 0) return { kind, name };
+  const quoted = readQuotedKey(text, bracket + 1);
+  if (!quoted || text.slice(quoted.end) !== "]") return undefined;
+  return { kind, name, key: quoted.key };
+}
+
+/** The address of the block an instance address belongs to: `connections.vlan` for `connections.vlan["1001"]`. */
+export const blockOf = (addr: string): string => {
+  const bracket = addr.indexOf("[");
+  return bracket < 0 ? addr : addr.slice(0, bracket);
+};
+
+/**
+ * Addresses as a user means them: a block address of a resource with forEach (`connections.vlan`) stands
+ * for every instance of it among `known`, as Terraform's --target does; any other address stays as it is.
+ */
+export function expandBlockAddresses(addresses: readonly string[], known: Iterable<string>): string[] {
+  const instances = new Map<string, string[]>();
+  const plain = new Set<string>();
+  for (const k of known) {
+    if (!k.includes("[")) {
+      plain.add(k);
+      continue;
+    }
+    const block = blockOf(k);
+    const own = instances.get(block);
+    if (own) own.push(k);
+    else instances.set(block, [k]);
+  }
+  // A block's own address may still be in the state, from before forEach was added: it is meant too.
+  return [...new Set(addresses.flatMap((a) => {
+    const own = instances.get(a);
+    return own ? [...(plain.has(a) ? [a] : []), ...own.sort()] : [a];
+  }))];
 }
 
 /** A path to a value inside a resource: object keys and array indexes. */

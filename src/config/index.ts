@@ -16,6 +16,8 @@
 //   value, relative to the resource; validateSpec and placeDiagnostic read them), references (Reference {address, attribute, path}: path is where in the spec
 //   the reference sits), dependsOn, dependencies (references + dependsOn), lifecycle {preventDestroy,
 //   ignoreChanges, createBeforeDestroy}, import, secrets (SecretPaths).
+// - A resource with forEach is one ConfigResource per key, addressed kind.name["key"] (address.ts owns the
+//   form), with `key` set and `name` the block's; expandBlockAddresses reads a block's address as all of them.
 // - config.lookups: Map<address, ConfigLookup> of the `lookups:` section (given LoadOptions.lookups, the lookup
 //   kinds' catalog): kind and where, checked. References to lookups are Reference values (kind "lookups")
 //   without dependency edges; the engine resolves them before planning.
@@ -29,7 +31,7 @@
 //   the values that were unknown at load time; it returns the same diagnostics.
 // - A kind's parent fields (KindSchema.parents) hold a Reference to the parent's uuid, or a literal uuid.
 
-export { parseAddress, type Address, type FieldPath } from "./address.js";
+export { expandBlockAddresses, parseAddress, type Address, type FieldPath, type ParsedAddress } from "./address.js";
 export type { KindCatalog, KindSchema, OrderingEdge } from "./catalog.js";
 export { configGraph, resourceAt, secretsAt } from "./dependencies.js";
 export { writeBackendBlock } from "./backend-block.js";

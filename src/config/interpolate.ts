@@ -1,10 +1,12 @@
-// `${...}` expressions in string values: ${var.NAME}, ${env.NAME}, ${secret.NAME} and references
-// ${kind.name.attribute}. A string that is only one expression keeps the value's type (a number variable
+// `${...}` expressions in string values: ${var.NAME}, ${env.NAME}, ${secret.NAME}, references
+// ${kind.name.attribute} (${kind.name["key"].attribute} or ${kind.name[each.key].attribute} for an instance
+// of a resource with forEach), and ${each.key} / ${each.value.field} inside such a resource. A string that is only one expression keeps the value's type (a number variable
 // stays a number); one that embeds expressions becomes a string, or a Template while a part is unknown.
 // `$${` writes a literal `${`.
 
-import { formatPath, type Address, type FieldPath } from "./address.js";
+import { address as makeAddress, formatPath, readQuotedKey, type Address, type FieldPath } from "./address.js";
 import type { KindCatalog } from "./catalog.js";
+import { isPlainObject } from "./json.js";
 import { LOOKUPS_SECTION, type LookupSchema } from "./lookups.js";
 import { Sensitive } from "./sensitive.js";
 import { didYouMean } from "./suggest.js";
@@ -25,6 +27,13 @@ export interface InterpolationScope {
   lookups?: ReadonlyMap<string, LookupSchema | undefined>;
   /** Inputs already reported as unset (with missing "unknown"), so each is reported once. */
   warned?: Set<string>;
+  /**
+   * The keys of each resource with forEach, by its block address (`connections.vlan`): Unresolved while
+   * its forEach waits for an input `validate` does not have, Invalid when its forEach is in error.
+   */
+  forEach?: ReadonlyMap<string, readonly string[] | Unresolved | Invalid>;
+  /** The instance being built, inside a resource with forEach: what ${each.key} and ${each.value} are. */
+  each?: { key: string; value: unknown };
 }
 
 export interface Problem {
@@ -111,7 +120,7 @@ function split(text: string): Part[] | { error: string } {
       continue;
     }
     if (text.startsWith("${", i)) {
-      const end = text.indexOf("}", i + 2);
+      const end = expressionEnd(text, i + 2);
       if (end < 0) return { error: `unterminated "\${" in "${text}"` };
       if (literal) parts.push(literal);
       literal = "";
@@ -126,7 +135,47 @@ function split(text: string): Part[] | { error: string } {
   return parts;
 }
 
+/** The `}` that closes an expression starting at `from`: one inside a quoted key does not. */
+function expressionEnd(text: string, from: number): number {
+  for (let i = from; i < text.length; i++) {
+    if (text[i] === "}") return i;
+    if (text[i] === '"') {
+      const quoted = readQuotedKey(text, i);
+      if (quoted) i = quoted.end - 1;
+    }
+  }
+  return -1;
+}
+
 const SEGMENT = /^[A-Za-z0-9_-]+$/;
+
+/** An instance key in brackets: a quoted string, or an expression (each.key) whose value is the key. */
+type Index = { quoted: string } | { expression: string };
+
+/** `a.b.c`, or `kind.name[INDEX].attribute...`; undefined when neither. */
+function parseExpression(expression: string): { segs: string[]; index?: Index } | undefined {
+  const bracket = expression.indexOf("[");
+  if (bracket < 0) {
+    const segs = expression.split(".");
+    return segs.every((s) => SEGMENT.test(s)) ? { segs } : undefined;
+  }
+  const before = expression.slice(0, bracket).split(".");
+  if (before.length !== 2 || !before.every((s) => SEGMENT.test(s))) return undefined;
+  const quoted = readQuotedKey(expression, bracket + 1);
+  const close = quoted ? quoted.end : expression.indexOf("]", bracket);
+  if (close < 0 || expression[close] !== "]") return undefined;
+  const index: Index = quoted ? { quoted: quoted.key } : { expression: expression.slice(bracket + 1, close).trim() };
+  const tail = expression.slice(close + 1);
+  if (tail !== "" && !tail.startsWith(".")) return undefined;
+  const after = tail === "" ? [] : tail.slice(1).split(".");
+  return after.every((s) => SEGMENT.test(s)) ? { segs: [...before, ...after], index } : undefined;
+}
+
+/** At most a few keys, quoted: a block of a thousand instances is not listed whole in a hint. */
+function someKeys(keys: readonly string[]): string {
+  const shown = keys.slice(0, 5).map((k) => JSON.stringify(k)).join(", ");
+  return keys.length > 5 ? `${shown} and ${keys.length - 5} more` : shown;
+}
 
 function interpolateString(text: string, path: FieldPath, scope: InterpolationScope, out: InterpolationResult): unknown {
   const parts = split(text);
@@ -161,17 +210,19 @@ function embedError(path: FieldPath, out: InterpolationResult, text: string): In
   return new Invalid(text);
 }
 
-const EXPRESSION_HINT = "expressions are ${var.NAME}, ${env.NAME}, ${secret.NAME} and ${kind.name.attribute}";
+const EXPRESSION_HINT = 'expressions are ${var.NAME}, ${env.NAME}, ${secret.NAME}, ${kind.name.attribute}, ${kind.name["key"].attribute}, ${each.key} and ${each.value}';
 
 /** The value of one expression; Invalid after reporting a problem. */
 function resolveExpression(expression: string, path: FieldPath, scope: InterpolationScope, out: InterpolationResult): unknown {
-  const segs = expression.split(".");
-  const [head = "", name = ""] = segs;
   const problem = (code: string, message: string, hint?: string): Invalid => {
     out.problems.push({ path, code, message, ...(hint ? { hint } : {}) });
     return new Invalid(`\${${expression}}`);
   };
-  if (segs.some((s) => !SEGMENT.test(s))) return problem("expression.syntax", `"\${${expression}}" is not a valid expression`, EXPRESSION_HINT);
+  const parsed = parseExpression(expression);
+  if (!parsed) return problem("expression.syntax", `"\${${expression}}" is not a valid expression`, EXPRESSION_HINT);
+  const { segs, index } = parsed;
+  const [head = "", name = ""] = segs;
+  if (index && !scope.kinds.has(head)) return problem("expression.syntax", `"\${${expression}}": only a resource's instances are named with [...]`, EXPRESSION_HINT);
   switch (head) {
     case "var": {
       if (segs.length !== 2) return problem("expression.syntax", `"\${${expression}}": a variable is written \${var.NAME}`);
@@ -197,6 +248,8 @@ function resolveExpression(expression: string, path: FieldPath, scope: Interpola
       }
       return problem(`${head}.unset`, `environment variable ${name} is not set`, `${head === "secret" ? "the secret" : "the value"} is read from the environment: export ${name}=...`);
     }
+    case "each":
+      return eachValue(expression, segs, scope, problem);
     default:
       break;
   }
@@ -205,19 +258,71 @@ function resolveExpression(expression: string, path: FieldPath, scope: Interpola
   if (!kind) return problem("expression.unknown", `unknown expression "\${${expression}}"`, didYouMean(head, ["var", "env", "secret", ...scope.kinds.keys()]) ?? EXPRESSION_HINT);
   if (scope.addresses === undefined) return problem("reference.not-allowed", `references to resources are not allowed here ("\${${expression}}")`);
   if (segs.length < 3) return problem("expression.syntax", `"\${${expression}}": a reference is written \${${head}.NAME.ATTRIBUTE}, e.g. \${${head}.${name || "NAME"}.uuid}`);
-  const address = `${head}.${name}` as Address;
-  if (!scope.addresses.has(address)) {
-    const sameKind = [...scope.addresses].filter((a) => a.startsWith(`${head}.`));
-    return problem("reference.undeclared", `reference to undeclared ${address}`, didYouMean(address, sameKind) ?? `declare ${name} under ${head}`);
+  const block = `${head}.${name}`;
+  const keys = scope.forEach?.get(block);
+  let key: string | undefined;
+  if (index) {
+    if (keys === undefined) {
+      if (!scope.addresses.has(block)) return problem("reference.undeclared", `reference to undeclared ${block}`, didYouMean(block, [...scope.addresses].filter((a) => a.startsWith(`${head}.`))) ?? `declare ${name} under ${head}`);
+      return problem("reference.not-for-each", `${block} has no forEach: it is one object, named without a key`, `write \${${block}.${segs.slice(2).join(".")}}`);
+    }
+    const k = "quoted" in index ? index.quoted : instanceKey(index.expression, scope, problem);
+    if (typeof k !== "string") return k;
+    key = k;
+  } else if (keys !== undefined) {
+    const example = Array.isArray(keys) && keys.length > 0 ? makeAddress(head, name, keys[0]) : `${block}["KEY"]`;
+    return problem("reference.instance", `${block} has forEach: a reference names one of its instances`, `e.g. \${${example}.${segs.slice(2).join(".")}}${scope.each ? `, or \${${block}[each.key].${segs.slice(2).join(".")}} for the instance of the same key` : ""}`);
   }
+  const address = makeAddress(head, name, key);
   const attribute = segs.slice(2).join(".");
   const first = segs[2] ?? "";
   if (!kind.attributes.includes(first)) {
     return problem("reference.attribute", `${head} have no attribute "${first}"`, didYouMean(first, kind.attributes) ?? `attributes: ${kind.attributes.join(", ")}`);
   }
+  // Its instances are not known yet (validate), or its forEach is already reported: nothing more to say.
+  if (keys instanceof Unresolved) return keys;
+  if (keys instanceof Invalid) return keys;
+  if (!scope.addresses.has(address)) {
+    if (key !== undefined && keys !== undefined) {
+      const suggestion = didYouMean(key, keys);
+      return problem("reference.undeclared", `reference to undeclared ${address}: ${block} has no key ${JSON.stringify(key)}`, `${suggestion ? `${suggestion} ` : ""}${keys.length === 0 ? `${block} has no instances` : `its keys are ${someKeys(keys)}`}`);
+    }
+    const sameKind = [...scope.addresses].filter((a) => a.startsWith(`${head}.`));
+    return problem("reference.undeclared", `reference to undeclared ${address}`, didYouMean(address, sameKind) ?? `declare ${name} under ${head}`);
+  }
   const ref = new Reference(address, head, name, attribute, [...path], kind.sensitive.covers(attribute));
   out.references.push(ref);
   return ref;
+}
+
+/** `${each.key}`, `${each.value}` or `${each.value.field...}` of the instance being built. */
+function eachValue(expression: string, segs: readonly string[], scope: InterpolationScope, problem: (code: string, message: string, hint?: string) => Invalid): unknown {
+  const [, which = "", ...fields] = segs;
+  if (which !== "key" && which !== "value") return problem("expression.syntax", `"\${${expression}}": write \${each.key} or \${each.value}`);
+  if (!scope.each) return problem("each.outside", `\${${expression}} is only valid in a resource with forEach`, "add forEach: to the resource, or write the value itself");
+  if (which === "key") return fields.length === 0 ? scope.each.key : problem("expression.syntax", `"\${${expression}}": each.key is a string and has no fields`);
+  let value = scope.each.value;
+  let at = "each.value";
+  for (const field of fields) {
+    if (!isPlainObject(value)) return problem("each.value-field", `${at} is not a mapping, so it has no field "${field}"`, `${at} is ${JSON.stringify(value)} for key ${JSON.stringify(scope.each.key)}`);
+    if (!(field in value)) {
+      const present = Object.keys(value);
+      return problem("each.value-field", `${at} has no field "${field}"`, didYouMean(field, present) ?? (present.length > 0 ? `its fields: ${present.join(", ")}` : `${at} is an empty mapping`));
+    }
+    value = value[field];
+    at = `${at}.${field}`;
+  }
+  return value;
+}
+
+/** The key an index expression (`each.key`, `each.value.name`) gives: a string, or Invalid after a problem. */
+function instanceKey(expression: string, scope: InterpolationScope, problem: (code: string, message: string, hint?: string) => Invalid): string | Invalid {
+  const segs = expression.split(".");
+  if (segs[0] !== "each" || !segs.every((s) => SEGMENT.test(s))) return problem("expression.syntax", `an instance is named by a quoted key or by each.key, not by "${expression}"`, 'e.g. connections.vlan["1001"] or connections.vlan[each.key]');
+  const value = eachValue(expression, segs, scope, problem);
+  if (value instanceof Invalid) return value;
+  if (typeof value !== "string") return problem("expression.syntax", `${expression} is not a string, so it cannot name an instance`, "name the instance by each.key, or by a string field of each.value");
+  return value;
 }
 
 /** `${lookups.NAME.attribute}`: known at plan time, once the lookup is resolved; unknown to `validate`. */

@@ -9,8 +9,9 @@ import type { z } from "zod";
 import { dirname, isAbsolute, join, relative, resolve } from "node:path";
 import type { Diagnostic } from "../diag/index.js";
 import { fileProblem, sortDiagnostics } from "../diag/index.js";
-import { address as makeAddress, formatPath, NAME_PATTERN, parsePath, type Address, type FieldPath } from "./address.js";
-import type { KindCatalog, KindSchema } from "./catalog.js";
+import { address as makeAddress, formatPath, NAME_PATTERN, parseAddress, parsePath, type Address, type FieldPath } from "./address.js";
+import type { KindCatalog } from "./catalog.js";
+import { collapseInstanceDiagnostics, expandForEach, instanceName, type RawResource } from "./for-each.js";
 import { isPlainObject, readPath } from "./json.js";
 import { interpolate, newResult, type InterpolationResult, type InterpolationScope, type MissingValues } from "./interpolate.js";
 import { parseYaml, type FileIndex, type NodeSpan, type ParsedFile, type PositionIndex, type SourcePosition } from "./positions.js";
@@ -93,15 +94,6 @@ export function loadConfiguration(path: string, options: LoadOptions): LoadResul
   }
   const result = buildConfiguration(sources, options, directory);
   return { config: result.config, diagnostics: sortDiagnostics([...diagnostics, ...result.diagnostics]) };
-}
-
-interface RawResource {
-  kind: KindSchema;
-  name: string;
-  body: unknown;
-  file: string;
-  span: NodeSpan;
-  positions: PositionIndex;
 }
 
 const where = (p: SourcePosition | undefined): Pick<Diagnostic, "file" | "line" | "column"> => (p ? { file: p.file, line: p.line, column: p.column } : {});
@@ -233,10 +225,11 @@ export function buildConfiguration(sources: readonly Source[], options: LoadOpti
     if (lookup) lookups.set(addr, lookup);
     lookupSchemas.set(addr, lookup ? options.lookups?.get(lookup.kind) : undefined);
   }
-  const resourceScope: InterpolationScope = { ...scope, addresses: new Set(raws.keys()), lookups: lookupSchemas };
+  const expansion = expandForEach(raws, scope, diagnostics);
+  const resourceScope: InterpolationScope = { ...scope, addresses: new Set(expansion.resources.keys()), lookups: lookupSchemas, forEach: expansion.keys };
   const resources = new Map<Address, ConfigResource>();
-  for (const [addr, raw] of raws) {
-    const r = buildResource(addr, raw, resourceScope, providerConfig, kindNames, diagnostics);
+  for (const [addr, raw] of expansion.resources) {
+    const r = buildResource(addr, raw, raw.each ? { ...resourceScope, each: raw.each } : resourceScope, providerConfig, kindNames, diagnostics);
     if (r) resources.set(addr, r);
   }
 
@@ -263,7 +256,7 @@ export function buildConfiguration(sources: readonly Source[], options: LoadOpti
   const variables = new Map([...declarations].map(([n, d]) => [n, { declaration: d, value: values.get(n) }]));
   return {
     config: { kinds, files: parsed.map((p) => p.file), directory, provider: providerConfig, ...(backendConfig ? { backend: backendConfig } : {}), variables, resources, lookups, edges },
-    diagnostics: sortDiagnostics(diagnostics),
+    diagnostics: sortDiagnostics(collapseInstanceDiagnostics(diagnostics)),
   };
 }
 
@@ -498,9 +491,10 @@ function buildResource(addr: Address, raw: RawResource, scope: InterpolationScop
       defaulted.add(path);
     }
   };
-  if (kind.displayName) setDefault(kind.displayName, raw.name);
+  const serviceName = raw.each ? instanceName(raw.name, raw.each.key) : raw.name;
+  if (kind.displayName) setDefault(kind.displayName, serviceName);
   const report = (path: string, message: string, hint?: string) => diagnostics.push(placeDiagnostic(loc, { path: path.split("."), code: "config.field", message, hint }));
-  kind.defaults?.({ name: raw.name, provider, spec, set: setDefault, file: raw.file, report });
+  kind.defaults?.({ name: serviceName, provider, spec, set: setDefault, file: raw.file, report });
 
   const literals: FieldPath[] = [];
   const marked = markSecrets(kind.sensitive, spec, [], out.sensitive, literals) as Record<string, unknown>;
@@ -513,6 +507,7 @@ function buildResource(addr: Address, raw: RawResource, scope: InterpolationScop
   const resource: ConfigResource = {
     kind: kind.name,
     name: raw.name,
+    ...(raw.each ? { key: raw.each.key } : {}),
     address: addr,
     spec: marked,
     file: raw.file,
@@ -532,9 +527,18 @@ function buildResource(addr: Address, raw: RawResource, scope: InterpolationScop
   if (Array.isArray(meta.dependsOn)) {
     meta.dependsOn.forEach((d, i) => {
       if (typeof d !== "string" || !scope.addresses) return;
-      if (scope.addresses.has(d)) resource.dependsOn.push(d as Address);
-      else if (/^[A-Za-z]+\.[^.]+$/.test(d) && kindNames.includes(d.split(".")[0] ?? "")) {
-        diagnostics.push(placeDiagnostic(loc, { path: ["dependsOn", i], code: "reference.undeclared", message: `dependsOn names undeclared ${d}`, hint: didYouMean(d, scope.addresses) }));
+      const parsed = parseAddress(d, { has: (k) => kindNames.includes(k) });
+      // The schema already reports what is not an address at all.
+      if (!parsed) return;
+      const target = makeAddress(parsed.kind, parsed.name, parsed.key);
+      const blockKeys = scope.forEach?.get(makeAddress(parsed.kind, parsed.name));
+      // A whole forEach block: every one of its instances.
+      if (parsed.key === undefined && Array.isArray(blockKeys)) resource.dependsOn.push(...blockKeys.map((k) => makeAddress(parsed.kind, parsed.name, k)));
+      else if (scope.addresses.has(target)) resource.dependsOn.push(target);
+      // A block whose forEach is unknown or in error has nothing more to say.
+      else if (blockKeys === undefined || Array.isArray(blockKeys)) {
+        const hint = parsed.key !== undefined && Array.isArray(blockKeys) ? `${makeAddress(parsed.kind, parsed.name)} has the keys ${blockKeys.slice(0, 5).map((k) => JSON.stringify(k)).join(", ")}${blockKeys.length > 5 ? " and more" : ""}` : didYouMean(d, scope.addresses);
+        diagnostics.push(placeDiagnostic(loc, { path: ["dependsOn", i], code: "reference.undeclared", message: `dependsOn names undeclared ${d}`, hint }));
       }
     });
   }

@@ -11,7 +11,7 @@ export type MetaKey = (typeof META_KEYS)[number];
 export const MAX_DEPENDS_ON = 1000;
 
 /** An address of one of these kinds, as dependsOn writes it. */
-const addressPattern = (kinds: readonly string[]): RegExp => new RegExp(`^(${kinds.join("|")})\\.[a-z0-9][a-z0-9_-]*$`);
+const addressPattern = (kinds: readonly string[]): RegExp => new RegExp(`^(${kinds.join("|")})\\.[a-z0-9][a-z0-9_-]*(\\["([^"\\\\]|\\\\.)*"\\])?$`);
 
 export const lifecycleSchema = z
   .strictObject({
@@ -24,12 +24,16 @@ export const lifecycleSchema = z
 /** The meta keys' schemas, for a configuration of these kinds. */
 export const metaShape = (kinds: readonly string[]) => ({
   dependsOn: z
-    .array(z.string().regex(addressPattern(kinds), { error: "must be an address kind.name, e.g. connections.dc-to-cloud" }))
+    .array(z.string().regex(addressPattern(kinds), { error: 'must be an address kind.name or kind.name["key"], e.g. connections.dc-to-cloud' }))
     .max(MAX_DEPENDS_ON, { error: `dependsOn lists at most ${MAX_DEPENDS_ON} addresses` })
     .optional()
     .describe("addresses this object waits for, beside those its references imply"),
   lifecycle: lifecycleSchema.optional(),
   import: uuid().optional().describe("adopt the existing object with this uuid instead of creating one"),
+  forEach: z
+    .union([z.array(z.string()), z.record(z.string(), z.unknown())])
+    .optional()
+    .describe('one instance per key, addressed kind.name["key"]: a list of strings (each is key and value) or a mapping of key to value; ${each.key} and ${each.value} in the body'),
 });
 
 const duration = z

@@ -49,7 +49,10 @@ export interface DependencyEdge {
 
 export interface ConfigResource {
   kind: string;
+  /** The name of its block: for an instance of a forEach block, the block's, without the key. */
   name: string;
+  /** The forEach key of an instance; undefined for a resource without forEach. */
+  key?: string;
   address: Address;
   /**
    * The API body with the service's field names, display name and project/account defaults applied.

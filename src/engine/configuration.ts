@@ -1,7 +1,7 @@
 // The configuration as the engine reads it: the loader given the registry of kinds, the JSON Schema of
 // that format, and the dependency graph of a loaded configuration for `netform graph`.
 
-import { configGraph, configurationJsonSchemaText, loadConfiguration, parseAddress, type Configuration, type LoadOptions, type LoadResult } from "../config/index.js";
+import { configGraph, configurationJsonSchemaText, loadConfiguration, parseAddress, type Configuration, type ParsedAddress, type LoadOptions, type LoadResult } from "../config/index.js";
 import type { Graph } from "../graph/index.js";
 import { KIND_CATALOG, KIND_DEFINITIONS, KINDS } from "../kinds/index.js";
 import { LOOKUP_CATALOG } from "../lookups/index.js";
@@ -18,6 +18,6 @@ export function dependencyGraph(config: Configuration): { graph: Graph; kinds: R
 }
 
 /** The kind and name of a resource address (`connections.dc-link`), or undefined when it names no kind. */
-export const parseResourceAddress = (text: string): { kind: string; name: string } | undefined => parseAddress(text, KIND_DEFINITIONS);
+export const parseResourceAddress = (text: string): ParsedAddress | undefined => parseAddress(text, KIND_DEFINITIONS);
 
 export { parseDuration, parseVarFlag } from "../config/index.js";

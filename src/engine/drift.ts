@@ -6,7 +6,7 @@
 
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { readPath, resourceAt, secretsAt, SENSITIVE_TEXT } from "../config/index.js";
+import { expandBlockAddresses, readPath, resourceAt, secretsAt, SENSITIVE_TEXT } from "../config/index.js";
 import { compareFields } from "../plan/diff.js";
 import type { DriftEntry, DriftReport, DriftedField } from "../plan/drift.js";
 import { lookupFrom, resolveSpec } from "../plan/resolve.js";
@@ -129,13 +129,14 @@ function unappliedFields(run: Run, address: string, recorded: ResourceState, bod
 /** `only`: the addresses to check (--target); all when absent. */
 export async function detectDrift(run: Run, emit: EventSink, ignore: IgnoreRules, only?: ReadonlySet<string>): Promise<DriftReport> {
   const state = run.store.state;
+  const checked = only && new Set(expandBlockAddresses([...only], Object.keys(state.resources)));
   const { refreshed, requests } = await refresh(run.session, state, run.config, emit, run.signal);
   const before = run.session.api.requestCount;
   const entries: DriftEntry[] = [];
   await unlessInterrupted(
     Promise.all(
       Object.entries(state.resources).map(async ([address, recorded]) => {
-        if (ignore.ignoresObject(address) || !recorded.id || (only && !only.has(address))) return;
+        if (ignore.ignoresObject(address) || !recorded.id || (checked && !checked.has(address))) return;
         const ref: ObjectRef = { id: recorded.id, ...(recorded.parent ? { parent: recorded.parent } : {}) };
         const fresh = refreshed.get(address);
         if (fresh?.status !== "present") {

@@ -6,7 +6,7 @@ import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { relative, resolve, sep } from "node:path";
 import type { RetryNotice } from "../api/index.js";
-import { resourceAt, secretsAt, Sensitive, type ConfigResource, type Configuration, type VariableInputs } from "../config/index.js";
+import { expandBlockAddresses, resourceAt, secretsAt, Sensitive, type ConfigResource, type Configuration, type VariableInputs } from "../config/index.js";
 import { isKind, KIND_DEFINITIONS } from "../kinds/index.js";
 import { hasErrors, NetformError, type Diagnostic } from "../diag/index.js";
 import { sameValue } from "../plan/values.js";
@@ -223,8 +223,14 @@ export interface Planned {
   refreshed: Map<string, Refreshed>;
 }
 
-export async function planRun(run: Run, request: PlanRequest, emit: EventSink): Promise<Planned> {
+export async function planRun(run: Run, given: PlanRequest, emit: EventSink): Promise<Planned> {
   const state = run.store.state;
+  const known = [...run.config.resources.keys(), ...Object.keys(state.resources)];
+  const request: PlanRequest = {
+    mode: given.mode,
+    ...(given.targets ? { targets: expandBlockAddresses(given.targets, known) } : {}),
+    ...(given.replace ? { replace: expandBlockAddresses(given.replace, known) } : {}),
+  };
   // An address that names nothing is a typo: said before a refresh that may take minutes.
   const unknown = unknownAddresses(run.config, state, [...(request.targets ?? []), ...(request.replace ?? [])]);
   if (unknown.length > 0) {

@@ -2,7 +2,7 @@
 // what the state recorded, and decides per address what to do and why. Pure: no I/O; the refresh has
 // already read everything it needs.
 
-import { configGraph, isPlainObject, placeDiagnostic, readPath, resourceAt, secretsAt, SENSITIVE_TEXT, type ConfigResource, type Configuration } from "../config/index.js";
+import { configGraph, expandBlockAddresses, isPlainObject, placeDiagnostic, readPath, resourceAt, secretsAt, SENSITIVE_TEXT, type ConfigResource, type Configuration } from "../config/index.js";
 import type { Diagnostic } from "../diag/index.js";
 import { Graph } from "../graph/index.js";
 import { isLeaving } from "../kinds/common.js";
@@ -158,7 +158,8 @@ function afterView(resource: ConfigResource, desired: Body, spec: Body): Record<
 
 const unknownPaths = (desired: Body): string[] => [...leaves(desired)].filter(([, v]) => isUnknownValue(v)).map(([p]) => p);
 
-export function makePlan(input: PlanInput): PlanResult {
+export function makePlan(given: PlanInput): PlanResult {
+  const input = withBlockAddresses(given);
   const { config, state } = input;
   const diagnostics: Diagnostic[] = [];
   const graph = configGraph(config);
@@ -274,8 +275,19 @@ export function makePlan(input: PlanInput): PlanResult {
 }
 
 /** An error for each address (of --target, --replace) that is neither declared nor recorded, each once. */
+/** --target and --replace as users mean them: the address of a block with forEach is every instance of it. */
+function withBlockAddresses(input: PlanInput): PlanInput {
+  if (!input.targets?.length && !input.replace?.length) return input;
+  const known = [...input.config.resources.keys(), ...Object.keys(input.state.resources)];
+  return {
+    ...input,
+    ...(input.targets ? { targets: expandBlockAddresses(input.targets, known) } : {}),
+    ...(input.replace ? { replace: expandBlockAddresses(input.replace, known) } : {}),
+  };
+}
+
 export function unknownAddresses(config: Configuration, state: StateFile, addresses: readonly string[]): Diagnostic[] {
-  return [...new Set(addresses)]
+  return expandBlockAddresses(addresses, [...config.resources.keys(), ...Object.keys(state.resources)])
     .filter((address) => !resourceAt(config, address) && !state.resources[address])
     .map((address) => ({
       severity: "error" as const,

@@ -51,11 +51,22 @@ function inputsOf(text: string): Record<string, string> {
   return Object.fromEntries([...text.matchAll(/\$\{(?:secret|env)\.(\w+)\}/g)].map((m) => [m[1] ?? "", `example-${(m[1] ?? "").toLowerCase()}`]));
 }
 
+/** The keys of a block's forEach as the reader's run has them: written in the block, or a variable's default. */
+function forEachKeys(doc: Record<string, unknown>, forEach: unknown): string[] {
+  const variable = typeof forEach === "string" ? /^\$\{var\.(\w+)\}$/.exec(forEach)?.[1] : undefined;
+  const variables = doc.variables;
+  const value = variable !== undefined && isMapping(variables) && isMapping(variables[variable]) ? variables[variable].default : forEach;
+  return Array.isArray(value) ? value.map(String) : isMapping(value) ? Object.keys(value) : [];
+}
+
 function declaredAddresses(text: string): string[] {
   const doc = parse(text) as Record<string, unknown>;
   return KINDS.flatMap((kind) => {
     const section = doc[kind];
-    return isMapping(section) ? Object.keys(section).map((name) => `${kind}.${name}`) : [];
+    if (!isMapping(section)) return [];
+    return Object.entries(section).flatMap(([name, body]) =>
+      isMapping(body) && "forEach" in body ? forEachKeys(doc, body.forEach).map((key) => `${kind}.${name}[${JSON.stringify(key)}]`) : [`${kind}.${name}`],
+    );
   }).sort();
 }
 

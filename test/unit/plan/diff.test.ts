@@ -48,6 +48,13 @@ const recorded = (kind: string, id: string | undefined, attributes: Record<strin
 const recordedF = recorded("routeFilters", F_ID, filterBody("f", F_ID));
 const recordedG = recorded("routeFilters", G_ID, filterBody("g", G_ID));
 
+// Instances of a route filter with forEach: each its own object, named after the block and its key.
+const FA = 'routeFilters.f["a"]';
+const FB = 'routeFilters.f["b"]';
+const FC = 'routeFilters.f["c"]';
+const recordedFA = recorded("routeFilters", F_ID, filterBody("f-a", F_ID));
+const recordedFB = recorded("routeFilters", G_ID, filterBody("f-b", G_ID));
+
 const hashOf = (value: unknown) => `hash:${JSON.stringify(value)}`;
 const testHash = Object.assign(hashOf, { matches: (recordedHash: string | undefined, value: unknown) => recordedHash === hashOf(value) });
 const recordedA = recorded("routeFilterAttachments", F_ID, attachmentBody, { parent: CONNECTION, dependencies: [F] });
@@ -161,6 +168,35 @@ const rows: Row[] = [
     resources: { routeFilters: { f: filter() } },
     state: { [F]: recordedF },
     expect: { [F]: { action: "no-op", reasonCode: "unchanged", changed: [] } },
+  },
+  {
+    name: "forEach: a key added plans exactly its instance, and the keys already applied stay",
+    resources: { routeFilters: { f: filter({ forEach: ["a", "b", "c"] }) } },
+    state: { [FA]: recordedFA, [FB]: recordedFB },
+    expect: {
+      [FA]: { action: "no-op", reasonCode: "unchanged", changed: [] },
+      [FB]: { action: "no-op", reasonCode: "unchanged", changed: [] },
+      [FC]: { action: "create", reasonCode: "create" },
+    },
+  },
+  {
+    name: "forEach: a key removed plans exactly the delete of its instance",
+    resources: { routeFilters: { f: filter({ forEach: ["a"] }) } },
+    state: { [FA]: recordedFA, [FB]: recordedFB },
+    expect: {
+      [FA]: { action: "no-op", reasonCode: "unchanged", changed: [] },
+      [FB]: { action: "delete", reasonCode: "no-longer-configured", reason: "no longer in the configuration", id: G_ID },
+    },
+  },
+  {
+    name: "forEach: a target without a key is every instance of the block; other resources are left alone",
+    resources: { routeFilters: { f: filter({ forEach: ["a", "b"] }), g: filter({ description: "new" }) } },
+    state: { [FA]: recordedFA, [G]: recordedG },
+    targets: ["routeFilters.f"],
+    expect: {
+      [FA]: { action: "no-op", reasonCode: "unchanged" },
+      [FB]: { action: "create", reasonCode: "create" },
+    },
   },
   {
     name: "an earlier run's update still running: apply waits for it",

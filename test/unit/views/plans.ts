@@ -143,7 +143,24 @@ export const large = Array.from({ length: 400 }, (_, i) =>
   }),
 );
 
+/** One VLAN of a forEach block added with its routing protocol, another removed: instances by key, as Terraform prints them. */
+export const forEachChanges: ResourceChange[] = [
+  change('connections.vlan["1003"]', "create", {
+    after: { name: "vlan-1003", type: "EVPL_VC", bandwidth: 50, aSide: { accessPoint: { type: "COLO", linkProtocol: { type: "DOT1Q", vlanTag: 1003 } } } },
+    unknown: ["uuid"],
+  }),
+  change('routingProtocols.direct["1003"]', "create", {
+    after: { type: "DIRECT", connection: "(known after apply)", directIpv4: { equinixIfaceIp: "192.168.3.1/30" } },
+    unknown: ["connection"],
+    dependencies: ['connections.vlan["1003"]'],
+  }),
+  change('connections.vlan["1002"]', "no-op", { id: "c-1002" }),
+  change('routingProtocols.direct["1001"]', "delete", { id: "rp-1001", reason: "no longer in the configuration", before: { type: "DIRECT" }, dependencies: ['connections.vlan["1001"]'] }),
+  change('connections.vlan["1001"]', "delete", { id: "c-1001", reason: "no longer in the configuration", before: { name: "vlan-1001", type: "EVPL_VC" } }),
+];
+
 export const planScenarios: Record<string, Plan> = {
+  "for-each": plan(forEachChanges),
   mixed: plan([createConnection, createFilter, createAttachment, unchanged, updateFilter, replaceConnection, replaceFirst, importWithChanges, importOnly, awaiting, deleteAttachment, deleteVpn]),
   creates: plan([createConnection, createFilter, createAttachment]),
   updates: plan([updateFilter]),

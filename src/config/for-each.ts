@@ -1,0 +1,157 @@
+// Repetition: a resource with `forEach:` is one block in the file and one instance per key in the
+// configuration, addressed `kind.name["key"]`. Keys are known when the file is read (a list or mapping
+// written in it, or a variable), never from a reference: a plan must know which objects it speaks of.
+// A list of strings gives each string as both key and value; a mapping gives its keys, with their values.
+
+import type { Diagnostic } from "../diag/index.js";
+import { address as makeAddress, blockOf, type Address } from "./address.js";
+import type { KindSchema } from "./catalog.js";
+import { interpolate, newResult, type InterpolationScope } from "./interpolate.js";
+import { isPlainObject } from "./json.js";
+import type { NodeSpan, PositionIndex } from "./positions.js";
+import { isSensitive } from "./sensitive.js";
+import { placeDiagnostic } from "./validate.js";
+import { Invalid, Unresolved } from "./values.js";
+
+export const FOR_EACH = "forEach";
+
+/** A resource as written, before its values are resolved; an instance of a forEach block carries its key and value. */
+export interface RawResource {
+  kind: KindSchema;
+  name: string;
+  body: unknown;
+  file: string;
+  span: NodeSpan;
+  positions: PositionIndex;
+  each?: { key: string; value: unknown };
+}
+
+export interface Expansion {
+  /** Resources without forEach as they are, and every instance of those with it, by address. */
+  resources: Map<Address, RawResource>;
+  /** The keys of each forEach block, by block address (see InterpolationScope.forEach). */
+  keys: Map<string, readonly string[] | Unresolved | Invalid>;
+}
+
+/**
+ * The service name an instance gets unless its body sets one: the resource name and the key, with every run
+ * of characters other than letters, digits, "-", "_" and "." in the key made one "-" (`vlan-1001`), so that
+ * a key such as "eu west/1" still gives a name the portal and the service's events show plainly.
+ */
+export const instanceName = (name: string, key: string): string => `${name}-${key.replace(/[^A-Za-z0-9_.-]+/g, "-")}`;
+
+const describe = (v: unknown): string => {
+  if (v === null || v === undefined) return "nothing";
+  if (typeof v === "string") return `a string (${JSON.stringify(v)})`;
+  if (typeof v === "number" || typeof v === "boolean") return `${typeof v === "number" ? "a number" : "a boolean"} (${String(v)})`;
+  return "a value of another type";
+};
+
+/** Expands every forEach block of `raws`; a block whose forEach is in error gives no instance, and is reported once. */
+export function expandForEach(raws: ReadonlyMap<Address, RawResource>, scope: InterpolationScope, diagnostics: Diagnostic[]): Expansion {
+  const resources = new Map<Address, RawResource>();
+  const keys = new Map<string, readonly string[] | Unresolved | Invalid>();
+  for (const [addr, raw] of raws) {
+    if (!isPlainObject(raw.body) || !(FOR_EACH in raw.body)) {
+      resources.set(addr, raw);
+      continue;
+    }
+    const { [FOR_EACH]: written, ...body } = raw.body;
+    const entries = forEachEntries(addr, raw, written, scope, diagnostics);
+    keys.set(addr, Array.isArray(entries) ? entries.map(([k]) => k) : entries);
+    if (!Array.isArray(entries)) continue;
+    for (const [key, value] of entries) resources.set(makeAddress(raw.kind.name, raw.name, key), { ...raw, body, each: { key, value } });
+  }
+  return { resources, keys };
+}
+
+/** The keys and values of one block's forEach, or why there are none to build. */
+function forEachEntries(addr: Address, raw: RawResource, written: unknown, scope: InterpolationScope, diagnostics: Diagnostic[]): [string, unknown][] | Unresolved | Invalid {
+  const loc = { address: addr, positions: raw.positions };
+  const report = (path: (string | number)[], code: string, message: string, hint?: string): Invalid => {
+    diagnostics.push(placeDiagnostic(loc, { path, code, message, hint }));
+    return new Invalid(FOR_EACH);
+  };
+  const out = newResult();
+  // Keys name objects in plans and state: they cannot wait for an object to exist.
+  const value = interpolate(written, [FOR_EACH], { ...scope, addresses: undefined, lookups: undefined, each: undefined }, out);
+  for (const p of out.problems) {
+    const fromObject = p.code === "reference.not-allowed" || p.code === "expression.unknown";
+    diagnostics.push(placeDiagnostic(loc, fromObject ? { ...p, message: `forEach cannot use another object's attributes: ${p.message}`, hint: "its keys must be known before anything is created: write a list or mapping, or use a variable" } : p));
+  }
+  if (out.problems.some((p) => p.severity !== "warning")) return new Invalid(FOR_EACH);
+  if (value instanceof Unresolved) {
+    diagnostics.push(placeDiagnostic(loc, { path: [FOR_EACH], code: "for-each.unknown", severity: "warning", message: `the instances of ${addr} are not known while ${value.expression} has no value; they are checked at plan time` }));
+    return value;
+  }
+  if (isSensitive(value) || out.sensitive.size > 0) return report([FOR_EACH], "for-each.sensitive", "forEach cannot use a sensitive value: its keys are shown in every address", "use a variable that is not sensitive for the keys, and read the secrets in the body");
+
+  let entries: [string, unknown][];
+  if (Array.isArray(value)) {
+    entries = [];
+    const firstIndex = new Map<string, number>();
+    for (const [i, element] of value.entries()) {
+      if (element instanceof Unresolved) return element;
+      if (element instanceof Invalid) return element;
+      if (typeof element !== "string") {
+        return report([FOR_EACH, i], "for-each.key", `forEach[${i}] is ${describe(element)}; a list in forEach holds strings, the keys`, typeof element === "number" ? `quote it: "${element}"` : "write the keys as strings, or use a mapping of key to value");
+      }
+      const first = firstIndex.get(element);
+      if (first !== undefined) return report([FOR_EACH, i], "for-each.duplicate-key", `forEach[${i}] repeats the key ${JSON.stringify(element)} of forEach[${first}]`, "each key names one instance: remove the repeated one");
+      firstIndex.set(element, i);
+      entries.push([element, element]);
+    }
+  } else if (isPlainObject(value)) {
+    entries = Object.entries(value);
+  } else {
+    return report([FOR_EACH], "for-each.type", `forEach takes a list of strings or a mapping, not ${describe(value)}`, 'e.g. forEach: ["1001", "1002"], or a mapping of key to value: { "1001": { vlan: 1001 } }');
+  }
+  const empty = entries.findIndex(([k]) => k === "");
+  if (empty >= 0) return report(Array.isArray(value) ? [FOR_EACH, empty] : [FOR_EACH], "for-each.key", "a forEach key is an empty string; every instance needs a key to be addressed by", "remove it, or give it a name");
+  const clash = nameClash(raw, entries.map(([k]) => k));
+  if (clash) return report([FOR_EACH], "for-each.name-clash", `the keys ${JSON.stringify(clash[0])} and ${JSON.stringify(clash[1])} both give the service name "${instanceName(raw.name, clash[0])}"`, `set ${raw.kind.displayName ?? "the name"} in the body, e.g. "${raw.name}-\${each.key}", or make the keys differ in letters or digits`);
+  return entries;
+}
+
+/** Two keys whose instances would get the same service name by default (see instanceName); undefined when none do. */
+function nameClash(raw: RawResource, keys: readonly string[]): [string, string] | undefined {
+  const field = raw.kind.displayName;
+  if (!field || (isPlainObject(raw.body) && field in raw.body)) return undefined;
+  const byName = new Map<string, string>();
+  for (const k of keys) {
+    const name = instanceName(raw.name, k);
+    const other = byName.get(name);
+    if (other !== undefined) return [other, k];
+    byName.set(name, k);
+  }
+  return undefined;
+}
+
+/**
+ * One diagnostic for what is wrong alike in many instances of one block (the same place, the same words):
+ * a mistake in the block of a thousand VLANs is one mistake, said once with how many instances share it.
+ */
+export function collapseInstanceDiagnostics(diagnostics: readonly Diagnostic[]): Diagnostic[] {
+  const groups = new Map<string, { diagnostic: Diagnostic; block: string; count: number }>();
+  const out: Diagnostic[] = [];
+  for (const d of diagnostics) {
+    if (!d.address?.includes("[")) {
+      out.push(d);
+      continue;
+    }
+    const block = blockOf(d.address);
+    const group = JSON.stringify([block, d.severity, d.code, d.file, d.line, d.column, d.path, d.message, d.hint]);
+    const first = groups.get(group);
+    if (first) {
+      first.count++;
+      continue;
+    }
+    const entry = { diagnostic: { ...d }, block, count: 1 };
+    groups.set(group, entry);
+    out.push(entry.diagnostic);
+  }
+  for (const { diagnostic, block, count } of groups.values()) {
+    if (count > 1) diagnostic.message += ` (and in ${count - 1} more instance${count > 2 ? "s" : ""} of ${block})`;
+  }
+  return out;
+}
