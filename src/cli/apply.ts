@@ -47,6 +47,8 @@ async function applySaved(ctx: RunContext, path: string, flags: RunFlags): Promi
     targets: [],
     replace: [],
     mode: file.plan.mode,
+    // A saved plan carries its cost: applying it prices nothing again.
+    cost: false,
   };
   return withRun(
     ctx,

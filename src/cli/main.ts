@@ -16,6 +16,7 @@ const COMMANDS: ReadonlyArray<{ usage: string; summary: string; load(): Promise<
   { usage: "apply [planfile]", summary: "make the service match the configuration, or apply exactly a saved plan", load: async () => (await import("./apply.js")).registerApply },
   { usage: "destroy", summary: "delete everything the state records", load: async () => (await import("./apply.js")).registerApply },
   { usage: "drift", summary: "report what changed outside netform: exit 0 none, 2 drift, 1 error", load: async () => (await import("./drift.js")).registerDrift },
+  { usage: "cost", summary: "the running monthly cost of everything the state records, by kind and by metro", load: async () => (await import("./cost.js")).registerCost },
   { usage: "show [planfile]", summary: "show a saved plan, or without one what the state records", load: async () => (await import("./show.js")).registerShow },
   { usage: "import <address> <uuid>", summary: "adopt an object that already exists on the service under an address the configuration declares", load: async () => (await import("./import.js")).registerImport },
   { usage: "state", summary: "inspect, restore, move or rekey the state, or forget an object in it", load: async () => (await import("./state.js")).registerState },

@@ -22,6 +22,8 @@ export interface RunFlags {
   format: string;
   lockTimeout?: string;
   lock: string;
+  /** False with --no-cost. */
+  cost?: boolean;
 }
 
 const collect = (value: string, previous: string[]): string[] => [...previous, value];
@@ -39,7 +41,8 @@ export function addRunOptions(cmd: Command, options: { planFlags: boolean }): Co
     cmd
       .option("--replace <address>", "replace this resource even if nothing changed (repeatable)", collect, [])
       .option("--destroy", "plan to destroy everything in the state")
-      .option("--refresh-only", "only record in the state what the service reports, changing nothing");
+      .option("--refresh-only", "only record in the state what the service reports, changing nothing")
+      .option("--no-cost", "leave the monthly cost out of the plan, and make no price requests");
   }
   return cmd;
 }
@@ -85,6 +88,8 @@ export interface RunRequest {
   targets: string[];
   replace: string[];
   mode: "normal" | "destroy" | "refresh-only";
+  /** Price the plan's changes (false with --no-cost). */
+  cost: boolean;
   lockTimeoutMs?: number;
   lock: boolean;
 }
@@ -104,6 +109,7 @@ export function runRequest(flags: RunFlags): RunRequest {
     targets: checkAddresses("--target", flags.target),
     replace: checkAddresses("--replace", flags.replace ?? []),
     mode: flags.destroy ? ("destroy" as const) : flags.refreshOnly ? ("refresh-only" as const) : ("normal" as const),
+    cost: flags.cost !== false,
     ...lockRequest(flags),
   };
 }

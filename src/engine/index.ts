@@ -14,5 +14,6 @@ export { importObject } from "./import.js";
 export { forgetResource, migrateState, pullState, pushState, readState, recordedAt, rekeyState, stateHistory, unlockState, type StateTarget } from "./state-commands.js";
 export { hasChanges } from "../plan/index.js";
 export { checkPlanFile, readPlanFile, savedPaths, savePlanFile, type PlanFile } from "./plan-file.js";
+export { planCost, stateCost, PriceBook, type RecordedCost, type StateCost } from "./pricing.js";
 export { Poller, REAL_SERVICE_POLLING, type PollSettings } from "./wait.js";
 export type { Endpoint, EndpointResolver } from "./session.js";

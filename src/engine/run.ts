@@ -20,6 +20,7 @@ import type { EventSink } from "./events.js";
 import { interruptedBy, throwIfInterrupted, unlessInterrupted } from "./interrupt.js";
 import { bindLookups, lookupRecords, resolveLookups, type ResolvedLookups } from "./lookups.js";
 import { checkPlanFile, type PlanFile } from "./plan-file.js";
+import { planCost } from "./pricing.js";
 import { Recorder } from "./records.js";
 import { refresh } from "./refresh.js";
 import { reconciledHashes, redactor, secretHasher, secretValues, type SecretHasher } from "./secrets.js";
@@ -215,6 +216,8 @@ export interface PlanRequest {
   mode: PlanMode;
   targets?: string[];
   replace?: string[];
+  /** False: no price calls, and no cost in the plan (plan --no-cost). */
+  cost?: boolean;
 }
 
 export interface Planned {
@@ -263,6 +266,10 @@ export async function planRun(run: Run, given: PlanRequest, emit: EventSink): Pr
   const before = run.session.api.requestCount;
   diagnostics.push(...(await preflight(run, plan)));
   plan.requestCount += run.session.api.requestCount - before;
+  if (request.cost !== false && request.mode !== "refresh-only") {
+    plan.cost = await unlessInterrupted(planCost(run.session.api, plan), run.signal);
+    plan.requestCount += plan.cost.requests;
+  }
   for (const d of diagnostics) emit({ type: "diagnostic", diagnostic: d });
   return { plan, diagnostics, refreshed };
 }

@@ -9,6 +9,7 @@ import { z } from "zod";
 import { digits, metroCode, project, readPath, SecretPaths, text, type RuleContext } from "../config/index.js";
 import { searchAll } from "../api/index.js";
 import { asNumber, compact, deleteIdempotently, patchChanged, patchUpdatable, projectFor, projectIdOf, readinessFrom, readUnlessGone, refKey, searchByUuid, type StateTable, uuidOf } from "./common.js";
+import { pricing } from "./cloud-routers-pricing.js";
 import { notificationsSpec, sortedNotifications } from "./notifications.js";
 import type { Body, KindContext, KindDefinition, KindHandler, ObjectRef, Observed, Operation, Readiness } from "./types.js";
 
@@ -161,4 +162,5 @@ export const cloudRouters: KindDefinition<"cloudRouters"> = {
   parents: {},
   timeoutMs: 30 * 60_000,
   handler,
+  pricing,
 };

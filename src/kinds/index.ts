@@ -61,4 +61,4 @@ export const KIND_CATALOG: KindCatalog = KIND_DEFINITIONS;
 /** Each kind's handler, by the name a configuration, a state or a plan gives (a plain string). */
 export const KIND_HANDLERS: ReadonlyMap<string, KindHandler> = new Map(DEFINITIONS.map((d) => [d.name, d.handler]));
 
-export type { Body, KindContext, KindHandler, ObjectRef, Observed, Operation, Readiness, UpdateMethod } from "./types.js";
+export type { Body, KindContext, KindHandler, KindPricing, ObjectRef, Observed, Operation, PricedProduct, PriceQuery, Readiness, UpdateMethod } from "./types.js";

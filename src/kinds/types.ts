@@ -125,6 +125,33 @@ export interface BulkCreate {
   create(ctx: KindContext, specs: Body[]): Promise<Observed[]>;
 }
 
+/**
+ * A question for one of the service's price calls: a price search (section 4.12) by its properties, or the
+ * device price call (section 4.10) by its query. Equal questions are asked once per run.
+ */
+export type PriceQuery =
+  | {
+      api: "fabric";
+      /** Each searched property (a JSON pointer) with its one value. */
+      filter: Record<string, string | number | boolean>;
+      /** The property (one of filter's, operator IN) that lets questions differing only in it share one search. */
+      batchBy?: string;
+    }
+  | { api: "device"; query: Record<string, string | number> };
+
+/** How the service prices one object: its question and how to show it, or why it cannot be priced. */
+export type PricedProduct = { query: PriceQuery; product: string; metro?: string } | { unknown: string };
+
+/** What a priced kind knows of its product (issue 19), from the comparable form of an object (a plan's before or after). */
+export interface KindPricing {
+  /**
+   * The ports whose metro the product depends on (a connection from a port names the port, not its metro):
+   * the pricing reads them all in one search before asking for products.
+   */
+  portsNamed?(form: Body): string[];
+  product(form: Body, portMetro: (uuid: string) => string | undefined): PricedProduct;
+}
+
 /** One kind: what the configuration reads and checks, and how the engine manages its objects. */
 export interface KindDefinition<Name extends string = string> extends KindSchema {
   name: Name;
@@ -136,4 +163,6 @@ export interface KindDefinition<Name extends string = string> extends KindSchema
    * before anything is applied.
    */
   preflight?(ctx: KindContext, creates: readonly ConfigResource[], config: Configuration): Promise<Diagnostic[]>;
+  /** For kinds the service bills each month: how an object is priced. */
+  pricing?: KindPricing;
 }

@@ -3,6 +3,7 @@
 // A plan and a drift report are plain data that every rendering (text, markdown, JSON) reads.
 
 export * from "./types.js";
+export * from "./cost.js";
 export type * from "./drift.js";
 export { compareFields, type Refreshed } from "./diff.js";
 export { lookupFrom, resolveSpec } from "./resolve.js";

@@ -2,6 +2,8 @@
 // which of them are unknown until apply and which are secret. The human rendering, the JSON document
 // and the apply all read the same object.
 
+import type { PlanCost } from "./cost.js";
+
 export type Action = "create" | "update" | "replace" | "delete" | "import" | "no-op";
 
 /** Shown instead of a value not known before apply. */
@@ -139,6 +141,8 @@ export interface Plan {
    * outcome) and adopts one made since this time by the same identity, rather than make a second one.
    */
   lookBeforeCreateSince?: string;
+  /** What the changes cost each month; absent when the plan was made without prices (--no-cost, refresh-only). */
+  cost?: PlanCost;
 }
 
 export function summarize(changes: readonly ResourceChange[]): PlanSummary {

@@ -11,5 +11,6 @@ export { eventLine } from "./events-json.js";
 export { printGraph, type GraphFormat } from "./graph.js";
 export { Output } from "./output.js";
 export { renderPlanText, renderRefreshRecorded } from "./plan-text.js";
+export { renderStateCostJson, renderStateCostText } from "./plan-cost.js";
 export { progressView } from "./progress.js";
 export { renderStateDocument, renderStateHistory, renderStateList, renderStateResource, renderStateText } from "./state.js";

@@ -8,6 +8,7 @@
 
 import { z } from "zod";
 import { REASON_CODES, type Action, type Plan, type ResourceChange } from "../plan/types.js";
+import { planCostDocument, planCostSchema } from "./plan-cost.js";
 import { afterIsUnknown, Masks, segments, sensitivePathsOf, SENSITIVE_TEXT, toJson, UNKNOWN_TEXT, type JsonValue } from "./values.js";
 
 // Declared rather than z.json(), which is built lazily and comes out of z.toJSONSchema wrapped twice.
@@ -84,6 +85,7 @@ export const planDocumentSchema = z
       )
       .optional()
       .describe("the lookups the plan resolved"),
+    cost: planCostSchema.optional(),
   })
   .describe("a netform plan");
 
@@ -106,6 +108,7 @@ export function planDocument(plan: Plan): PlanDocument {
     ...(plan.lookups !== undefined
       ? { lookups: plan.lookups.map((l) => ({ address: l.address, kind: l.kind, value: toJson(l.value) as { [k: string]: JsonValue }, changes: l.changes.map((fc) => ({ path: fc.path, before: toJson(fc.before ?? null), after: toJson(fc.after ?? null) })) })) }
       : {}),
+    ...(plan.cost !== undefined ? { cost: planCostDocument(plan.cost) } : {}),
   };
 }
 

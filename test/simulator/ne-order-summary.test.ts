@@ -1,17 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { ACCOUNTS } from "../../src/simulator/index.js";
 import { seedDevice } from "../support/fixtures.js";
+import { pdfText } from "../support/pdf-text.js";
 import { useSimulator } from "../support/sim.js";
 
 const t = useSimulator();
-
-/** The text a PDF shows: every hex string of its (uncompressed) TJ text arrays, decoded and joined per array. */
-function pdfText(pdf: string): string {
-  const arrays = pdf.match(/\[[^\]]*\] TJ/g) ?? [];
-  return arrays
-    .map((a) => (a.match(/<([0-9a-f]*)>/gi) ?? []).map((h) => Buffer.from(h.slice(1, -1), "hex").toString("latin1")).join(""))
-    .join("\n");
-}
 
 const BASE = `accountNumber=${ACCOUNTS.main.accountNumber}&metro=SV&vendorPackage=C8000V&softwarePackage=network-essentials`;
 
@@ -29,10 +22,12 @@ describe("GET /ne/v1/orderSummaries", () => {
     expect(res.text.startsWith("%PDF-")).toBe(true);
     const text = pdfText(res.text);
     expect(text).toContain("Network Edge order summary");
-    expect(text).toContain("VIRTUAL_DEVICE: USD 240.00 per month");
-    expect(text).toContain("DEVICE_LICENSE: USD 300.00 per month");
-    expect(text).toContain("ADDITIONAL_BANDWIDTH: USD 24.00 per month");
-    expect(text).toContain("Total monthly recurring charges: USD 564.00");
+    // The create's defaults: 2 cores, a 1-month term, 15 Mbps of additional bandwidth.
+    expect(text).toContain("VIRTUAL_DEVICE: USD 370.00 per month");
+    expect(text).toContain("DEVICE_LICENSE: USD 80.00 per month");
+    expect(text).toContain("DEVICE_MANAGEMENT: USD 75.00 per month");
+    expect(text).toContain("ADDITIONAL_BANDWIDTH: USD 18.00 per month");
+    expect(text).toContain("Total monthly recurring charges: USD 543.00");
     expect(text).not.toContain("Secondary");
   });
 
@@ -40,19 +35,20 @@ describe("GET /ne/v1/orderSummaries", () => {
     const a = pdfText((await summary(`${BASE}&core=4&termLength=36`)).text);
     const b = pdfText((await summary(`${BASE}&core=4&termLength=36`)).text);
     expect(a.replace(/Quote date: \S+/, "")).toBe(b.replace(/Quote date: \S+/, ""));
-    expect(a).toContain("VIRTUAL_DEVICE: USD 369.60 per month");
+    expect(a).toContain("VIRTUAL_DEVICE: USD 472.00 per month");
   });
 
-  it("prices the options: BYOL, throughput, bandwidth, region and the secondary device", async () => {
+  it("prices the options: BYOL, bandwidth, the secondary device in its own currency", async () => {
     const byol = pdfText((await summary(`${BASE}&licenseType=BYOL&additionalBandwidth=100`)).text);
-    expect(byol).toContain("DEVICE_LICENSE: USD 0.00 per month");
-    expect(byol).toContain("ADDITIONAL_BANDWIDTH: USD 160.00 per month");
+    expect(byol).not.toContain("DEVICE_LICENSE");
+    expect(byol).toContain("ADDITIONAL_BANDWIDTH: USD 120.00 per month");
     const gbps = pdfText((await summary(`${BASE}&throughput=2&throughputUnit=Gbps`)).text);
-    expect(gbps).toContain("DEVICE_LICENSE: USD 480.00 per month");
+    expect(gbps).toContain("throughput: 2000 Mbps");
     const pair = pdfText((await summary(`${BASE}&secondaryMetro=LD&secondaryAccountNumber=${ACCOUNTS.lab.accountNumber}&secondaryAdditionalBandwidth=0`)).text);
     expect(pair).toContain(`Secondary device: account ${ACCOUNTS.lab.accountNumber}, metro LD (London)`);
-    expect(pair).toContain("VIRTUAL_DEVICE: USD 268.80 per month");
-    expect(pair).toContain("ADDITIONAL_BANDWIDTH: USD 0.00 per month");
+    // A device in an EMEA metro is billed in euros.
+    expect(pair).toContain("VIRTUAL_DEVICE: EUR 370.00 per month");
+    expect(pair).toContain("Total monthly recurring charges: EUR 525.00");
     const device = seedDevice(t);
     expect(pdfText((await summary(`${BASE}&virtualDeviceUuid=${device}`)).text)).toContain(`Modification of virtual device ${device}`);
   });

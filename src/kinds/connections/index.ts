@@ -6,6 +6,7 @@ import { SecretPaths } from "../../config/index.js";
 import type { KindDefinition } from "../types.js";
 import { crossRules } from "./cross-rules.js";
 import { handler } from "./handler.js";
+import { pricing } from "./pricing.js";
 import { rules } from "./rules.js";
 import { schema } from "./spec.js";
 
@@ -27,4 +28,5 @@ export const connections: KindDefinition<"connections"> = {
   parents: {},
   timeoutMs: 15 * 60_000,
   handler,
+  pricing,
 };

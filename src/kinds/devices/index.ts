@@ -7,6 +7,7 @@ import { SecretPaths } from "../../config/index.js";
 import type { KindDefinition } from "../types.js";
 import { handler } from "./handler.js";
 import { preflight } from "./offers.js";
+import { pricing } from "./pricing.js";
 import { rules } from "./rules.js";
 import { schema, VENDOR_CONFIG_SECRETS } from "./spec.js";
 
@@ -51,4 +52,5 @@ export const devices: KindDefinition<"devices"> = {
   timeoutMs: 90 * 60_000,
   handler,
   preflight,
+  pricing,
 };

@@ -186,9 +186,21 @@ function deviceInput(c: Ctx, world: World, uuid: string): { input: PriceInput & 
   };
 }
 
-function price(c: Ctx, world: World) {
+/** A device quote: the priced inputs of the primary and, for a pair, the secondary; the device priced, if any. */
+export interface DeviceQuote {
+  primary: PriceInput;
+  secondary?: PriceInput;
+  view?: JsonObject;
+}
+
+/**
+ * The inputs a price query asks about (section 4.10), with the create's defaults: one reading for the price
+ * call and the order summary, so both quote what the created device's pricingDetails will say. The order
+ * summary quotes the configuration its query describes, also for a device to modify; the price call, the
+ * device as it is with the changes the query asks about.
+ */
+export function deviceQuote(c: Ctx, world: World, options: { priceExistingDevice: boolean }): DeviceQuote {
   const principal = c.get("principal");
-  rejectUnknownQuery(c, PRICE_QUERY);
   for (const name of ["accountNumber", "secondaryAccountNumber"]) {
     const raw = c.req.query(name);
     if (raw !== undefined) callerAccount(principal, raw, name);
@@ -197,15 +209,22 @@ function price(c: Ctx, world: World) {
   if (throughputUnit !== undefined) oneOf(throughputUnit, ["Mbps", "Gbps"] as const, "throughputUnit");
   queryInteger(c, "throughput", 1);
   const uuid = c.req.query("virtualDeviceUuid");
-  const { input, view } = uuid === undefined ? { input: quoteInput(c), view: undefined } : deviceInput(c, world, uuid);
+  const { input, view } = uuid === undefined || !options.priceExistingDevice ? { input: quoteInput(c), view: undefined } : deviceInput(c, world, uuid);
+  const secondaryMetro = c.req.query("secondaryMetro") === undefined ? undefined : metroQuery(c, "secondaryMetro", input.metros);
+  const secondary = secondaryMetro
+    ? { ...input, metroCode: secondaryMetro, additionalBandwidth: bandwidthQuery(c, "secondaryAdditionalBandwidth") ?? DEFAULT_ADDITIONAL_BANDWIDTH }
+    : undefined;
+  return { primary: input, ...(secondary ? { secondary } : {}), ...(view ? { view } : {}) };
+}
+
+function price(c: Ctx, world: World) {
+  rejectUnknownQuery(c, PRICE_QUERY);
+  const { primary, secondary, view } = deviceQuote(c, world, { priceExistingDevice: true });
   const billing: JsonObject = view
     ? { billingEnabled: view.billingEnabled === true, ...(typeof view.billingCommencementDate === "string" ? { billingCommencementDate: view.billingCommencementDate } : {}) }
     : { billingEnabled: false };
-  const secondaryMetro = c.req.query("secondaryMetro") === undefined ? undefined : metroQuery(c, "secondaryMetro", input.metros);
-  const secondary: Json | undefined = secondaryMetro
-    ? { ...deviceCharges({ ...input, metroCode: secondaryMetro, additionalBandwidth: bandwidthQuery(c, "secondaryAdditionalBandwidth") ?? DEFAULT_ADDITIONAL_BANDWIDTH }), billingEnabled: false }
-    : undefined;
-  return c.json({ primary: { ...deviceCharges(input), ...billing }, ...(secondary ? { secondary } : {}), termLength: String(input.termLength) });
+  const secondaryBlock: Json | undefined = secondary ? { ...deviceCharges(secondary), billingEnabled: false } : undefined;
+  return c.json({ primary: { ...deviceCharges(primary), ...billing }, ...(secondaryBlock ? { secondary: secondaryBlock } : {}), termLength: String(primary.termLength) });
 }
 
 export function setupRoutes(app: SimApp, world: World): void {

@@ -1,7 +1,7 @@
 // The order summary (section 4.11): a printable PDF quote of the monthly charges of a device order
 // (device, license, additional bandwidth; for the primary and, for a pair, the secondary), for
-// customers whose purchase process needs a formal quote. The charges are computed from the device-type
-// catalogue, the metro's region and the term, so the same question always gets the same figures.
+// customers whose purchase process needs a formal quote. The charges are those of the one device price
+// model (device-model.ts), which the price call and a created device's pricingDetails also quote.
 // This area also serves the downtime notification (downtime.ts).
 
 import type { Context } from "hono";
@@ -10,7 +10,9 @@ import { ACCOUNTS } from "../core/auth.js";
 import { fail } from "../core/errors.js";
 import type { Area, Principal, SimApp, SimEnv } from "../core/context.js";
 import { rejectUnknownQuery } from "../core/http.js";
-import { METRO_BY_CODE, type Region } from "../core/metros-data.js";
+import { METRO_BY_CODE } from "../core/metros-data.js";
+import { deviceCharges, type PriceInput } from "./device-model.js";
+import { deviceQuote, type DeviceQuote } from "./device-setup.js";
 import { defineDowntime, downtimeRoutes, seedDowntime } from "./downtime.js";
 import { DEVICE_MANAGEMENT_TYPES, DEVICE_TYPE_BY_CODE, LICENSE_TYPES, oneOf, queryInt, visibleDevice } from "./services-shared.js";
 import type { World } from "../core/world.js";
@@ -28,7 +30,6 @@ const THROUGHPUT_UNITS = ["Mbps", "Gbps"] as const;
 /** Section 8: additional bandwidth of a new device unless another is asked for. */
 const DEFAULT_ADDITIONAL_BANDWIDTH_MBPS = 15;
 const DEFAULT_CORE = 2;
-const CURRENCY = "USD";
 
 // ── the quote ──────────────────────────────────────────────────────────────────────────────
 
@@ -47,58 +48,6 @@ interface Quote {
   additionalBandwidth: number;
   virtualDeviceUuid: string | undefined;
   secondary: { accountNumber: number; metro: string; additionalBandwidth: number } | undefined;
-}
-
-interface Charge {
-  description: "VIRTUAL_DEVICE" | "DEVICE_LICENSE" | "ADDITIONAL_BANDWIDTH";
-  monthly: number;
-}
-
-function regionFactor(region: Region): number {
-  switch (region) {
-    case "AMER":
-      return 1;
-    case "EMEA":
-      return 1.12;
-    case "APAC":
-      return 1.2;
-    default: {
-      const unreachable: never = region;
-      return unreachable;
-    }
-  }
-}
-
-function termFactor(term: TermLength): number {
-  switch (term) {
-    case "1":
-      return 1.15;
-    case "12":
-      return 1;
-    case "24":
-      return 0.93;
-    case "36":
-      return 0.88;
-    default: {
-      const unreachable: never = term;
-      return unreachable;
-    }
-  }
-}
-
-const cents = (n: number) => Math.round(n * 100) / 100;
-
-/** Monthly charges of one device of the quote in `metro` with `additionalBandwidth` Mbps. */
-function chargesFor(q: Quote, metro: string, additionalBandwidth: number): Charge[] {
-  const region = regionFactor(METRO_BY_CODE.get(metro)!.region);
-  const term = termFactor(q.termLength);
-  const device = (q.core <= 2 ? 240 : q.core <= 4 ? 420 : q.core <= 8 ? 760 : 1380) * region * term;
-  const license = q.licenseType === "SUB" ? (120 + 0.18 * q.throughputMbps) * term : 0;
-  return [
-    { description: "VIRTUAL_DEVICE", monthly: cents(device) },
-    { description: "DEVICE_LICENSE", monthly: cents(license) },
-    { description: "ADDITIONAL_BANDWIDTH", monthly: cents(additionalBandwidth * 1.6 * region) },
-  ];
 }
 
 // ── query parameters ───────────────────────────────────────────────────────────────────────
@@ -187,16 +136,21 @@ function readQuote(c: Context<SimEnv>, world: World): Quote {
 
 // ── the PDF ────────────────────────────────────────────────────────────────────────────────
 
-const money = (n: number) => `${CURRENCY} ${n.toFixed(2)}`;
-
-function writeCharges(doc: PDFKit.PDFDocument, heading: string, account: number, metro: string, charges: Charge[]): void {
-  doc.moveDown().fontSize(13).text(`${heading} device: account ${account}, metro ${metro} (${METRO_BY_CODE.get(metro)!.name})`);
+function writeCharges(doc: PDFKit.PDFDocument, heading: string, account: number, input: PriceInput): void {
+  const { currency, charges } = deviceCharges(input);
+  const money = (n: number) => `${currency} ${n.toFixed(2)}`;
+  doc.moveDown().fontSize(13).text(`${heading} device: account ${account}, metro ${input.metroCode} (${METRO_BY_CODE.get(input.metroCode)!.name})`);
   doc.fontSize(11);
-  for (const charge of charges) doc.text(`${charge.description}: ${money(charge.monthly)} per month`);
-  doc.text(`Total monthly recurring charges: ${money(cents(charges.reduce((sum, ch) => sum + ch.monthly, 0)))}`);
+  let total = 0;
+  for (const charge of charges) {
+    const monthly = Number(charge.monthlyRecurringCharges);
+    total += monthly;
+    doc.text(`${String(charge.description)}: ${money(monthly)} per month`);
+  }
+  doc.text(`Total monthly recurring charges: ${money(Math.round(total * 100) / 100)}`);
 }
 
-function renderPdf(q: Quote, quotedAt: Date): Promise<Buffer> {
+function renderPdf(q: Quote, priced: DeviceQuote, quotedAt: Date): Promise<Buffer> {
   // Uncompressed, so that the quoted figures can be read from the bytes (and tested).
   const doc = new PDFDocument({ compress: false, info: { Title: "Network Edge order summary", Author: "Network Edge", CreationDate: quotedAt } });
   const chunks: Buffer[] = [];
@@ -205,14 +159,15 @@ function renderPdf(q: Quote, quotedAt: Date): Promise<Buffer> {
     doc.on("end", () => resolve(Buffer.concat(chunks)));
     doc.on("error", reject);
   });
+  const { primary, secondary } = priced;
   doc.fontSize(18).text("Network Edge order summary");
   doc.fontSize(11).text(`Quote date: ${quotedAt.toISOString()}`);
   doc.moveDown().text(`Device type: ${q.deviceTypeName} (${q.vendorPackage})`);
-  doc.text(`Software package: ${q.packageName} (${q.softwarePackage}), license ${q.licenseType}, ${q.managementType}`);
-  doc.text(`Cores: ${q.core}; throughput: ${q.throughputMbps} Mbps; term: ${q.termLength} months`);
+  doc.text(`Software package: ${q.packageName} (${q.softwarePackage}), license ${primary.licenseMode}, ${primary.management}`);
+  doc.text(`Cores: ${primary.core}; throughput: ${q.throughputMbps} Mbps; term: ${primary.termLength} months`);
   if (q.virtualDeviceUuid) doc.text(`Modification of virtual device ${q.virtualDeviceUuid}`);
-  writeCharges(doc, "Primary", q.accountNumber, q.metro, chargesFor(q, q.metro, q.additionalBandwidth));
-  if (q.secondary) writeCharges(doc, "Secondary", q.secondary.accountNumber, q.secondary.metro, chargesFor(q, q.secondary.metro, q.secondary.additionalBandwidth));
+  writeCharges(doc, "Primary", q.accountNumber, primary);
+  if (q.secondary && secondary) writeCharges(doc, "Secondary", q.secondary.accountNumber, secondary);
   doc.moveDown().fontSize(9).text("Prices exclude taxes. This quote is valid for 30 days.");
   doc.end();
   return finished;
@@ -220,7 +175,8 @@ function renderPdf(q: Quote, quotedAt: Date): Promise<Buffer> {
 
 async function orderSummary(c: Context<SimEnv>, world: World): Promise<Response> {
   const quote = readQuote(c, world);
-  const pdf = await renderPdf(quote, new Date(world.now()));
+  // The figures come from the one device price model, read as the price call reads its query.
+  const pdf = await renderPdf(quote, deviceQuote(c, world, { priceExistingDevice: false }), new Date(world.now()));
   return c.body(new Uint8Array(pdf), 200, { "Content-Type": "application/pdf;charset=UTF-8" });
 }
 

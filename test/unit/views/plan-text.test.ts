@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 import { summarize, type Plan, type PlanMode, type ResourceChange } from "../../../src/plan/types.js";
 import { renderPlanText } from "../../../src/views/plan-text.js";
 import { ANSI, expectGolden } from "./golden.js";
-import { forEachChanges, USUAL_REASON } from "./plans.js";
+import { forEachChanges, planScenarios, USUAL_REASON } from "./plans.js";
 
 const plain = pc.createColors(false);
 const colored = pc.createColors(true);
@@ -140,6 +140,7 @@ const multiline = change("routeFilters.m", "update", {
 });
 
 const scenarios: Record<string, Plan> = {
+  "plan-cost": planScenarios.cost!,
   "plan-create-nested": plan([createConnection, createFilter]),
   "plan-update": plan([updateFilter]),
   "plan-replace": plan([replaceConnection, replaceFirst]),

@@ -159,8 +159,33 @@ export const forEachChanges: ResourceChange[] = [
   change('connections.vlan["1001"]', "delete", { id: "c-1001", reason: "no longer in the configuration", before: { name: "vlan-1001", type: "EVPL_VC" } }),
 ];
 
+/** A plan with its cost: a create, a resize, a delete, a price in euros, and prices the service could not give. */
+const resizeConnection = change("connections.dc", "update", {
+  id: "conn-dc",
+  before: { name: "dc", type: "EVPL_VC", bandwidth: 50 },
+  after: { name: "dc", type: "EVPL_VC", bandwidth: 1000 },
+  changes: [{ path: "bandwidth", before: 50, after: 1000 }],
+});
+const costed = plan([createConnection, resizeConnection, change("cloudRouters.lab", "delete", { id: "fcr-1" }), change("devices.fra", "create"), change("connections.token", "create")], "normal", {
+  cost: {
+    totals: [
+      { currency: "USD", monthlyBefore: 900, monthlyAfter: 2140, delta: 1240 },
+      { currency: "EUR", monthlyBefore: 0, monthlyAfter: 488.7, delta: 488.7 },
+    ],
+    resources: [
+      { address: "connections.dc", kind: "connections", action: "update", product: "EVPL_VC 1000 Mbps, DC to DC", metro: "DC", before: [{ currency: "USD", monthly: 150 }], after: [{ currency: "USD", monthly: 2140 }] },
+      { address: "cloudRouters.lab", kind: "cloudRouters", action: "delete", product: "STANDARD package, DC", metro: "DC", before: [{ currency: "USD", monthly: 750 }] },
+      { address: "devices.fra", kind: "devices", action: "create", product: "C8000V network-essentials, 2 cores, FR", metro: "FR", after: [{ currency: "EUR", monthly: 488.7 }] },
+      { address: "connections.token", kind: "connections", action: "create" },
+    ],
+    unknown: [{ address: "connections.token", side: "after", why: "a connection from a service token is billed to the token's issuer" }],
+    requests: 3,
+  },
+});
+
 export const planScenarios: Record<string, Plan> = {
   "for-each": plan(forEachChanges),
+  cost: costed,
   mixed: plan([createConnection, createFilter, createAttachment, unchanged, updateFilter, replaceConnection, replaceFirst, importWithChanges, importOnly, awaiting, deleteAttachment, deleteVpn]),
   creates: plan([createConnection, createFilter, createAttachment]),
   updates: plan([updateFilter]),

@@ -1,0 +1,100 @@
+// What a plan costs each month (issue 19), as the plan views show it: a "Cost" section after the text
+// plan's summary, a table in the markdown comment, a `cost` member in the JSON document; and the running
+// cost of a whole state for `netform cost`. An unknown price shows as unknown with why, never as zero;
+// amounts of two currencies are never added.
+
+import { z } from "zod";
+import type { StateCost } from "../engine/index.js";
+import type { CostTotal, Money, Plan, PlanCost, ResourceCost } from "../plan/index.js";
+import { codeSpan, escapeInline, table } from "./markdown.js";
+import type { Colors } from "./output.js";
+
+const moneySchema = z.object({ currency: z.string().describe("ISO 4217, from the service's price record"), monthly: z.number().describe("monthly recurring price") });
+
+export const planCostSchema = z
+  .object({
+    totals: z
+      .array(z.object({ currency: z.string(), monthlyBefore: z.number(), monthlyAfter: z.number(), delta: z.number().describe("monthlyAfter - monthlyBefore") }))
+      .describe("one per currency, over the priced changes whose prices are known; amounts of two currencies are never added"),
+    resources: z
+      .array(
+        z.object({
+          address: z.string(),
+          kind: z.string(),
+          action: z.enum(["create", "update", "replace", "delete", "import", "no-op"]),
+          product: z.string().optional().describe('the product priced, in words: "EVPL_VC 1000 Mbps, DC to SV"; absent when its price is unknown on both sides'),
+          metro: z.string().optional(),
+          before: z.array(moneySchema).optional().describe("the monthly price now; absent for a create, or when unknown (see unknown)"),
+          after: z.array(moneySchema).optional().describe("the monthly price after apply; absent for a delete, or when unknown (see unknown)"),
+        }),
+      )
+      .describe("each created, resized, replaced or deleted object of a priced kind (connections, cloud routers, devices)"),
+    unknown: z.array(z.object({ address: z.string(), side: z.enum(["before", "after"]), why: z.string() })).describe("prices the service could not give, with why"),
+    requests: z.number().int().nonnegative().describe("price requests the plan made: at most one per distinct product"),
+  })
+  .describe("the monthly recurring cost of the plan's changes; absent with --no-cost");
+
+export const planCostDocument = (cost: PlanCost): z.infer<typeof planCostSchema> => structuredClone(cost);
+
+/** "USD 1,240.00". */
+export const formatMoney = (m: Money): string => `${m.currency} ${m.monthly.toLocaleString("en-US", { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
+
+const amounts = (money: readonly Money[] | undefined): string => (money && money.length > 0 ? money.map(formatMoney).join(" + ") : "none");
+
+/** "+ USD 1,240.00 / month", "- EUR 75.00 / month", "USD 0.00 / month". */
+export function deltaPhrase(total: CostTotal): string {
+  const size = formatMoney({ currency: total.currency, monthly: Math.abs(total.delta) });
+  return total.delta > 0 ? `+ ${size} / month` : total.delta < 0 ? `- ${size} / month` : `${size} / month`;
+}
+
+const SYMBOLS: Record<ResourceCost["action"], string> = { create: "+", update: "~", replace: "-/+", delete: "-", import: "~", "no-op": " " };
+
+/** A side's price, or "unknown" when the service could not give it. */
+function side(cost: PlanCost, r: ResourceCost, which: "before" | "after"): string {
+  const unknown = cost.unknown.some((u) => u.address === r.address && u.side === which);
+  if (unknown) return "unknown";
+  const absent = which === "before" ? r.action === "create" : r.action === "delete";
+  return absent ? "none" : amounts(r[which]);
+}
+
+const unknownLines = (cost: PlanCost): string[] => cost.unknown.map((u) => `${u.address}: the price ${u.side === "before" ? "now" : "after apply"} is unknown: ${u.why}`);
+
+/** The text plan's Cost section; no lines when the plan has no cost, or nothing priced changes. */
+export function costTextLines(plan: Plan, c: Colors): string[] {
+  const cost = plan.cost;
+  if (!cost || cost.resources.length === 0) return [];
+  const width = Math.max(...cost.resources.map((r) => r.address.length));
+  const lines = [c.bold("Cost (monthly recurring, from the service's prices):")];
+  for (const r of cost.resources) lines.push(`  ${SYMBOLS[r.action].padStart(3)} ${r.address.padEnd(width)}  ${side(cost, r, "before")} -> ${side(cost, r, "after")}${r.product ? `  ${c.dim(`(${r.product})`)}` : ""}`);
+  for (const line of unknownLines(cost)) lines.push(c.dim(`  ${line}`));
+  if (cost.totals.length === 0) lines.push(`  ${c.bold("Total:")} unknown (no price of these changes is known)`);
+  for (const total of cost.totals) lines.push(`  ${c.bold("Total:")} ${deltaPhrase(total)} (${formatMoney({ currency: total.currency, monthly: total.monthlyBefore })} -> ${formatMoney({ currency: total.currency, monthly: total.monthlyAfter })})`);
+  if (cost.unknown.length > 0) lines.push(c.dim(`  Unknown prices are not counted in the total.`));
+  return lines;
+}
+
+/** The markdown comment's cost table, or "" when nothing priced changes. */
+export function costMarkdown(plan: Plan): string {
+  const cost = plan.cost;
+  if (!cost || cost.resources.length === 0) return "";
+  const rows = cost.resources.map((r) => [codeSpan(r.address), escapeInline(r.product ?? "unknown"), side(cost, r, "before"), side(cost, r, "after")]);
+  const totals = cost.totals.map((t) => `**Total: ${deltaPhrase(t)}** (${formatMoney({ currency: t.currency, monthly: t.monthlyBefore })} -> ${formatMoney({ currency: t.currency, monthly: t.monthlyAfter })})`);
+  const unknown = unknownLines(cost).map((line) => `- ${escapeInline(line)}`);
+  return ["#### Cost (monthly recurring)", table(["resource", "product", "before", "after"], rows), ...totals, ...(unknown.length > 0 ? ["Unknown prices, not counted in the total:", ...unknown] : [])].join("\n\n");
+}
+
+/** `netform cost`: every priced object of the state, then the totals by kind, by metro and overall. */
+export function renderStateCostText(cost: StateCost, c: Colors): string {
+  if (cost.resources.length === 0 && cost.unknown.length === 0) return "The state records no priced objects (connections, cloud routers, devices).\n";
+  const width = Math.max(0, ...cost.resources.map((r) => r.address.length));
+  const lines = [c.bold("Monthly recurring cost of the state, from the service's prices:")];
+  for (const r of cost.resources) lines.push(`  ${r.address.padEnd(width)}  ${amounts(r.monthly)}  ${c.dim(`(${r.product})`)}`);
+  for (const u of cost.unknown) lines.push(c.dim(`  ${u.address}: unknown: ${u.why}`));
+  lines.push("", c.bold("By kind:"), ...cost.byKind.map((k) => `  ${k.kind}: ${formatMoney(k)}`));
+  lines.push("", c.bold("By metro:"), ...cost.byMetro.map((m) => `  ${m.metro}: ${formatMoney(m)}`));
+  lines.push("", `${c.bold("Total:")} ${cost.totals.length > 0 ? cost.totals.map((t) => `${formatMoney(t)} / month`).join(", ") : "none"}`);
+  if (cost.unknown.length > 0) lines.push(c.dim("Unknown prices are not counted in the totals."));
+  return `${lines.join("\n")}\n`;
+}
+
+export const renderStateCostJson = (cost: StateCost): string => `${JSON.stringify(cost, null, 2)}\n`;
