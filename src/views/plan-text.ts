@@ -8,6 +8,7 @@
 import { hasChanges, type Plan, type PlanMode, type PlanSummary, type ResourceChange } from "../plan/types.js";
 import type { Colors } from "./output.js";
 import { lookupBlocks } from "./plan-lookups.js";
+import { riskLines } from "./plan-risks.js";
 import { createdLines, deletedLines, fieldChangeLines, Masks, pad, paintSym, type Sym } from "./values.js";
 
 export function renderPlanText(plan: Plan, c: Colors): string {
@@ -16,7 +17,8 @@ export function renderPlanText(plan: Plan, c: Colors): string {
   const unread = notComparedLines(plan);
   const note = unread.length > 0 ? `\n${unread.map((line) => c.dim(line)).join("\n")}\n` : "";
   if (!hasChanges(plan) || blocks.length === 0) return `${noChangesMessage(plan.mode, unread.length > 0)}\n${note}`;
-  const parts = [header(plan.mode), ...blocks.map((lines) => lines.join("\n")), footer(plan, c)];
+  const risks = riskLines(plan, c);
+  const parts = [header(plan.mode), ...blocks.map((lines) => lines.join("\n")), footer(plan, c), ...(risks.length > 0 ? [risks.join("\n")] : [])];
   return `${parts.join("\n\n")}\n${note}`;
 }
 
