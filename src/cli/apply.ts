@@ -19,6 +19,22 @@ async function execute(r: Run, planned: Planned, reporter: Reporter, operation: 
 }
 
 /**
+ * Apply refuses while the service announces a downtime or maintenance where the plan changes something
+ * (the plan's risks), unless --ignore-downtime: finding it out halfway through an apply leaves a half-made
+ * change, and a flag says the reviewer chose to go ahead.
+ */
+function refuseRisks(plan: Planned["plan"], flags: RunFlags, operation: "apply" | "destroy"): void {
+  const risks = plan.risks ?? [];
+  if (risks.length === 0 || flags.ignoreDowntime) return;
+  const what = risks.map((r) => `${r.kind === "downtime" ? "network-edge downtime" : `maintenance ${r.notice?.number ?? r.notice?.id ?? ""}`.trimEnd()} until ${r.window.end ?? "an end the service does not give"}`);
+  throw new NetformError({
+    code: "apply.risk",
+    message: `${operation} refused: the service announces ${what.join("; ")}, where this plan changes something (see the plan's risks)`,
+    hint: `${operation} once the window has ended, or add --ignore-downtime to ${operation} anyway`,
+  });
+}
+
+/**
  * Whether approval can be asked: on a terminal. NETFORM_ASK_ON_STDIN=1 asks on standard input whatever it
  * is, for a wrapper that answers the prompt through a pipe (and for the tests of the prompt, as Node
  * cannot open a pseudo-terminal).
@@ -55,7 +71,13 @@ async function applySaved(ctx: RunContext, path: string, flags: RunFlags): Promi
     request,
     "apply",
     reporter,
-    async (r) => execute(r, await plannedFromFile(r, file, reporter.emit), reporter, file.plan.mode === "destroy" ? "destroy" : "apply"),
+    async (r) => {
+      const operation = file.plan.mode === "destroy" ? "destroy" : "apply";
+      const planned = await plannedFromFile(r, file, reporter.emit);
+      if (hasErrors(planned.diagnostics)) return 1;
+      refuseRisks(planned.plan, flags, operation);
+      return execute(r, planned, reporter, operation);
+    },
     file.stateExisted ? undefined : file.lineage,
   );
 }
@@ -105,6 +127,7 @@ async function applyCommand(ctx: RunContext, flags: RunFlags, operation: "apply"
       return 0;
     }
     const refreshOnly = planned.plan.mode === "refresh-only";
+    refuseRisks(planned.plan, flags, operation);
     if (!flags.autoApprove) {
       const question =
         operation === "destroy" ? "Do you really want to destroy all these resources?" : refreshOnly ? "Do you want to record these changes in the state?" : "Do you want to perform these actions?";
@@ -123,9 +146,11 @@ export function registerApply(program: Command): void {
   addRunOptions(program.command("apply [planfile]"), { planFlags: true })
     .option("--auto-approve", "apply without asking (required without a terminal; a saved plan never asks)")
     .option("--format <format>", "text, or json: one JSON object per line for each event (needs --auto-approve or a saved plan)", "text")
+    .option("--ignore-downtime", "apply even while the service announces a downtime or maintenance where the plan changes something")
     .action(run((ctx, planFile: string | undefined, flags: RunFlags) => applyCommand(ctx, flags, "apply", planFile)));
   addRunOptions(program.command("destroy"), { planFlags: false })
     .option("--auto-approve", "destroy without asking (required without a terminal)")
     .option("--format <format>", "text, or json: one JSON object per line for each event (needs --auto-approve)", "text")
+    .option("--ignore-downtime", "destroy even while the service announces a downtime or maintenance where the plan changes something")
     .action(run((ctx, flags: RunFlags) => applyCommand(ctx, flags, "destroy")));
 }

@@ -16,6 +16,7 @@ export interface RunFlags {
   parallelism?: string;
   detailedExitcode?: boolean;
   autoApprove?: boolean;
+  ignoreDowntime?: boolean;
   destroy?: boolean;
   refreshOnly?: boolean;
   out?: string;

@@ -323,9 +323,10 @@ function buildProvider(
   const config: ProviderConfig = { parallelism: DEFAULT_PARALLELISM, timeouts: defaultTimeouts(kinds) };
   const schema = providerSchema([...kinds.keys()]);
   let value: Record<string, unknown> = {};
+  let loc: Parameters<typeof placeDiagnostic>[0] | undefined;
   if (provider && provider.value !== null) {
     const positions = blockIndex(provider.file.index, ["provider"]);
-    const loc = { address: "provider", positions };
+    loc = { address: "provider", positions };
     if (!isPlainObject(provider.value)) {
       diagnostics.push({ severity: "error", code: "config.shape", ...where(provider.span.value), path: "provider", message: "provider is a mapping: endpoint, projectId, accountNumber, parallelism, timeouts" });
     } else {
@@ -366,6 +367,15 @@ function buildProvider(
   const retryCap = reveal(value.maxRetryAfter);
   const maxRetryAfter = typeof retryCap === "string" ? parseDuration(retryCap) : undefined;
   if (maxRetryAfter !== undefined) config.maxRetryAfterMs = maxRetryAfter;
+  const notices = reveal(value.maintenanceNotices);
+  if (Array.isArray(notices) && notices.length > 0) {
+    config.maintenanceNotices = notices.flatMap((written: unknown, i) => {
+      const id = reveal(written);
+      if (typeof id !== "string" || id === "") return [];
+      const at: Partial<Diagnostic> = loc ? placeDiagnostic(loc, { path: ["maintenanceNotices", i], code: "", message: "" }) : {};
+      return [{ id, ...(at.file !== undefined ? { file: at.file, line: at.line, column: at.column } : {}) }];
+    });
+  }
   return config;
 }
 

@@ -58,6 +58,10 @@ export const providerSchema = (kinds: readonly string[]) =>
       .optional()
       .describe("how long to wait for each kind's objects to become ready"),
     maxRetryAfter: duration.optional().describe("the longest wait a Retry-After header is honoured for (default 60s); NETFORM_MAX_RETRY_AFTER_S overrides it"),
+    maintenanceNotices: z
+      .array(z.string().min(1, { error: "a maintenance notice id is not empty" }))
+      .optional()
+      .describe("ids of IBX or network maintenance notifications to check every plan against: one in progress in a metro or IBX the plan touches is a risk, which apply refuses unless --ignore-downtime"),
   })
   .describe("where and how netform talks to the service");
 

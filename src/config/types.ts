@@ -20,6 +20,15 @@ export interface ProviderConfig {
   timeouts: Record<string, number>;
   /** The longest wait a Retry-After header is honoured for, in milliseconds; undefined: the client's default. */
   maxRetryAfterMs?: number;
+  /** provider.maintenanceNotices, each with where it is written, for a notice the service does not have. */
+  maintenanceNotices?: MaintenanceNotice[];
+}
+
+export interface MaintenanceNotice {
+  id: string;
+  file?: string;
+  line?: number;
+  column?: number;
 }
 
 /** Where the state and its lock are kept: the backend block, its values interpolated. */

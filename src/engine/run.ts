@@ -23,6 +23,7 @@ import { checkPlanFile, type PlanFile } from "./plan-file.js";
 import { planCost } from "./pricing.js";
 import { Recorder } from "./records.js";
 import { refresh } from "./refresh.js";
+import { assessRisks } from "./risks.js";
 import { reconciledHashes, redactor, secretHasher, secretValues, type SecretHasher } from "./secrets.js";
 import { openSession, type EndpointResolver, type Session } from "./session.js";
 import { backendSettings, defaultStatePath, loadStore, stateAccess } from "./state-access.js";
@@ -265,6 +266,11 @@ export async function planRun(run: Run, given: PlanRequest, emit: EventSink): Pr
   if (lookups && run.config.lookups.size > 0) plan.lookups = lookups.results;
   const before = run.session.api.requestCount;
   diagnostics.push(...(await preflight(run, plan)));
+  if (plan.mode !== "refresh-only" && !hasErrors(diagnostics)) {
+    const { risks, diagnostics: problems } = await assessRisks(run.session, run.config, plan);
+    diagnostics.push(...problems);
+    if (risks.length > 0) plan.risks = risks;
+  }
   plan.requestCount += run.session.api.requestCount - before;
   if (request.cost !== false && request.mode !== "refresh-only") {
     plan.cost = await unlessInterrupted(planCost(run.session.api, plan), run.signal);
@@ -357,8 +363,13 @@ export async function plannedFromFile(run: Run, file: PlanFile, emit: EventSink)
   }
   // A plan made on an empty state still applies when the state was lost after an earlier apply of it: its
   // creates look for what that apply made (since the plan was made) before creating anything.
-  const plan = file.stateExisted ? file.plan : { ...file.plan, lookBeforeCreateSince: file.createdAt };
-  return { plan, diagnostics: [], refreshed };
+  const saved = file.stateExisted ? file.plan : { ...file.plan, lookBeforeCreateSince: file.createdAt };
+  // Downtime and maintenance are of the hour of the apply, not of the plan's.
+  const { risks, diagnostics } = await assessRisks(run.session, run.config, saved);
+  for (const d of diagnostics) emit({ type: "diagnostic", diagnostic: d });
+  const { risks: _planned, ...rest } = saved;
+  const plan = risks.length > 0 ? { ...rest, risks } : rest;
+  return { plan, diagnostics, refreshed };
 }
 
 /**

@@ -130,5 +130,6 @@ export const aclTemplates: KindDefinition<"aclTemplates"> = {
   serverSet: ["uuid", "virtualDeviceDetails", "createdBy", "createdDate"],
   parents: {},
   timeoutMs: 5 * 60_000,
+  networkEdge: true,
   handler,
 };

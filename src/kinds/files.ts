@@ -107,5 +107,6 @@ export const files: KindDefinition<"files"> = {
   serverSet: ["fileUuid"],
   parents: {},
   timeoutMs: 5 * 60_000,
+  networkEdge: true,
   handler,
 };

@@ -98,5 +98,6 @@ export const sshKeys: KindDefinition<"sshKeys"> = {
   serverSet: ["uuid"],
   parents: {},
   timeoutMs: 5 * 60_000,
+  networkEdge: true,
   handler,
 };

@@ -157,6 +157,11 @@ export interface KindDefinition<Name extends string = string> extends KindSchema
   name: Name;
   handler: KindHandler;
   /**
+   * A kind of the network-edge API (/ne/v1): a plan that changes one reads the service's downtime
+   * notification first, and apply refuses during a downtime unless told to ignore it.
+   */
+  networkEdge?: true;
+  /**
    * The service's rules that only the service can check, for the objects of this kind a plan creates or
    * replaces (a BGP instance on a connection netform does not manage needs that connection's DIRECT instance;
    * a device's core must be one its type offers): a few reads at plan time, reported as located diagnostics

@@ -110,6 +110,24 @@ export interface LookupResult {
   changes: FieldChange[];
 }
 
+/**
+ * Why now may be a bad time to apply, from what the service announces: its network-edge downtime
+ * notification, or a maintenance notice of the configuration's list in progress where the plan changes
+ * something. Apply refuses a plan with risks unless told to ignore them.
+ */
+export interface Risk {
+  kind: "downtime" | "maintenance";
+  severity: "warning";
+  /** The service's own words: its additional message, or the notice's summary. */
+  message: string;
+  /** When, as the service gives it; `end` is null when the service gives none. */
+  window: { start: string; end: string | null };
+  /** What is hit: the impacted services ("Device (down): ..."), or the notice's IBXs the plan touches. */
+  impacts: string[];
+  /** maintenance: the notice's id and number. */
+  notice?: { id: string; number?: string; type?: string };
+}
+
 export type PlanMode = "normal" | "destroy" | "refresh-only";
 
 export interface PlanSummary {
@@ -136,6 +154,8 @@ export interface Plan {
   lookups?: LookupResult[];
   /** refresh-only: addresses whose recorded attributes differ from what the service returned. */
   drifted?: string[];
+  /** Downtime and maintenance in progress where the plan changes something; absent when none was read. */
+  risks?: Risk[];
   /**
    * Each create first looks its object up (by the identifying fields of its spec, as after an unknown
    * outcome) and adopts one made since this time by the same identity, rather than make a second one.

@@ -86,6 +86,19 @@ export const planDocumentSchema = z
       .optional()
       .describe("the lookups the plan resolved"),
     cost: planCostSchema.optional(),
+    risks: z
+      .array(
+        z.object({
+          kind: z.enum(["downtime", "maintenance"]).describe("downtime: the network-edge downtime notification; maintenance: a notice of provider.maintenanceNotices"),
+          severity: z.enum(["warning"]),
+          message: z.string().describe("the service's own words: its additional message, or the notice's summary"),
+          window: z.object({ start: z.string(), end: z.string().nullable().describe("null when the service gives no end") }).describe("when, as the service gives it"),
+          impacts: z.array(z.string()).describe("the impacted services, or the notice's IBXs in metros the plan changes something in"),
+          notice: z.object({ id: z.string(), number: z.string().optional(), type: z.string().optional() }).optional().describe("maintenance: the notice"),
+        }),
+      )
+      .optional()
+      .describe("downtime and maintenance in progress where the plan changes something: apply refuses while they last, unless --ignore-downtime; absent when there are none"),
   })
   .describe("a netform plan");
 
@@ -109,6 +122,7 @@ export function planDocument(plan: Plan): PlanDocument {
       ? { lookups: plan.lookups.map((l) => ({ address: l.address, kind: l.kind, value: toJson(l.value) as { [k: string]: JsonValue }, changes: l.changes.map((fc) => ({ path: fc.path, before: toJson(fc.before ?? null), after: toJson(fc.after ?? null) })) })) }
       : {}),
     ...(plan.cost !== undefined ? { cost: planCostDocument(plan.cost) } : {}),
+    ...(plan.risks !== undefined ? { risks: plan.risks.map((r) => ({ ...r, window: { ...r.window }, impacts: [...r.impacts], ...(r.notice ? { notice: { ...r.notice } } : {}) })) } : {}),
   };
 }
 

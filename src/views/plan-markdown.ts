@@ -13,6 +13,7 @@ import { capComment, codeSpan, DEFAULT_MAX_LENGTH, details, escapeHtml, escapeIn
 import type { Colors } from "./output.js";
 import { costMarkdown } from "./plan-cost.js";
 import { lookupLines, lookupPhrase } from "./plan-lookups.js";
+import { riskNote } from "./plan-risks.js";
 import { noChangesMessage, notComparedLines, refreshOnlyCount, summaryCounts } from "./plan-text.js";
 import { createdLines, deletedLines, fieldChangeLines, gutterLines } from "./values.js";
 
@@ -51,7 +52,7 @@ export function renderPlanMarkdown(plan: Plan, options: MarkdownOptions = {}): s
   ];
   const graph = dependencyGraph(plan, shown);
   return capComment({
-    head: (rowLimit) => [title, lookupNote(lookups), warning(shown, plan.mode, rowLimit), changeTable(shown, plan.mode, rowLimit, options.planFile), costMarkdown(plan), unread, rowLimit === undefined ? graph : ""],
+    head: (rowLimit) => [title, riskNote(plan), lookupNote(lookups), warning(shown, plan.mode, rowLimit), changeTable(shown, plan.mode, rowLimit, options.planFile), costMarkdown(plan), unread, rowLimit === undefined ? graph : ""],
     rows: shown.length,
     sections,
     note: (left, total) =>

@@ -9,6 +9,7 @@ import { hasChanges, type Plan, type PlanMode, type PlanSummary, type ResourceCh
 import type { Colors } from "./output.js";
 import { costTextLines } from "./plan-cost.js";
 import { lookupBlocks } from "./plan-lookups.js";
+import { riskLines } from "./plan-risks.js";
 import { createdLines, deletedLines, fieldChangeLines, Masks, pad, paintSym, type Sym } from "./values.js";
 
 export function renderPlanText(plan: Plan, c: Colors): string {
@@ -18,7 +19,8 @@ export function renderPlanText(plan: Plan, c: Colors): string {
   const note = unread.length > 0 ? `\n${unread.map((line) => c.dim(line)).join("\n")}\n` : "";
   if (!hasChanges(plan) || blocks.length === 0) return `${noChangesMessage(plan.mode, unread.length > 0)}\n${note}`;
   const cost = costTextLines(plan, c);
-  const parts = [header(plan.mode), ...blocks.map((lines) => lines.join("\n")), footer(plan, c), ...(cost.length > 0 ? [cost.join("\n")] : [])];
+  const risks = riskLines(plan, c);
+  const parts = [header(plan.mode), ...blocks.map((lines) => lines.join("\n")), footer(plan, c), ...[cost, risks].filter((lines) => lines.length > 0).map((lines) => lines.join("\n"))];
   return `${parts.join("\n\n")}\n${note}`;
 }
 

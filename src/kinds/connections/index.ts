@@ -1,6 +1,7 @@
 // Virtual connections: the schema of their YAML (spec.ts), the service's rules across their fields
-// (rules.ts) and across the routers, networks and tokens they name (cross-rules.ts), and how the engine
-// manages them through the Fabric API (handler.ts).
+// (rules.ts) and across the routers, networks and tokens they name (cross-rules.ts), the limits only the
+// service knows, checked at plan (service-limits.ts), and how the engine manages them through the Fabric
+// API (handler.ts).
 
 import { SecretPaths } from "../../config/index.js";
 import type { KindDefinition } from "../types.js";
@@ -8,6 +9,7 @@ import { crossRules } from "./cross-rules.js";
 import { handler } from "./handler.js";
 import { pricing } from "./pricing.js";
 import { rules } from "./rules.js";
+import { preflight } from "./service-limits.js";
 import { schema } from "./spec.js";
 
 export const connections: KindDefinition<"connections"> = {
@@ -29,4 +31,5 @@ export const connections: KindDefinition<"connections"> = {
   timeoutMs: 15 * 60_000,
   handler,
   pricing,
+  preflight,
 };

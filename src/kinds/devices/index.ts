@@ -50,6 +50,7 @@ export const devices: KindDefinition<"devices"> = {
   serverSet: ["uuid", "serviceId", "status", "licenseStatus", "expiry", "ibx", "region", "podName", "sshIpAddress", "sshIpFqdn", "sshIpFqdnStatus", "deviceSerialNo", "redundancyType", "redundantUuid", "interfaces", "createdBy", "createdDate", "lastUpdatedBy", "lastUpdatedDate"],
   parents: {},
   timeoutMs: 90 * 60_000,
+  networkEdge: true,
   handler,
   preflight,
   pricing,

@@ -1,6 +1,6 @@
 // What the device-type catalogue offers (GET /ne/v1/deviceTypes, sections 2.10 and 4.10): the service
 // accepts a device order only for a combination of type, management type, licence mode, core and package
-// the catalogue lists. The configuration cannot know the catalogue offline, so a plan reads it once and
+// the catalogue lists, in one of the type's metros, at one of the package's versions for that licence. The configuration cannot know the catalogue offline, so a plan reads it once and
 // reports each device it would create with a combination the service would refuse, before anything is sent.
 
 import { listAll } from "../../api/index.js";
@@ -57,8 +57,47 @@ function problemOf(type: Body | undefined, spec: Body, types: readonly Body[]): 
 }
 
 /**
+ * How a version's `supportedLicenseTypes` names each licence mode (the official description's example; the
+ * simulator's catalogue spells them the same, in VERSION_LICENSE_NAMES of device-catalogue.ts).
+ */
+const VERSION_LICENSE_NAMES: Readonly<Record<string, string>> = { SUB: "Subscription", BYOL: "BYOL" };
+
+/** Why the type is not offered in the device's metros (a pair's secondary included), or undefined when it is. */
+function metroProblem(type: Body, spec: Body): Problem | undefined {
+  const metros = list(type.availableMetros).map((m) => String(m.metroCode));
+  const sides: Array<[string, unknown]> = [["metroCode", spec.metroCode], ["secondary.metroCode", object(spec.secondary).metroCode]];
+  for (const [path, metro] of sides) {
+    if (typeof metro === "string" && !metros.includes(metro)) {
+      return { path, message: `${String(type.deviceTypeCode)} is not offered in metro ${metro}`, hint: `use one of ${metros.join(", ")}` };
+    }
+  }
+  return undefined;
+}
+
+/** Why the package (the one written, else the first the core offers, as the service picks) has no such version for the licence. */
+function versionProblem(type: Body, spec: Body): Problem | undefined {
+  if (typeof spec.version !== "string") return undefined;
+  const license = object(object(object(type.deviceManagementTypes)[String(spec.deviceManagementType)]).licenseOptions)[String(spec.licenseMode)];
+  const core = list(object(license).cores).find((c) => c.core === spec.core);
+  const packageCode = typeof spec.packageCode === "string" ? spec.packageCode : list(core?.packageCodes).find((p) => p.supported !== false)?.packageCode;
+  const pkg = list(type.softwarePackages).find((p) => p.packageCode === packageCode);
+  if (!pkg) return undefined;
+  const versions = list(pkg.versionDetails);
+  const licenseName = VERSION_LICENSE_NAMES[String(spec.licenseMode)];
+  const offered = versions.filter((v) => !Array.isArray(v.supportedLicenseTypes) || v.supportedLicenseTypes.includes(licenseName));
+  if (offered.some((v) => v.version === spec.version)) return undefined;
+  const known = versions.some((v) => v.version === spec.version);
+  return {
+    path: "version",
+    message: known ? `${String(packageCode)} version ${spec.version} is not offered with licenseMode ${String(spec.licenseMode)}` : `${String(packageCode)} has no version ${spec.version}`,
+    hint: `use one of ${offeredWith(offered, "version")}`,
+  };
+}
+
+/**
  * Each device the plan creates, checked against the catalogue: one read of it per plan. A pair's secondary
- * is ordered with the primary's type, licence, core and package, so the primary's check covers it. Fields
+ * is ordered with the primary's type, licence, core and package, so the primary's check covers it; its metro
+ * is checked beside the primary's. Fields
  * still unknown (written from another resource's attributes) are left to the service.
  */
 export async function preflight(ctx: KindContext, creates: readonly ConfigResource[]): Promise<Diagnostic[]> {
@@ -69,10 +108,12 @@ export async function preflight(ctx: KindContext, creates: readonly ConfigResour
   const byCode = new Map(types.map((t) => [t.deviceTypeCode, t]));
   const diagnostics: Diagnostic[] = [];
   for (const resource of checked) {
-    const problem = problemOf(byCode.get(resource.spec.deviceTypeCode), resource.spec, types);
+    const type = byCode.get(resource.spec.deviceTypeCode);
+    // In the service's order: the combination, then the metro, then the version.
+    const problem = problemOf(type, resource.spec, types) ?? (type && (metroProblem(type, resource.spec) ?? versionProblem(type, resource.spec)));
     if (!problem) continue;
     diagnostics.push(
-      placeDiagnostic({ address: resource.address, positions: resource.positions }, { path: [problem.path], code: "plan.device-offer", message: `${problem.message}; the service refuses the order`, hint: problem.hint }),
+      placeDiagnostic({ address: resource.address, positions: resource.positions }, { path: problem.path.split("."), code: "plan.device-offer", message: `${problem.message}; the service refuses the order`, hint: problem.hint }),
     );
   }
   return diagnostics;

@@ -3,7 +3,7 @@
 // secrets left in clear by mistake, text that needs escaping, and a plan too large for one comment.
 
 import type { DriftEntry, DriftReport } from "../../../src/plan/drift.js";
-import { summarize, type Action, type Plan, type PlanMode, type ReasonCode, type ResourceChange } from "../../../src/plan/types.js";
+import { summarize, type Action, type Plan, type PlanMode, type ReasonCode, type ResourceChange, type Risk } from "../../../src/plan/types.js";
 
 export function plan(changes: ResourceChange[], mode: PlanMode = "normal", extra: Partial<Plan> = {}): Plan {
   return { formatVersion: 1, mode, lineage: "3f0c7c9e-lineage", serial: 7, configHash: "sha256:abc", changes, summary: summarize(changes), requestCount: 12, ...extra };
@@ -183,6 +183,25 @@ const costed = plan([createConnection, resizeConnection, change("cloudRouters.la
   },
 });
 
+/** A network-edge downtime and an IBX maintenance, as the engine reports them (engine/risks.ts). */
+export const risks: Risk[] = [
+  {
+    kind: "downtime",
+    severity: "warning",
+    message: "network-edge unplanned downtime: Device APIs are down while the platform recovers.",
+    window: { start: "2026-03-01T05:00:00Z", end: "2026-03-01T07:00:00Z" },
+    impacts: ["Device (down): Create device APIs are currently down.", "VPN (delay): VPN changes are queued."],
+  },
+  {
+    kind: "maintenance",
+    severity: "warning",
+    message: "IBX_MAINTENANCE 5-210000002: Chiller plant replacement; cooling <redundancy> reduced to N",
+    window: { start: "2026-03-01T04:00:00.000Z", end: null },
+    impacts: ["DC1 (metro DC)"],
+    notice: { id: "1b0c0e11-0000-4000-8000-000000000002", number: "5-210000002", type: "IBX_MAINTENANCE" },
+  },
+];
+
 export const planScenarios: Record<string, Plan> = {
   "for-each": plan(forEachChanges),
   cost: costed,
@@ -196,6 +215,7 @@ export const planScenarios: Record<string, Plan> = {
   secrets: plan(secrets),
   escaping: plan(escaping),
   "no-changes": plan([unchanged]),
+  risks: plan([createConnection, updateFilter], "normal", { risks }),
   destroy: plan([deleteAttachment, deleteVpn], "destroy"),
   "destroy-empty": plan([], "destroy"),
   "refresh-only": plan(
