@@ -31,6 +31,8 @@ import {
   checkEndpoints,
   checkEndpointTypes,
   checkVlanFree,
+  CONNECTION_REFERENCES,
+  connectionReferences,
   deviceAccessPoint,
   isLive,
   locationOf,
@@ -609,6 +611,7 @@ export const connectionsArea: Area = {
   name: "fabric-connections",
   define(world) {
     world.defineKind(KIND, { statePath: "/state", eventType: "equinix.fabric.connection", subject: (o) => `${BASE}/${o.uuid}` });
+    world.defineIndex(KIND, CONNECTION_REFERENCES, connectionReferences);
   },
   routes,
 };
