@@ -245,6 +245,9 @@ export class World {
   /** Under which keys of which index each object is filed, to take it out when it changes. */
   private filed = new WeakMap<SimObject, Array<{ index: Index; key: string }>>();
   private phased = new WeakMap<SimObject, PhasedView>();
+  /** Creation order, so that a lookup lists what it finds in the order `list` would. */
+  private ordinals = new WeakMap<SimObject, number>();
+  private created = 0;
   /** Objects changed since the world was last written to its data file. */
   private unsaved = new Set<SimObject>();
   /** How many of `events` the data file holds. */
@@ -309,7 +312,7 @@ export class World {
     for (const obj of this.byKind.get(kind)?.values() ?? []) this.refile(obj);
   }
 
-  /** The live objects of `kind` that index `name` files under `key`. */
+  /** The live objects of `kind` that index `name` files under `key`, in creation order. */
   lookup(kind: string, name: string, key: string): SimObject[] {
     const index = this.indexes.get(kind)?.get(name);
     if (!index) throw new Error(`no index ${name} on ${kind}`);
@@ -319,7 +322,7 @@ export class World {
       if (this.alive(obj, now)) found.push(obj);
       else this.forget(obj);
     }
-    return found;
+    return found.sort((a, b) => this.ordinals.get(a)! - this.ordinals.get(b)!);
   }
 
   // ── objects ──────────────────────────────────────────────────────────────────────────────
@@ -337,12 +340,13 @@ export class World {
     };
     const replaced = this.objects.get(uuid);
     if (replaced) this.forget(replaced);
-    this.admit(obj);
+    this.admit(obj, replaced);
     this.changed(obj);
     return obj;
   }
 
-  private admit(obj: SimObject): void {
+  private admit(obj: SimObject, replaced?: SimObject): void {
+    this.ordinals.set(obj, (replaced && this.ordinals.get(replaced)) ?? this.created++);
     this.objects.set(obj.uuid, obj);
     let ofKind = this.byKind.get(obj.kind);
     if (!ofKind) this.byKind.set(obj.kind, (ofKind = new Map()));
