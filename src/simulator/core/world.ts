@@ -322,7 +322,10 @@ export class World {
       if (this.alive(obj, now)) found.push(obj);
       else this.forget(obj);
     }
-    return found.sort((a, b) => this.ordinals.get(a)! - this.ordinals.get(b)!);
+    // An object moves to the end of its index entries when it changes: put them back in creation order.
+    const ordered = found.map((obj) => ({ obj, ordinal: this.ordinals.get(obj)! }));
+    if (ordered.some((entry, i) => i > 0 && entry.ordinal < ordered[i - 1]!.ordinal)) ordered.sort((a, b) => a.ordinal - b.ordinal);
+    return ordered.map((entry) => entry.obj);
   }
 
   // ── objects ──────────────────────────────────────────────────────────────────────────────
