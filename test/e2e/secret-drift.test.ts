@@ -263,9 +263,12 @@ describe("the embedded simulator's world file", () => {
     delete (env as Record<string, string>).NETFORM_ENDPOINT;
     const apply = await netform(["apply", "--auto-approve"], { cwd: ws.dir, env });
     expect(apply.code, printed(apply)).toBe(0);
+    // The world is a snapshot and the log of the changes since; the secret is in one or the other.
     const world = join(ws.dir, ".netform", "embedded-world.json");
-    expect(readFileSync(world, "utf8")).toContain(SECRETS.BGP_AUTH_KEY);
+    const log = `${world}.log`;
+    expect(readFileSync(world, "utf8") + readFileSync(log, "utf8")).toContain(SECRETS.BGP_AUTH_KEY);
     expect(statSync(world).mode & 0o777).toBe(0o600);
+    expect(statSync(log).mode & 0o777).toBe(0o600);
     expect(statSync(ws.statePath).mode & 0o777).toBe(0o600);
   });
 });

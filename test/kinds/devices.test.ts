@@ -255,7 +255,7 @@ describe("devices kind: refresh and lookup", () => {
     const ctx = context();
     const mine = await kind.create(ctx, valid(single("edge-mine")));
     // 400 devices made elsewhere, newer than ours, so ours is on the last page of the list.
-    for (let i = 0; i < 400; i++) t.sim.world.get(seedDevice(t), "devices")!.body.createdDate = "2999-01-01T00:00:00.000Z";
+    for (let i = 0; i < 400; i++) t.sim.world.edit(t.sim.world.get(seedDevice(t), "devices")!, (body) => (body.createdDate = "2999-01-01T00:00:00.000Z"));
     let found = new Map<string, Body>();
     const log = await requestsDuring(t, async () => {
       found = await kind.observeMany!(ctx, [{ id: mine.id }]);

@@ -19,7 +19,7 @@ async function completed(deviceUuid: string, name = "nightly"): Promise<string> 
 
 function selfConfigured(): string {
   const device = seedDevice(t);
-  t.sim.world.get(device, "devices")!.body.deviceManagementType = "SELF-CONFIGURED";
+  t.sim.world.edit(t.sim.world.get(device, "devices")!, (body) => (body.deviceManagementType = "SELF-CONFIGURED"));
   return device;
 }
 

@@ -8,7 +8,7 @@ const t = useSimulator();
 function deviceConnection(deviceStatus = "PROVISIONED"): { connection: string; device: string } {
   const device = seedDevice(t, { status: deviceStatus });
   const connection = seedConnection(t);
-  t.sim.world.get(connection, "connections")!.body.aSide = { accessPoint: { type: "VD", virtualDevice: { type: "EDGE", uuid: device }, interface: { type: "NETWORK", id: 3 } } };
+  t.sim.world.edit(t.sim.world.get(connection, "connections")!, (body) => (body.aSide = { accessPoint: { type: "VD", virtualDevice: { type: "EDGE", uuid: device }, interface: { type: "NETWORK", id: 3 } } }));
   return { connection, device };
 }
 
@@ -38,7 +38,7 @@ describe("BGP peerings", () => {
   it("goes with its connection", async () => {
     const { connection } = deviceConnection();
     const uuid = (await t.call("POST", "/ne/v1/bgp", { body: { connectionUuid: connection, ...SESSION } })).body.uuid as string;
-    t.sim.world.get(connection, "connections")!.body.state = "DEPROVISIONED";
+    t.sim.world.edit(t.sim.world.get(connection, "connections")!, (body) => (body.state = "DEPROVISIONED"));
     expect((await t.call("GET", `/ne/v1/bgp/${uuid}`)).body).toMatchObject({ provisioningStatus: "DEPROVISIONED" });
     expect((await t.call("GET", "/ne/v1/bgp")).body.data).toEqual([]);
   });

@@ -45,8 +45,7 @@ async function createVpn(body: Record<string, unknown>, client: "demo" | "limite
 function seedPair(sim: TestSim): [string, string] {
   const primary = seedDevice(sim);
   const secondary = seedDevice(sim, { redundancyType: "SECONDARY", redundantUuid: primary });
-  const stored = sim.sim.world.get(primary, "devices")!;
-  stored.body.redundantUuid = secondary;
+  sim.sim.world.edit(sim.sim.world.get(primary, "devices")!, (body) => (body.redundantUuid = secondary));
   return [primary, secondary];
 }
 
@@ -190,7 +189,7 @@ describe("POST /ne/v1/vpn", () => {
     await expectProblem("POST", "/ne/v1/vpn", vpnBody(provisioning), 400, "VPN_DEVICE_NOT_IN_READY_STATE", "virtualDeviceUuid");
     const primary = seedDevice(t);
     const peer = seedDevice(t, { redundancyType: "SECONDARY", redundantUuid: primary, status: "PROVISIONING" });
-    t.sim.world.get(primary, "devices")!.body.redundantUuid = peer;
+    t.sim.world.edit(t.sim.world.get(primary, "devices")!, (body) => (body.redundantUuid = peer));
     await expectProblem("POST", "/ne/v1/vpn", vpnBody(primary, { secondary: tunnel() }), 400, "VPN_DEVICE_NOT_IN_READY_STATE", "secondary");
     const production = seedDevice(t);
     const res = await t.call("POST", "/ne/v1/vpn", { body: vpnBody(production), client: "limited" });

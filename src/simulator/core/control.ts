@@ -6,7 +6,7 @@ import { Hono } from "hono";
 import type { SimEnv } from "./context.js";
 import type { Faults } from "./faults.js";
 import { validateFaults } from "./faults.js";
-import { mergePatch, nestsDeeperThan, type Json, type JsonObject, type SimObject, type World } from "./world.js";
+import { mergePatch, nestsDeeperThan, type Json, type JsonObject, type World } from "./world.js";
 
 export interface RequestLogEntry {
   method: string;
@@ -29,6 +29,8 @@ interface ControlDeps {
   world: World;
   faults: Faults;
   requests: RequestLogEntry[];
+  /** How many of the latest requests the log shows. */
+  requestLogSize: number;
   reset(): void;
 }
 
@@ -36,8 +38,7 @@ const isLoopback = (address: string | undefined) =>
   address === undefined || address === "::1" || address.startsWith("127.") || address.startsWith("::ffff:127.");
 
 /** Stamps an out-of-band update on the audit fields the object's API family uses. */
-function stampPortalUpdate(obj: SimObject, at: string): void {
-  const body = obj.body;
+function stampPortalUpdate(body: JsonObject, at: string): void {
   if (body.changeLog && typeof body.changeLog === "object") {
     body.changeLog = {
       ...(body.changeLog as JsonObject),
@@ -57,7 +58,7 @@ function stampPortalUpdate(obj: SimObject, at: string): void {
 const MAX_PATCH_DEPTH = 32;
 
 export function controlRoutes(deps: ControlDeps): Hono<SimEnv> {
-  const { world, faults, requests } = deps;
+  const { world, faults, requests, requestLogSize } = deps;
   const control = new Hono<SimEnv>();
 
   control.use("*", async (c, next) => {
@@ -78,7 +79,7 @@ export function controlRoutes(deps: ControlDeps): Hono<SimEnv> {
     return c.json({ ok: true });
   });
 
-  control.get("/requests", (c) => c.json(requests));
+  control.get("/requests", (c) => c.json(requests.length > requestLogSize ? requests.slice(-requestLogSize) : requests));
   control.delete("/requests", (c) => {
     requests.length = 0;
     return c.json({ ok: true });
@@ -122,9 +123,11 @@ export function controlRoutes(deps: ControlDeps): Hono<SimEnv> {
     // Deeper than any object of the service: merging it would only overflow the stack.
     if (nestsDeeperThan(patch, MAX_PATCH_DEPTH)) return c.json({ error: `the merge patch is nested more than ${MAX_PATCH_DEPTH} levels deep` }, 400);
     world.settle(obj);
-    obj.body = mergePatch(obj.body, patch) as JsonObject;
     const at = world.now();
-    stampPortalUpdate(obj, new Date(at).toISOString());
+    // The merge gives a new top-level object over the stored (frozen) nested ones, which the stamp replaces rather than changes.
+    const merged = mergePatch(obj.body, patch) as JsonObject;
+    stampPortalUpdate(merged, new Date(at).toISOString());
+    world.replace(obj, merged);
     world.runAs(PORTAL_USER.userName, () => world.recordEvent(obj, "updated", at, `updated in the portal: ${Object.keys(patch).join(", ")}`));
     return c.json(world.view(obj));
   });

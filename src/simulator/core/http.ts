@@ -224,6 +224,22 @@ export function compileFilter(filter: Json | undefined, rules: SearchRules, path
   }
 }
 
+/** A value to sort by, with the number it reads as (NaN if none), as `compare` would convert it. */
+interface SortValue {
+  text: string;
+  number: number;
+}
+
+function sortValue(v: string | number): SortValue {
+  return { text: String(v), number: typeof v === "number" ? v : v === "" ? Number.NaN : Number(v) };
+}
+
+/** `compare` over values converted beforehand. */
+function compareSortValues(a: SortValue, b: SortValue): number {
+  if (!Number.isNaN(a.number) && !Number.isNaN(b.number)) return a.number - b.number;
+  return a.text < b.text ? -1 : a.text > b.text ? 1 : 0;
+}
+
 function compare(a: string | number, b: string | number): number {
   if (typeof a === "number" && typeof b === "number") return a - b;
   const na = Number(a);
@@ -246,15 +262,16 @@ export function sortBy(items: JsonObject[], sort: Json | undefined, allowed: rea
     if (direction !== "ASC" && direction !== "DESC") fail("unsupportedSortDirection", `/sort/${i}/direction`, "direction must be ASC or DESC");
     return { property: property as string, sign: direction === "ASC" ? 1 : -1 };
   });
-  return [...items].sort((x, y) => {
-    for (const k of keys) {
-      const a = asComparable(getPointer(x, k.property)) ?? "";
-      const b = asComparable(getPointer(y, k.property)) ?? "";
-      const cmp = compare(a, b);
+  // Each item's sort values are read (and converted) once, not at each of the sort's n log n comparisons.
+  const decorated = items.map((item) => ({ item, values: keys.map((k) => sortValue(asComparable(getPointer(item, k.property)) ?? "")) }));
+  decorated.sort((x, y) => {
+    for (const [i, k] of keys.entries()) {
+      const cmp = compareSortValues(x.values[i]!, y.values[i]!);
       if (cmp !== 0) return cmp * k.sign;
     }
     return 0;
   });
+  return decorated.map((d) => d.item);
 }
 
 // ── audit ────────────────────────────────────────────────────────────────────────────────

@@ -18,6 +18,9 @@ import { World, type FaultSettings } from "./world.js";
 /** Requests larger than the specification's attachment limit are refused. */
 export const MAX_BODY_BYTES = 5 * 1024 * 1024;
 
+/** Enough for the request counts of a benchmark apply of thousands of resources; a long-running simulator stays bounded. */
+export const DEFAULT_REQUEST_LOG_SIZE = 100_000;
+
 export interface SimulatorOptions {
   host?: string;
   port?: number;
@@ -32,6 +35,8 @@ export interface SimulatorOptions {
   tokenTtlSeconds?: number;
   /** Lifetime of issued refresh tokens, in seconds (default 5182560, 60 days, as the official description says). */
   refreshTokenTtlSeconds?: number;
+  /** How many of the latest requests the request log keeps (default 100,000). */
+  requestLogSize?: number;
   /** Sees every API exchange (not the control API), e.g. for the conformance tests. */
   onExchange?: (exchange: Exchange) => void;
   /** Told about a defect in the simulator itself (an unexpected exception in a handler). */
@@ -52,6 +57,7 @@ export interface Simulator {
   app: Hono<SimEnv>;
   world: World;
   faults: Faults;
+  /** The latest requests, oldest first (at most `requestLogSize`; callers may empty it). */
   requests: RequestLogEntry[];
   reset(): void;
 }
@@ -76,6 +82,13 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator {
   const faults = new Faults(world);
   if (options.faults) faults.configure(options.faults);
   const requests: RequestLogEntry[] = [];
+  const requestLogSize = options.requestLogSize ?? DEFAULT_REQUEST_LOG_SIZE;
+  if (!Number.isInteger(requestLogSize) || requestLogSize < 1) throw new Error(`requestLogSize must be a positive integer, got ${requestLogSize}`);
+  const logRequest = (entry: RequestLogEntry) => {
+    requests.push(entry);
+    // The oldest go a batch at a time, so that a full log costs the same per request as an empty one.
+    if (requests.length > requestLogSize + Math.ceil(requestLogSize / 4)) requests.splice(0, requests.length - requestLogSize);
+  };
   const tokens = new TokenStore(options.tokenTtlSeconds ?? DEFAULT_TOKEN_TTL_S, options.refreshTokenTtlSeconds ?? DEFAULT_REFRESH_TOKEN_TTL_S);
   const app = new Hono<SimEnv>();
 
@@ -85,7 +98,7 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator {
     c.set("correlationId", world.uuid());
     await next();
     if (path.startsWith("/__sim")) return;
-    requests.push({ method: c.req.method, path, status: c.res.status, ms: Math.round((performance.now() - started) * 10) / 10 });
+    logRequest({ method: c.req.method, path, status: c.res.status, ms: Math.round((performance.now() - started) * 10) / 10 });
     if (c.req.method !== "GET" && (c.res.status < 500 || c.get("answerLost") === true)) world.save();
     if (options.onExchange) {
       const body = await c.res.clone().text();
@@ -94,7 +107,7 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator {
     }
   });
 
-  app.route("/__sim", controlRoutes({ world, faults, requests, reset }));
+  app.route("/__sim", controlRoutes({ world, faults, requests, requestLogSize, reset }));
 
   app.use(
     "*",

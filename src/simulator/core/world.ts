@@ -1,11 +1,16 @@
 // The simulated world: every object the service holds, keyed by uuid, with its asynchronous
 // transitions stored as timed phases. An object's state is computed when it is read (due phases are
-// applied to a copy of its body), so transitions progress without timers and survive a restart of a
-// persisted world. Every phase also produces a cloud event (section 6) stamped with the phase's time;
-// events become visible once their time has passed.
+// applied over its body), so transitions progress without timers and survive a restart of a persisted
+// world. Every phase also produces a cloud event (section 6) stamped with the phase's time; events
+// become visible once their time has passed.
+//
+// Each request must cost the same in a world of ten objects or ten thousand: bodies and metadata are
+// stored deep-frozen and replaced on change (copy-on-write), so a read shares them instead of copying;
+// objects are kept per kind, and areas declare indexes for the lookups their rules make (a VLAN per
+// port, a parent's children) instead of scanning a kind.
 
 import { AsyncLocalStorage } from "node:async_hooks";
-import { mkdirSync, readFileSync, renameSync, writeFileSync, openSync, fsyncSync, closeSync, fchmodSync } from "node:fs";
+import { closeSync, fchmodSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, truncateSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 import { Clock, iso } from "./clock.js";
 import { Random } from "./random.js";
@@ -83,11 +88,49 @@ export interface AfterActedFault {
   path?: string;
 }
 
-interface PersistedWorld {
-  version: 1;
+type PersistedWorld = { version: 1; randomState: number; objects: SimObject[]; events: CloudEventRecord[] } | {
+  version: 2;
+  /** The last log record the snapshot holds. */
+  seq: number;
   randomState: number;
   objects: SimObject[];
   events: CloudEventRecord[];
+};
+
+/** One save in the data file's log: what one request changed. */
+interface LogRecord {
+  seq: number;
+  randomState: number;
+  objects: SimObject[];
+  events: CloudEventRecord[];
+}
+
+/** The log is folded into a new snapshot once it is larger than the snapshot times this... */
+const LOG_TO_SNAPSHOT_RATIO = 1;
+/** ...and larger than this, so that a small world is not rewritten every few requests. */
+const MIN_LOG_BYTES_BEFORE_SNAPSHOT = 256 * 1024;
+
+export const logFileOf = (dataFile: string): string => `${dataFile}.log`;
+
+function readIfExists(path: string): string | undefined {
+  try {
+    return readFileSync(path, "utf8");
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+    throw e;
+  }
+}
+
+/** Writes and fsyncs a file only its owner may read: the world holds what clients sent, secrets included (BGP keys, VPN keys). */
+function writePrivateFile(path: string, text: string): void {
+  const fd = openSync(path, "w", 0o600);
+  try {
+    fchmodSync(fd, 0o600);
+    writeFileSync(fd, text);
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
 }
 
 export interface WorldOptions {
@@ -96,16 +139,45 @@ export interface WorldOptions {
   dataFile?: string;
 }
 
+/** Freezes a JSON value and everything in it, so that a shared snapshot cannot be changed by whoever reads it. */
+export function deepFreeze<T>(value: T): T {
+  const stack: unknown[] = [value];
+  while (stack.length > 0) {
+    const v = stack.pop();
+    if (v === null || typeof v !== "object" || Object.isFrozen(v)) continue;
+    Object.freeze(v);
+    for (const child of Object.values(v)) stack.push(child);
+  }
+  return value;
+}
+
+/** Keys under which an index files an object, computed from a body (with or without its pending phases). */
+export type IndexKeys = (body: JsonObject, obj: SimObject) => Iterable<string>;
+
 /** Reads a value at a JSON pointer ("/a/b/0"); undefined when absent. */
 export function getPointer(doc: Json | undefined, pointer: string): Json | undefined {
   if (pointer === "" || pointer === "/") return doc;
   let cur: Json | undefined = doc;
-  for (const raw of pointer.split("/").slice(1)) {
-    const key = raw.replace(/~1/g, "/").replace(/~0/g, "~");
+  for (const key of pointerKeys(pointer)) {
     if (cur === null || typeof cur !== "object") return undefined;
     cur = Array.isArray(cur) ? cur[Number(key)] : cur[key];
   }
   return cur;
+}
+
+/** Searches and sorts read the same few pointers from thousands of objects: each is parsed once. */
+const parsedPointers = new Map<string, string[]>();
+const MAX_PARSED_POINTERS = 10_000;
+
+function pointerKeys(pointer: string): string[] {
+  let keys = parsedPointers.get(pointer);
+  if (!keys) {
+    keys = pointer.split("/").slice(1).map((raw) => raw.replace(/~1/g, "/").replace(/~0/g, "~"));
+    // Pointers come from requests too: the cache must not grow with what clients send.
+    if (parsedPointers.size >= MAX_PARSED_POINTERS) parsedPointers.clear();
+    parsedPointers.set(pointer, keys);
+  }
+  return keys;
 }
 
 /** Sets a value at a JSON pointer, creating intermediate objects. */
@@ -148,11 +220,44 @@ export function mergePatch(target: Json, patch: Json): Json {
   return out;
 }
 
+interface Index {
+  keysOf: IndexKeys;
+  entries: Map<string, Set<SimObject>>;
+}
+
+/** A body with its due phases applied, kept while neither the body nor the phases change. */
+interface PhasedView {
+  body: JsonObject;
+  phases: Phase[];
+  due: number;
+  view: JsonObject;
+}
+
 export class World {
   readonly clock: Clock;
   readonly random: Random;
   readonly dataFile: string | undefined;
   private objects = new Map<string, SimObject>();
+  /** The objects of each kind not yet seen gone: what `list` walks. */
+  private byKind = new Map<string, Map<string, SimObject>>();
+  /** Per kind, per index name. */
+  private indexes = new Map<string, Map<string, Index>>();
+  /** Under which keys of which index each object is filed, to take it out when it changes. */
+  private filed = new WeakMap<SimObject, Array<{ index: Index; key: string }>>();
+  private phased = new WeakMap<SimObject, PhasedView>();
+  /** Creation order, so that a lookup lists what it finds in the order `list` would. */
+  private ordinals = new WeakMap<SimObject, number>();
+  private created = 0;
+  /** Objects changed since the world was last written to its data file. */
+  private unsaved = new Set<SimObject>();
+  /** How many of `events` the data file holds. */
+  private savedEvents = 0;
+  /** The last log record written or replayed. */
+  private seq = 0;
+  private snapshotBytes = 0;
+  private logBytes = 0;
+  /** The world was cleared: the next save writes it whole. */
+  private snapshotDue = false;
   private events: CloudEventRecord[] = [];
   private kinds = new Map<string, KindDef>();
   /** Transition failures still to inject, per kind (set through the faults control call). */
@@ -195,20 +300,106 @@ export class World {
     return this.kinds.get(kind) ?? {};
   }
 
+  /**
+   * Keeps the objects of `kind` filed under `keysOf` of their body, so that `lookup` finds them without a
+   * scan. An object with pending phases is also filed under the keys of its body once they are applied, so
+   * a lookup may return objects that no longer (or do not yet) match: callers check what they find.
+   */
+  defineIndex(kind: string, name: string, keysOf: IndexKeys): void {
+    let ofKind = this.indexes.get(kind);
+    if (!ofKind) this.indexes.set(kind, (ofKind = new Map()));
+    ofKind.set(name, { keysOf, entries: new Map() });
+    for (const obj of this.byKind.get(kind)?.values() ?? []) this.refile(obj);
+  }
+
+  /** The live objects of `kind` that index `name` files under `key`, in creation order. */
+  lookup(kind: string, name: string, key: string): SimObject[] {
+    const index = this.indexes.get(kind)?.get(name);
+    if (!index) throw new Error(`no index ${name} on ${kind}`);
+    const now = this.now();
+    const found: SimObject[] = [];
+    for (const obj of index.entries.get(key) ?? []) {
+      if (this.alive(obj, now)) found.push(obj);
+      else this.forget(obj);
+    }
+    // An object moves to the end of its index entries when it changes: put them back in creation order.
+    const ordered = found.map((obj) => ({ obj, ordinal: this.ordinals.get(obj)! }));
+    if (ordered.some((entry, i) => i > 0 && entry.ordinal < ordered[i - 1]!.ordinal)) ordered.sort((a, b) => a.ordinal - b.ordinal);
+    return ordered.map((entry) => entry.obj);
+  }
+
   // ── objects ──────────────────────────────────────────────────────────────────────────────
 
+  /** Stores a new object; its metadata is frozen in place, so hand over a fresh object. */
   create(kind: string, body: JsonObject, options: { uuid?: string; projectId?: string; meta?: JsonObject } = {}): SimObject {
     const uuid = options.uuid ?? (typeof body.uuid === "string" ? body.uuid : this.uuid());
     const obj: SimObject = {
       kind,
       uuid,
       ...(options.projectId === undefined ? {} : { projectId: options.projectId }),
-      body: structuredClone(body),
+      body: deepFreeze(structuredClone(body)),
       phases: [],
-      meta: options.meta ?? {},
+      meta: deepFreeze(options.meta ?? {}),
     };
-    this.objects.set(uuid, obj);
+    const replaced = this.objects.get(uuid);
+    if (replaced) this.forget(replaced);
+    this.admit(obj, replaced);
+    this.changed(obj);
     return obj;
+  }
+
+  private admit(obj: SimObject, replaced?: SimObject): void {
+    this.ordinals.set(obj, (replaced && this.ordinals.get(replaced)) ?? this.created++);
+    this.objects.set(obj.uuid, obj);
+    let ofKind = this.byKind.get(obj.kind);
+    if (!ofKind) this.byKind.set(obj.kind, (ofKind = new Map()));
+    ofKind.set(obj.uuid, obj);
+  }
+
+  /** Takes a gone object out of the per-kind listing and the indexes (it stays for the control API and events). */
+  private forget(obj: SimObject): void {
+    const ofKind = this.byKind.get(obj.kind);
+    if (ofKind?.get(obj.uuid) === obj) ofKind.delete(obj.uuid);
+    this.unfile(obj);
+  }
+
+  private unfile(obj: SimObject): void {
+    for (const { index, key } of this.filed.get(obj) ?? []) {
+      const set = index.entries.get(key);
+      set?.delete(obj);
+      if (set?.size === 0) index.entries.delete(key);
+    }
+    this.filed.delete(obj);
+  }
+
+  private refile(obj: SimObject): void {
+    this.unfile(obj);
+    const ofKind = this.indexes.get(obj.kind);
+    if (!ofKind || !this.alive(obj, this.now())) return;
+    const bodies = [obj.body];
+    if (obj.phases.length > 0) {
+      const settled = structuredClone(obj.body);
+      for (const phase of obj.phases) for (const [pointer, value] of Object.entries(phase.set)) setPointer(settled, pointer, value);
+      bodies.push(settled);
+    }
+    const filed: Array<{ index: Index; key: string }> = [];
+    for (const index of ofKind.values()) {
+      const keys = new Set<string>();
+      for (const body of bodies) for (const key of index.keysOf(body, obj)) keys.add(key);
+      for (const key of keys) {
+        let set = index.entries.get(key);
+        if (!set) index.entries.set(key, (set = new Set()));
+        set.add(obj);
+        filed.push({ index, key });
+      }
+    }
+    this.filed.set(obj, filed);
+  }
+
+  /** After any change to an object: its index entries follow, and the data file will take it. */
+  private changed(obj: SimObject): void {
+    this.unsaved.add(obj);
+    this.refile(obj);
   }
 
   private alive(obj: SimObject, now: number): boolean {
@@ -225,16 +416,34 @@ export class World {
 
   list(kind: string): SimObject[] {
     const now = this.now();
-    return [...this.objects.values()].filter((o) => o.kind === kind && this.alive(o, now));
+    const found: SimObject[] = [];
+    for (const obj of this.byKind.get(kind)?.values() ?? []) {
+      if (this.alive(obj, now)) found.push(obj);
+      else this.forget(obj);
+    }
+    return found;
   }
 
-  /** The body as the API returns it now: due phases applied and derived fields added. */
+  /**
+   * The body as the API returns it now: due phases applied and derived fields added. It is frozen and may
+   * be shared with other readers: copy it to change it.
+   */
   view(obj: SimObject): JsonObject {
     const now = this.now();
-    const body = structuredClone(obj.body);
-    for (const phase of obj.phases) {
-      if (phase.at > now) break;
-      for (const [pointer, value] of Object.entries(phase.set)) setPointer(body, pointer, structuredClone(value));
+    let due = 0;
+    while (due < obj.phases.length && obj.phases[due]!.at <= now) due++;
+    let body = obj.body;
+    if (due > 0) {
+      const cached = this.phased.get(obj);
+      if (cached && cached.body === obj.body && cached.phases === obj.phases && cached.due === due) body = cached.view;
+      else {
+        const phasedBody = structuredClone(obj.body);
+        for (const phase of obj.phases.slice(0, due)) {
+          for (const [pointer, value] of Object.entries(phase.set)) setPointer(phasedBody, pointer, value);
+        }
+        body = deepFreeze(phasedBody);
+        this.phased.set(obj, { body: obj.body, phases: obj.phases, due, view: body });
+      }
     }
     const def = this.kinds.get(obj.kind);
     return def?.render ? def.render(body, obj, this) : body;
@@ -252,11 +461,15 @@ export class World {
   settle(obj: SimObject): void {
     const now = this.now();
     const due = obj.phases.filter((p) => p.at <= now);
+    if (due.length === 0) return;
+    const body = structuredClone(obj.body);
     for (const phase of due) {
-      for (const [pointer, value] of Object.entries(phase.set)) setPointer(obj.body, pointer, value);
+      for (const [pointer, value] of Object.entries(phase.set)) setPointer(body, pointer, value);
       if (phase.gone) obj.goneAt = phase.at;
     }
+    obj.body = deepFreeze(body);
     obj.phases = obj.phases.filter((p) => p.at > now);
+    this.changed(obj);
   }
 
   /**
@@ -271,8 +484,9 @@ export class World {
     failure?: Record<string, Json>,
   ): void {
     this.settle(obj);
-    obj.phases = [];
     const now = this.now();
+    const phases: Phase[] = [];
+    obj.phases = phases;
     this.apply(obj, { at: now, set: immediate });
     let planned = steps;
     const failuresLeft = this.pendingFailures.get(obj.kind) ?? 0;
@@ -283,22 +497,47 @@ export class World {
     }
     for (const step of planned) {
       const phase: Phase = { at: now + this.clock.scale(step.afterMs), set: step.set, ...(step.gone ? { gone: true } : {}) };
-      obj.phases.push(phase);
+      phases.push(phase);
       this.recordStateEvent(obj, phase);
     }
-    obj.phases.sort((a, b) => a.at - b.at);
+    phases.sort((a, b) => a.at - b.at);
+    this.changed(obj);
   }
 
   /** Changes the body at once (an accepted update), recording the state event if the state moved. */
   apply(obj: SimObject, phase: Phase): void {
-    for (const [pointer, value] of Object.entries(phase.set)) setPointer(obj.body, pointer, value);
     if (phase.gone) obj.goneAt = phase.at;
+    this.edit(obj, (body) => {
+      for (const [pointer, value] of Object.entries(phase.set)) setPointer(body, pointer, value);
+    });
     this.recordStateEvent(obj, phase);
+  }
+
+  /** Changes the stored body through `change`, which gets a copy to change (the stored body is frozen). */
+  edit(obj: SimObject, change: (body: JsonObject) => void): void {
+    const body = structuredClone(obj.body);
+    change(body);
+    obj.body = deepFreeze(body);
+    this.changed(obj);
+  }
+
+  /** Replaces the stored body (and the owning project, when given) outright. */
+  replace(obj: SimObject, body: JsonObject, projectId?: string): void {
+    obj.body = deepFreeze(structuredClone(body));
+    if (projectId !== undefined) obj.projectId = projectId;
+    this.changed(obj);
+  }
+
+  /** Sets one field of the object's private metadata (frozen like its body). */
+  setMeta(obj: SimObject, key: string, value: Json): void {
+    obj.meta = deepFreeze({ ...obj.meta, [key]: value });
+    this.changed(obj);
   }
 
   /** Removes an object at once (an out-of-band deletion, or a kind that the service drops on delete). */
   remove(obj: SimObject): void {
     obj.goneAt = this.now();
+    this.changed(obj);
     this.recordEvent(obj, "deleted", this.now(), "removed");
   }
 
@@ -339,53 +578,126 @@ export class World {
   }
 
   // ── persistence ──────────────────────────────────────────────────────────────────────────
+  //
+  // The data file holds a snapshot of the world; `<data file>.log` beside it, one JSON line per saved
+  // request: the objects it changed, the events it recorded and the identifier generator's state. A
+  // save appends a line (and fsyncs it), so it writes what changed rather than the whole world; once the
+  // log outgrows the snapshot, the snapshot is rewritten (temporary file, fsync, rename) and the log
+  // emptied. Lines carry a sequence number and the snapshot the last one it holds, so a crash between
+  // the two steps replays nothing twice; a line cut short by a crash is ignored.
 
-  /** Writes the world to its data file atomically (temporary file, fsync, rename). */
+  /** Writes what changed since the last save to the data file's log (or a new snapshot when due). */
   save(): void {
     if (!this.dataFile) return;
-    const data: PersistedWorld = {
-      version: 1,
+    if (this.snapshotDue || this.logBytes > Math.max(this.snapshotBytes * LOG_TO_SNAPSHOT_RATIO, MIN_LOG_BYTES_BEFORE_SNAPSHOT)) {
+      this.writeSnapshot();
+      return;
+    }
+    if (this.unsaved.size === 0 && this.savedEvents === this.events.length) return;
+    const record: LogRecord = {
+      seq: this.seq + 1,
       randomState: this.random.snapshot(),
-      objects: [...this.objects.values()],
-      events: this.events,
+      objects: [...this.unsaved],
+      events: this.events.slice(this.savedEvents),
     };
-    mkdirSync(dirname(this.dataFile), { recursive: true, mode: 0o700 });
-    const tmp = `${this.dataFile}.${process.pid}.tmp`;
-    // The world holds what clients sent, secrets included (BGP keys, VPN keys): only its owner reads it.
-    const fd = openSync(tmp, "w", 0o600);
+    const line = `${JSON.stringify(record)}\n`;
+    const fd = openSync(logFileOf(this.dataFile), "a", 0o600);
     try {
-      fchmodSync(fd, 0o600);
-      writeFileSync(fd, JSON.stringify(data));
+      writeFileSync(fd, line);
       fsyncSync(fd);
     } finally {
       closeSync(fd);
     }
-    renameSync(tmp, this.dataFile);
+    this.seq = record.seq;
+    this.logBytes += Buffer.byteLength(line);
+    this.markSaved();
   }
 
-  /** Loads a persisted world; false when the file does not exist. */
+  /** Writes the whole world to the data file atomically and empties the log. */
+  private writeSnapshot(): void {
+    const dataFile = this.dataFile!;
+    const data: PersistedWorld = {
+      version: 2,
+      seq: this.seq,
+      randomState: this.random.snapshot(),
+      objects: [...this.objects.values()],
+      events: this.events,
+    };
+    const text = JSON.stringify(data);
+    mkdirSync(dirname(dataFile), { recursive: true, mode: 0o700 });
+    writePrivateFile(`${dataFile}.${process.pid}.tmp`, text);
+    renameSync(`${dataFile}.${process.pid}.tmp`, dataFile);
+    // Only after the rename: until then the old snapshot and the log still make the world.
+    writePrivateFile(logFileOf(dataFile), "");
+    this.snapshotBytes = Buffer.byteLength(text);
+    this.logBytes = 0;
+    this.snapshotDue = false;
+    this.markSaved();
+  }
+
+  private markSaved(): void {
+    this.unsaved.clear();
+    this.savedEvents = this.events.length;
+  }
+
+  /** Loads a persisted world (its snapshot, then its log); false when there is no snapshot. */
   load(): boolean {
     if (!this.dataFile) return false;
-    let text: string;
-    try {
-      text = readFileSync(this.dataFile, "utf8");
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code === "ENOENT") return false;
-      throw e;
-    }
+    const text = readIfExists(this.dataFile);
+    if (text === undefined) return false;
     const data = JSON.parse(text) as PersistedWorld;
-    if (data.version !== 1) throw new Error(`${this.dataFile}: unsupported simulator world version ${String(data.version)}`);
-    this.objects = new Map(data.objects.map((o) => [o.uuid, o]));
+    const version = (data as { version: unknown }).version;
+    if (version !== 1 && version !== 2) throw new Error(`${this.dataFile}: unsupported simulator world version ${String(version)}`);
+    const objects = new Map(data.objects.map((o) => [o.uuid, o]));
     this.events = data.events;
     this.random.restore(data.randomState);
+    this.seq = data.version === 2 ? data.seq : 0;
+    this.snapshotBytes = Buffer.byteLength(text);
+    this.logBytes = 0;
+    const logFile = logFileOf(this.dataFile);
+    const log = readIfExists(logFile) ?? "";
+    let offset = 0;
+    for (let end = log.indexOf("\n"); end !== -1; end = log.indexOf("\n", offset)) {
+      let record: LogRecord;
+      try {
+        record = JSON.parse(log.slice(offset, end)) as LogRecord;
+      } catch {
+        break;
+      }
+      offset = end + 1;
+      if (record.seq <= this.seq) continue;
+      for (const obj of record.objects) objects.set(obj.uuid, obj);
+      this.events.push(...record.events);
+      this.random.restore(record.randomState);
+      this.seq = record.seq;
+    }
+    // What follows the last whole line is a save that a crash cut short: dropped, so that the next save does not append to it.
+    const kept = Buffer.byteLength(log.slice(0, offset));
+    if (kept < Buffer.byteLength(log)) truncateSync(logFile, kept);
+    this.logBytes = kept;
+    this.objects.clear();
+    this.byKind.clear();
+    for (const index of [...this.indexes.values()].flatMap((ofKind) => [...ofKind.values()])) index.entries.clear();
+    for (const obj of objects.values()) {
+      deepFreeze(obj.body);
+      deepFreeze(obj.meta);
+      this.admit(obj);
+      this.refile(obj);
+    }
+    this.markSaved();
     return true;
   }
 
-  /** Forgets everything (before re-seeding). */
+  /** Forgets everything (before re-seeding); the next save writes a new snapshot. */
   clear(): void {
     this.objects.clear();
+    this.byKind.clear();
+    for (const index of [...this.indexes.values()].flatMap((ofKind) => [...ofKind.values()])) index.entries.clear();
     this.events = [];
     this.pendingFailures.clear();
+    this.unsaved.clear();
+    this.savedEvents = 0;
+    this.snapshotDue = true;
   }
 
   /** Every object, alive or not, for the control API's listing. */

@@ -88,7 +88,7 @@ export function startChange(
     createdDateTime: world.nowIso(),
     data: { ...operation, value: base(world.view(obj)) },
   };
-  obj.meta.changes = [...storedChanges(obj), change];
+  world.setMeta(obj, "changes", [...storedChanges(obj), change]);
   return { ...world.view(obj), state: transient };
 }
 

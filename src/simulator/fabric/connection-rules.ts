@@ -206,21 +206,19 @@ export function readRedundancy(ctx: RuleContext, value: Json | undefined): JsonO
   if (!r) return { group: ctx.world.uuid(), priority: "PRIMARY" };
   const priority = asEnum(r.priority, ["PRIMARY", "SECONDARY"], "/redundancy/priority")!;
   const group = asString(r.group, "/redundancy/group", priority === "SECONDARY");
-  if (priority === "SECONDARY" && !primaryGroups(ctx).has(group!)) {
+  if (priority === "SECONDARY" && !hasLivePrimary(ctx, group!)) {
     fail("invalidProperty", "/redundancy/group", `no live primary connection has redundancy group ${group!}; a secondary joins its primary's group`, group!);
   }
   return { group: group ?? ctx.world.uuid(), priority };
 }
 
-/** The redundancy groups of the live primary connections the caller can see. */
-function primaryGroups(ctx: RuleContext): Set<string> {
-  const groups = ctx.world
-    .list("connections")
+/** Whether a live primary connection the caller can see has this redundancy group. */
+function hasLivePrimary(ctx: RuleContext, group: string): boolean {
+  return ctx.world
+    .lookup("connections", CONNECTION_REFERENCES, `group:${group}`)
     .filter((o) => canSee(ctx.principal, o))
     .map((o) => ctx.world.view(o))
-    .filter((c) => isLive(c) && getPointer(c, "/redundancy/priority") === "PRIMARY")
-    .map((c) => getPointer(c, "/redundancy/group"));
-  return new Set(groups.filter((g): g is string => typeof g === "string"));
+    .some((c) => isLive(c) && getPointer(c, "/redundancy/priority") === "PRIMARY" && getPointer(c, "/redundancy/group") === group);
 }
 
 // ── shared renderings ────────────────────────────────────────────────────────────────────
@@ -263,10 +261,33 @@ function connectionPorts(connection: JsonObject): string[] {
     .filter((u): u is string => typeof u === "string");
 }
 
-/** Live connections (other than `exceptUuid`), as the API shows them now. */
-function liveConnections(world: World, exceptUuid?: string): JsonObject[] {
+/** Where a connection names another object, for `liveConnectionsNaming`. */
+const NAMING_POINTERS = ["/accessPoint/network/uuid", "/accessPoint/router/uuid", "/serviceToken/uuid"] as const;
+type NamingPointer = (typeof NAMING_POINTERS)[number];
+
+/**
+ * The index the connection rules look connections up in, instead of scanning them all on each request:
+ * by the VLAN each side holds on its port, by port, by redundancy group and by the objects its sides name.
+ */
+export const CONNECTION_REFERENCES = "references";
+
+export function* connectionReferences(connection: JsonObject): Iterable<string> {
+  for (const claim of claimsOf(connection)) yield `vlan:${claim.portUuid}:${claim.outer}`;
+  for (const port of connectionPorts(connection)) yield `port:${port}`;
+  const group = getPointer(connection, "/redundancy/group");
+  if (typeof group === "string") yield `group:${group}`;
+  for (const pointer of NAMING_POINTERS) {
+    for (const side of ["aSide", "zSide"]) {
+      const uuid = getPointer(connection, `/${side}${pointer}`);
+      if (typeof uuid === "string") yield `${pointer}=${uuid}`;
+    }
+  }
+}
+
+/** Live connections (other than `exceptUuid`) filed under `key`, as the API shows them now. */
+function liveConnections(world: World, key: string, exceptUuid?: string): JsonObject[] {
   return world
-    .list("connections")
+    .lookup("connections", CONNECTION_REFERENCES, key)
     .filter((o) => o.uuid !== exceptUuid)
     .map((o) => world.view(o))
     .filter(isLive);
@@ -276,8 +297,8 @@ function liveConnections(world: World, exceptUuid?: string): JsonObject[] {
  * Live connections with a side that names the object `uuid` at `pointer` within the side
  * ("/accessPoint/router/uuid", "/serviceToken/uuid"): what holds a router, network or token in use.
  */
-export function liveConnectionsNaming(world: World, pointer: string, uuid: string): JsonObject[] {
-  return liveConnections(world).filter((c) => getPointer(c, `/aSide${pointer}`) === uuid || getPointer(c, `/zSide${pointer}`) === uuid);
+export function liveConnectionsNaming(world: World, pointer: NamingPointer, uuid: string): JsonObject[] {
+  return liveConnections(world, `${pointer}=${uuid}`).filter((c) => getPointer(c, `/aSide${pointer}`) === uuid || getPointer(c, `/zSide${pointer}`) === uuid);
 }
 
 /** The VLAN an access point (or a token's access point selector) holds on its port, if it is on a port. */
@@ -321,7 +342,7 @@ function overlaps(a: VlanClaim, b: VlanClaim): boolean {
  * `exceptToken` is the token a connection is made with, whose VLAN it takes over.
  */
 export function checkVlanFree(world: World, claim: VlanClaim, path: string, exceptUuid?: string, exceptToken?: string): void {
-  const taken = liveConnections(world, exceptUuid).find((c) => claimsOf(c).some((other) => overlaps(claim, other)));
+  const taken = liveConnections(world, `vlan:${claim.portUuid}:${claim.outer}`, exceptUuid).find((c) => claimsOf(c).some((other) => overlaps(claim, other)));
   if (taken && claim.outer === 0) fail("invalidProperty", path, `port ${claim.portUuid} is untagged and already carries connection ${String(taken.uuid)}`);
   const tags = claim.inner === undefined ? String(claim.outer) : `${claim.outer}.${claim.inner}`;
   if (taken) fail("invalidProperty", path, `VLAN ${tags} is already used on port ${claim.portUuid} by connection ${String(taken.uuid)}`, claim.outer);
@@ -332,7 +353,7 @@ export function checkVlanFree(world: World, claim: VlanClaim, path: string, exce
 /** Bandwidth left on a port: its bandwidth less what live connections on it use. */
 export function portBandwidthLeft(world: World, port: JsonObject, exceptUuid?: string): number | undefined {
   if (typeof port.bandwidth !== "number") return undefined;
-  const used = liveConnections(world, exceptUuid)
+  const used = liveConnections(world, `port:${String(port.uuid)}`, exceptUuid)
     .filter((c) => connectionPorts(c).includes(String(port.uuid)))
     .reduce((sum, c) => sum + (typeof c.bandwidth === "number" ? c.bandwidth : 0), 0);
   return port.bandwidth - used;

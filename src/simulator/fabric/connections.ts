@@ -31,6 +31,8 @@ import {
   checkEndpoints,
   checkEndpointTypes,
   checkVlanFree,
+  CONNECTION_REFERENCES,
+  connectionReferences,
   deviceAccessPoint,
   isLive,
   locationOf,
@@ -509,6 +511,28 @@ function compileSearch(filter: Json | undefined, path = "/filter"): Predicate {
   return compileFilter({ ...f, ...(normalised === undefined ? {} : { operator: normalised }) }, SEARCH_RULES, path);
 }
 
+/** Connections by name, so that a search for names need not read every connection. */
+const BY_NAME = "name";
+
+/**
+ * The only connections a filter can match when it requires a name or a uuid (an `=` or `IN` with one value
+ * on /name or /uuid at its top level); undefined when it does not, and every connection has to be read.
+ */
+function candidatesNamed(world: World, filter: Json | undefined): SimObject[] | undefined {
+  const f = filter as JsonObject | null | undefined;
+  const terms = f && typeof f === "object" && Array.isArray(f.and) ? f.and : [f];
+  for (const term of terms) {
+    const t = term as JsonObject | null | undefined;
+    // One value only: several would have to be merged back into the order a full read gives.
+    if (!t || typeof t !== "object" || (t.operator !== "=" && t.operator !== "IN") || !Array.isArray(t.values) || t.values.length !== 1) continue;
+    const [value] = t.values;
+    if (typeof value !== "string") continue;
+    if (t.property === "/name") return world.lookup(KIND, BY_NAME, value);
+    if (t.property === "/uuid") return world.get(value, KIND) ? [world.get(value, KIND)!] : [];
+  }
+  return undefined;
+}
+
 function readSort(raw: Json | undefined): JsonObject[] {
   if (raw === undefined || raw === null) return [{ ...DEFAULT_SORT }];
   if (!Array.isArray(raw)) return fail("invalidProperty", "/sort", "sort must be an array of {property, direction}");
@@ -541,7 +565,8 @@ function routes(app: SimApp, world: World): void {
     const page = bodyPage(body.pagination, SEARCH_PAGE);
     const sort = readSort(body.sort);
     const principal = c.get("principal");
-    const found = world.list(KIND).filter((o) => canSee(principal, o)).map((o) => world.view(o)).filter(matches);
+    const candidates = candidatesNamed(world, body.filter) ?? world.list(KIND);
+    const found = candidates.filter((o) => canSee(principal, o)).map((o) => world.view(o)).filter(matches);
     return c.json({ ...paginate(sortBy(found, sort, SORT_PROPERTIES), page), sort });
   });
 
@@ -609,6 +634,8 @@ export const connectionsArea: Area = {
   name: "fabric-connections",
   define(world) {
     world.defineKind(KIND, { statePath: "/state", eventType: "equinix.fabric.connection", subject: (o) => `${BASE}/${o.uuid}` });
+    world.defineIndex(KIND, CONNECTION_REFERENCES, connectionReferences);
+    world.defineIndex(KIND, BY_NAME, (body) => (typeof body.name === "string" ? [body.name] : []));
   },
   routes,
 };

@@ -92,8 +92,8 @@ function startChange(
   const last = network.phases[network.phases.length - 1];
   const failed = steps.failed !== undefined && last !== undefined && last.set["/operation/equinixStatus"] === steps.failed["/operation/equinixStatus"];
   const change: StoredChange = { uuid, type, createdDateTime: world.nowIso(), completesAt: last?.at ?? world.now(), failed, data };
-  network.meta.changes = [...storedChanges(network), change];
-  const view = world.view(network);
+  world.setMeta(network, "changes", [...storedChanges(network), change]);
+  const view = { ...world.view(network) };
   for (const [pointer, value] of Object.entries(steps.immediate)) {
     if (pointer === "/state") view.state = value;
     if (pointer === "/operation/equinixStatus") view.operation = { ...(view.operation as JsonObject), equinixStatus: value };

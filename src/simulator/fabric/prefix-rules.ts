@@ -345,7 +345,9 @@ export function prefixRules(config: PrefixRulesConfig): PrefixRules {
       const principal = c.get("principal");
       // A replacement is complete: the optional fields it leaves out are removed.
       world.settle(rule);
-      for (const field of ["name", "description"]) delete rule.body[field];
+      world.edit(rule, (stored) => {
+        for (const field of ["name", "description"]) delete stored[field];
+      });
       const set = { ...Object.fromEntries(Object.entries(fields!).map(([k, v]) => [`/${k}`, v])), ...changeLogUpdate(principal, world.nowIso()) };
       return c.json(startChange(world, rule, principal, "UPDATE", { op: "replace", path: "/" }, set, REPROVISION_MS, baseOf), 202);
     });

@@ -120,14 +120,14 @@ interface Operation {
 
 /** Starts an operation on an instance: records its change request and its timed transition. */
 function startOperation(world: World, actor: Principal, obj: SimObject, operation: Operation): void {
-  for (const earlier of changesOf(obj)) {
+  const earlierChanges = changesOf(obj).map((earlier) => {
     // With the transient-state rules an earlier change has always finished here; one that has not was superseded.
     const status = changeStatus(world, obj, earlier);
-    earlier.status = status === "REQUESTED" ? "FAILED" : status;
-  }
+    return { ...earlier, status: status === "REQUESTED" ? "FAILED" : status };
+  });
   // The errors of an earlier failed operation describe that operation only.
   world.settle(obj);
-  delete obj.body.operation;
+  world.edit(obj, (stored) => delete stored.operation);
   const uuid = world.uuid();
   const change = { uuid, type: operation.type, href: changeHref(obj, uuid) };
   const now = world.now();
@@ -140,7 +140,7 @@ function startOperation(world: World, actor: Principal, obj: SimObject, operatio
     doneAt: now + world.clock.scale(operation.doneAfterMs),
     data: { op: operation.op, path: "/", value: protocolValue(world.view(obj)) },
   };
-  obj.meta.changes = [...changesOf(obj), record] as unknown as Json;
+  world.setMeta(obj, "changes", [...earlierChanges, record] as unknown as Json);
 }
 
 /** What the instance reads once an operation has succeeded: PROVISIONED, with its BGP sessions up or down. */
@@ -445,7 +445,7 @@ function patch(world: World) {
     problems.throwIfAny();
     refuseTransient(world, [obj]);
     const actor = c.get("principal");
-    const updated = world.view(obj);
+    const updated = structuredClone(world.view(obj));
     for (const [pointer, value] of Object.entries(set)) setPointer(updated, pointer, value);
     startOperation(world, actor, obj, {
       type: "ROUTING_PROTOCOL_UPDATE",
@@ -505,9 +505,11 @@ function replace(world: World) {
     problems.throwIfAny();
     const actor = c.get("principal");
     world.settle(obj);
-    for (const field of REPLACEABLE_FIELDS) delete obj.body[field];
     const fields = protocolFields(spec!, direct);
-    Object.assign(obj.body, fields, spec!.name === undefined ? {} : { name: spec!.name });
+    world.edit(obj, (stored) => {
+      for (const field of REPLACEABLE_FIELDS) delete stored[field];
+      Object.assign(stored, fields, spec!.name === undefined ? {} : { name: spec!.name });
+    });
     if (bgpToFollow) followDirect(world, bgpToFollow, spec as DirectSpec);
     startOperation(world, actor, obj, {
       type: "ROUTING_PROTOCOL_UPDATE",

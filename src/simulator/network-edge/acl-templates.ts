@@ -139,8 +139,10 @@ async function replaceTemplate(c: Context<SimEnv>, world: World): Promise<Respon
   const template = findTemplate(world, principal, c.req.param("uuid")!);
   const request = readTemplate(await readObject(c));
   world.settle(template);
-  delete template.body.description;
-  Object.assign(template.body, request, neUpdatedBy(principal, world.nowIso()));
+  world.edit(template, (stored) => {
+    delete stored.description;
+    Object.assign(stored, request, neUpdatedBy(principal, world.nowIso()));
+  });
   world.recordEvent(template, "updated", world.now(), "ACL template replaced");
   return c.body(null, 204);
 }

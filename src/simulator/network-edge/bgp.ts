@@ -129,7 +129,7 @@ async function updatePeering(c: Context<SimEnv>, world: World): Promise<Response
   rejectUnknownFields(body, ["localIpAddress", "localAsn", "remoteIpAddress", "remoteAsn", "authenticationKey"]);
   const settings = session(body);
   world.settle(peering);
-  delete peering.body.authenticationKey;
+  world.edit(peering, (stored) => delete stored.authenticationKey);
   const pointers = Object.fromEntries(Object.entries({ ...settings, ...neUpdatedBy(principal, world.nowIso()) }).map(([k, v]) => [`/${k}`, v]));
   bringUp(world, peering, pointers);
   return c.json({ uuid: peering.uuid }, 202);

@@ -157,8 +157,10 @@ async function updateGroup(c: Context<SimEnv>, world: World): Promise<Response> 
   refuseIfLeaving(world.view(obj), obj.uuid);
   const group = readGroup(world, principal, await readObject(c));
   world.settle(obj);
-  delete obj.body.redundancyType;
-  Object.assign(obj.body, group, neUpdatedBy(principal, world.nowIso()));
+  world.edit(obj, (stored) => {
+    delete stored.redundancyType;
+    Object.assign(stored, group, neUpdatedBy(principal, world.nowIso()));
+  });
   world.transition(obj, statusOf(group, "PROVISIONING"), [{ afterMs: UPDATE_MS, set: statusOf(group, "PROVISIONED") }], statusOf(group, "FAILED"));
   return c.body(null, 204);
 }

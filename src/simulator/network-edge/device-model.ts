@@ -417,7 +417,7 @@ export function deprovisioningLifecycle(principal: Principal, world: World): Lif
 
 /** Adds derived fields: the current name of the device this one is diverse from, and interface link states. */
 export function renderDevice(body: JsonObject, _obj: SimObject, world: World): JsonObject {
-  const out = body;
+  const out = { ...body };
   if (typeof body.diverseFromDeviceUuid === "string") {
     const other = world.get(body.diverseFromDeviceUuid, DEVICE_KIND);
     if (other && typeof other.body.name === "string") out.diverseFromDeviceName = other.body.name;

@@ -286,9 +286,8 @@ async function putDraft(c: Ctx, world: World) {
   const body = await readObject(c);
   const { projectId } = validateDraft(principal, body);
   const created = { createdBy: draft.body.createdBy ?? principal.userName, createdDate: draft.body.createdDate ?? world.nowIso() };
-  draft.body = { uuid: draft.uuid, ...draftFields(body), ...created, lastUpdatedBy: principal.userName, lastUpdatedDate: world.nowIso(), projectId };
-  draft.projectId = projectId;
-  draft.meta.draftRequest = body;
+  world.replace(draft, { uuid: draft.uuid, ...draftFields(body), ...created, lastUpdatedBy: principal.userName, lastUpdatedDate: world.nowIso(), projectId }, projectId);
+  world.setMeta(draft, "draftRequest", body);
   world.recordEvent(draft, "updated", world.now(), "draft updated");
   return c.body(null, 204);
 }
@@ -320,10 +319,12 @@ async function patchAcl(c: Ctx, world: World) {
   if (view.status !== "PROVISIONED") fail("invalidProperty", "uuid", `device ${device.uuid} is ${String(view.status)}; ACLs can be changed on PROVISIONED devices`, device.uuid);
   if (view.connectivity === "PRIVATE" && Object.values(templates).some((t) => t !== undefined)) fail("invalidProperty", "aclDetails", "PRIVATE devices have no ACLs");
   world.settle(device);
-  for (const [field, uuid] of Object.entries(templates)) {
-    if (uuid === undefined) delete device.body[field];
-    else device.body[field] = uuid;
-  }
+  world.edit(device, (stored) => {
+    for (const [field, uuid] of Object.entries(templates)) {
+      if (uuid === undefined) delete stored[field];
+      else stored[field] = uuid;
+    }
+  });
   world.apply(device, { at: world.now(), set: auditUpdated(principal, world.nowIso()) });
   world.recordEvent(device, "updated", world.now(), "ACL templates changed");
   return c.body(null, 204);
@@ -364,7 +365,7 @@ async function deleteDevice(c: Ctx, world: World) {
   if (livePeer && !withPeer) {
     // The secondary leaves the pair: its primary becomes a single device again.
     world.settle(livePeer);
-    delete livePeer.body.redundantUuid;
+    world.edit(livePeer, (stored) => delete stored.redundantUuid);
     world.recordEvent(livePeer, "updated", world.now(), `secondary device ${device.uuid} removed`);
   }
   for (const target of targets) start(world, target, deprovisioningLifecycle(principal, world));

@@ -5,7 +5,6 @@
 // This area also serves the downtime notification (downtime.ts).
 
 import type { Context } from "hono";
-import PDFDocument from "pdfkit";
 import { ACCOUNTS } from "../core/auth.js";
 import { fail } from "../core/errors.js";
 import type { Area, Principal, SimApp, SimEnv } from "../core/context.js";
@@ -150,7 +149,10 @@ function writeCharges(doc: PDFKit.PDFDocument, heading: string, account: number,
   doc.text(`Total monthly recurring charges: ${money(Math.round(total * 100) / 100)}`);
 }
 
-function renderPdf(q: Quote, priced: DeviceQuote, quotedAt: Date): Promise<Buffer> {
+async function renderPdf(q: Quote, priced: DeviceQuote, quotedAt: Date): Promise<Buffer> {
+  // Loaded on the first quote: the PDF library and its fonts are most of the simulator's start-up otherwise,
+  // which every command against the embedded simulator pays.
+  const { default: PDFDocument } = await import("pdfkit");
   // Uncompressed, so that the quoted figures can be read from the bytes (and tested).
   const doc = new PDFDocument({ compress: false, info: { Title: "Network Edge order summary", Author: "Network Edge", CreationDate: quotedAt } });
   const chunks: Buffer[] = [];

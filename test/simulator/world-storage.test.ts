@@ -1,0 +1,244 @@
+// The world's storage: indexes that stand in for scans, frozen snapshots that reads share, the data
+// file's change log (replay, compaction, a save cut short), and the bounded request log.
+
+import { appendFileSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { createSimulator } from "../../src/simulator/index.js";
+import { logFileOf, World, type JsonObject } from "../../src/simulator/core/world.js";
+import { PRODUCTION, coloSide, connectionBody, seededPort } from "./connections-fixtures.js";
+
+let dir: string;
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), "netform-world-"));
+});
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+/** A world with an index of things by colour. */
+function colouredWorld(dataFile?: string): World {
+  const world = new World({ seed: 3, ...(dataFile ? { dataFile } : {}) });
+  world.defineIndex("things", "colour", (body) => (typeof body.colour === "string" ? [body.colour] : []));
+  return world;
+}
+const colours = (world: World, colour: string) => world.lookup("things", "colour", colour).map((o) => o.uuid).sort();
+
+describe("world indexes", () => {
+  it("follow updates, replacements and removals", () => {
+    const world = colouredWorld();
+    const a = world.create("things", { colour: "red" }, { uuid: "a" });
+    world.create("things", { colour: "red" }, { uuid: "b" });
+    expect(colours(world, "red")).toEqual(["a", "b"]);
+    world.apply(a, { at: world.now(), set: { "/colour": "blue" } });
+    expect(colours(world, "red")).toEqual(["b"]);
+    expect(colours(world, "blue")).toEqual(["a"]);
+    world.edit(a, (body) => delete body.colour);
+    expect(colours(world, "blue")).toEqual([]);
+    world.replace(a, { colour: "green" });
+    expect(colours(world, "green")).toEqual(["a"]);
+    world.remove(world.get("b")!);
+    expect(colours(world, "red")).toEqual([]);
+  });
+
+  it("file an object under what its pending phases will make it, and forget it once it is gone", () => {
+    const world = colouredWorld();
+    const a = world.create("things", { colour: "red" }, { uuid: "a" });
+    world.transition(a, {}, [{ afterMs: 60_000, set: { "/colour": "blue" } }, { afterMs: 120_000, set: {}, gone: true }]);
+    // A lookup may return more than matches now: callers check the view.
+    expect(colours(world, "red")).toEqual(["a"]);
+    expect(colours(world, "blue")).toEqual(["a"]);
+    world.transition(a, { "/colour": "green" }, [], undefined);
+    expect(colours(world, "red")).toEqual([]);
+    expect(colours(world, "green")).toEqual(["a"]);
+    world.transition(a, {}, [{ afterMs: 0, set: {}, gone: true }]);
+    expect(colours(world, "green")).toEqual([]);
+    expect(world.list("things")).toEqual([]);
+  });
+
+  it("are rebuilt when a world is loaded, and emptied when it is cleared", () => {
+    const file = join(dir, "world.json");
+    const world = colouredWorld(file);
+    world.clear();
+    world.create("things", { colour: "red" }, { uuid: "a" });
+    world.save();
+    world.create("things", { colour: "red" }, { uuid: "b" });
+    world.save();
+    const again = colouredWorld(file);
+    expect(again.load()).toBe(true);
+    expect(colours(again, "red")).toEqual(["a", "b"]);
+    world.clear();
+    expect(colours(world, "red")).toEqual([]);
+  });
+});
+
+describe("world snapshots", () => {
+  it("cannot be changed by whoever reads them", () => {
+    const world = colouredWorld();
+    const a = world.create("things", { colour: "red", nested: { size: 1 } }, { uuid: "a", meta: { secret: "s" } });
+    const view = world.view(a);
+    expect(() => ((view.nested as JsonObject).size = 2)).toThrow(TypeError);
+    expect(() => (a.body.colour = "blue")).toThrow(TypeError);
+    expect(() => (a.meta.secret = "t")).toThrow(TypeError);
+    world.setMeta(a, "secret", "t");
+    expect(a.meta.secret).toBe("t");
+  });
+
+  it("are shared between reads until the object or the time changes", () => {
+    const world = colouredWorld();
+    const a = world.create("things", { colour: "red" }, { uuid: "a" });
+    world.transition(a, { "/colour": "blue" }, [{ afterMs: 60_000, set: { "/colour": "green" } }]);
+    expect(world.view(a)).toBe(world.view(a));
+    const before = world.view(a);
+    world.apply(a, { at: world.now(), set: { "/size": 3 } });
+    expect(world.view(a)).not.toBe(before);
+    expect(world.view(a)).toEqual({ colour: "blue", size: 3 });
+  });
+});
+
+describe("the connection indexes", () => {
+  it("keep a VLAN taken after a refused create, and free it once its connection is deleted", async () => {
+    const sim = createSimulator({ speed: 100_000, seed: 5 });
+    const call = await caller(sim);
+    const port = seededPort("DC", "PRIMARY");
+    const first = await call("POST", "/fabric/v4/connections", connectionBody({ name: "first", aSide: coloSide(port, 300) }));
+    expect(first.status).toBe(201);
+    const clash = await call("POST", "/fabric/v4/connections", connectionBody({ name: "clash", aSide: coloSide(port, 300) }));
+    expect(clash.status).toBe(400);
+    expect(JSON.stringify(clash.body)).toContain(`VLAN 300 is already used on port ${port}`);
+    await until(async () => (await call("GET", `/fabric/v4/connections/${first.body.uuid}`)).body.state === "PROVISIONED");
+    // Moved to another port with its tag: the tag is free on the old port and taken on the new one.
+    const other = seededPort("DC", "SECONDARY");
+    const moved = await call("PATCH", `/fabric/v4/connections/${first.body.uuid}`, [{ op: "replace", path: "/aSide/accessPoint/port/uuid", value: other }]);
+    expect(moved.status).toBe(202);
+    expect((await call("POST", "/fabric/v4/connections", connectionBody({ name: "on-other", aSide: coloSide(other, 300) }))).status).toBe(400);
+    const reused = await call("POST", "/fabric/v4/connections", connectionBody({ name: "on-300", aSide: coloSide(port, 300) }));
+    expect(reused.status).toBe(201);
+    await until(async () => (await call("GET", `/fabric/v4/connections/${reused.body.uuid}`)).body.state === "PROVISIONED");
+    expect((await call("DELETE", `/fabric/v4/connections/${reused.body.uuid}`)).status).toBe(200);
+    await until(async () => (await call("GET", `/fabric/v4/connections/${reused.body.uuid}`)).body.state === "DEPROVISIONED");
+    expect((await call("POST", "/fabric/v4/connections", connectionBody({ name: "after-delete", aSide: coloSide(port, 300) }))).status).toBe(201);
+  });
+});
+
+describe("the data file's change log", () => {
+  it("writes what a request changed, not the world, and replays it on the next start", async () => {
+    const file = join(dir, "world.json");
+    const sim = createSimulator({ dataFile: file, seed: 5 });
+    const snapshot = statSync(file);
+    const call = await caller(sim);
+    const created = await call("POST", "/fabric/v4/routeFilters", { type: "BGP_IPv4_PREFIX_FILTER", name: "logged", project: { projectId: PRODUCTION } });
+    expect(created.status).toBe(202);
+    expect(statSync(file).mtimeMs).toBe(snapshot.mtimeMs);
+    const log = readFileSync(logFileOf(file), "utf8");
+    expect(log.split("\n")).toHaveLength(2);
+    expect(log.length).toBeLessThan(snapshot.size / 10);
+
+    const reloaded = createSimulator({ dataFile: file, seed: 5 });
+    expect(reloaded.world.view(reloaded.world.get(created.body.uuid)!)).toEqual(sim.world.view(sim.world.get(created.body.uuid)!));
+    // The identifier generator continues where it was, so the next identifiers do not repeat.
+    expect(reloaded.world.uuid()).toBe(sim.world.uuid());
+  });
+
+  it("ignores a record that a crash cut short, and appends after what it kept", async () => {
+    const file = join(dir, "world.json");
+    const sim = createSimulator({ dataFile: file, seed: 5 });
+    const call = await caller(sim);
+    const kept = await call("POST", "/fabric/v4/routeFilters", { type: "BGP_IPv4_PREFIX_FILTER", name: "kept", project: { projectId: PRODUCTION } });
+    const whole = readFileSync(logFileOf(file), "utf8");
+    appendFileSync(logFileOf(file), whole.slice(0, Math.floor(whole.length / 2)));
+
+    const reloaded = createSimulator({ dataFile: file, seed: 5 });
+    expect(reloaded.world.get(kept.body.uuid)).toBeDefined();
+    expect(readFileSync(logFileOf(file), "utf8")).toBe(whole);
+    const next = await (await caller(reloaded))("POST", "/fabric/v4/routeFilters", { type: "BGP_IPv4_PREFIX_FILTER", name: "next", project: { projectId: PRODUCTION } });
+    const third = createSimulator({ dataFile: file, seed: 5 });
+    expect(third.world.get(kept.body.uuid)).toBeDefined();
+    expect(third.world.get(next.body.uuid)).toBeDefined();
+  });
+
+  it("folds the log into a new snapshot once it outgrows it, without replaying it twice", async () => {
+    const file = join(dir, "world.json");
+    const sim = createSimulator({ dataFile: file, seed: 5 });
+    const call = await caller(sim);
+    const names: string[] = [];
+    const body = (name: string) => ({ type: "BGP_IPv4_PREFIX_FILTER", name, description: "x".repeat(2000), project: { projectId: PRODUCTION } });
+    const snapshotBefore = statSync(file);
+    let logBefore = "";
+    for (let i = 0; i < 400 && statSync(file).mtimeMs === snapshotBefore.mtimeMs; i++) {
+      logBefore = readFileSync(logFileOf(file), "utf8");
+      names.push(`filter-${i}`);
+      expect((await call("POST", "/fabric/v4/routeFilters", body(`filter-${i}`))).status).toBe(202);
+    }
+    expect(statSync(file).mtimeMs).not.toBe(snapshotBefore.mtimeMs);
+    expect(readFileSync(logFileOf(file), "utf8")).toBe("");
+    expect(logBefore.length).toBeGreaterThan(snapshotBefore.size);
+    const eventsOf = (world: World) => world.visibleEvents().filter((e) => e.time <= cutoff).map((e) => e.id);
+    const cutoff = sim.world.now();
+    // A crash between the new snapshot and the emptied log: the log's records are in the snapshot already.
+    writeFileSync(logFileOf(file), logBefore);
+    const replayed = createSimulator({ dataFile: file, seed: 5 });
+    expect(replayed.world.list("routeFilters").map((o) => o.body.name).sort()).toEqual(names.sort());
+    expect(eventsOf(replayed.world)).toEqual(eventsOf(sim.world));
+  });
+
+  it("replays records the snapshot already holds only once", async () => {
+    const file = join(dir, "world.json");
+    const sim = createSimulator({ dataFile: file, seed: 5 });
+    const call = await caller(sim);
+    await call("POST", "/fabric/v4/routeFilters", { type: "BGP_IPv4_PREFIX_FILTER", name: "once", project: { projectId: PRODUCTION } });
+    const log = readFileSync(logFileOf(file), "utf8");
+    sim.reset();
+    // The crash came after the snapshot was renamed into place but before the log was emptied.
+    const reset = createSimulator({ dataFile: file, seed: 5 });
+    expect(reset.world.list("routeFilters")).toEqual([]);
+    writeFileSync(logFileOf(file), log);
+    // Records numbered at or below the snapshot's are skipped: the reset world stays reset.
+    const replayed = createSimulator({ dataFile: file, seed: 5 });
+    expect(replayed.world.list("routeFilters")).toEqual([]);
+  });
+});
+
+describe("the request log", () => {
+  it("keeps the latest requests only", async () => {
+    const sim = createSimulator({ requestLogSize: 8 });
+    const call = await caller(sim);
+    for (let i = 0; i < 30; i++) await call("GET", `/fabric/v4/connections/missing-${i}`);
+    expect(sim.requests.length).toBeLessThanOrEqual(10);
+    const shown = (await (await sim.app.request("/__sim/requests")).json()) as Array<{ path: string }>;
+    expect(shown.map((r) => r.path)).toEqual(Array.from({ length: 8 }, (_, i) => `/fabric/v4/connections/missing-${22 + i}`));
+  });
+
+  it("refuses a size that is not a positive integer", () => {
+    expect(() => createSimulator({ requestLogSize: 0 })).toThrow(/requestLogSize must be a positive integer/);
+  });
+});
+
+type Call = (method: string, path: string, body?: unknown) => Promise<{ status: number; body: any }>; // eslint-disable-line @typescript-eslint/no-explicit-any -- bodies are asserted field by field
+
+/** Calls the simulator in process as the demo client. */
+async function caller(sim: ReturnType<typeof createSimulator>): Promise<Call> {
+  const res = await sim.app.request("/oauth2/v1/token", {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ grant_type: "client_credentials", client_id: "demo-client", client_secret: "demo-secret" }),
+  });
+  const token = ((await res.json()) as { access_token: string }).access_token;
+  return async (method, path, body) => {
+    const answer = await sim.app.request(path, {
+      method,
+      headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { "content-type": "application/json" }) },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+    const text = await answer.text();
+    return { status: answer.status, body: text ? JSON.parse(text) : undefined };
+  };
+}
+
+/** Polls until `probe` holds; the simulator runs fast enough that this takes a few rounds. */
+async function until(probe: () => Promise<boolean>): Promise<void> {
+  for (let i = 0; i < 500; i++) {
+    if (await probe()) return;
+    await new Promise((resolve) => setTimeout(resolve, 2));
+  }
+  throw new Error("the condition never held");
+}
