@@ -231,7 +231,7 @@ export async function planRun(run: Run, given: PlanRequest, emit: EventSink): Pr
   const state = run.store.state;
   const known = [...run.config.resources.keys(), ...Object.keys(state.resources)];
   const request: PlanRequest = {
-    mode: given.mode,
+    ...given,
     ...(given.targets ? { targets: expandBlockAddresses(given.targets, known) } : {}),
     ...(given.replace ? { replace: expandBlockAddresses(given.replace, known) } : {}),
   };
