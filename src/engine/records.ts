@@ -148,6 +148,20 @@ export class Recorder {
     return this.store.removeResource(address);
   }
 
+  /**
+   * The object keeps its id under another address (a `moved` block, `state mv`): nothing on the service
+   * changes. The records that depend on it name the new address, so that deletes stay ordered.
+   */
+  moved(from: string, to: string): Promise<void> {
+    return this.store.update((s) => {
+      const recorded = s.resources[from];
+      if (!recorded) return;
+      delete s.resources[from];
+      s.resources[to] = recorded;
+      for (const other of Object.values(s.resources)) other.dependencies = other.dependencies.map((d) => (d === from ? to : d));
+    });
+  }
+
   /** The lookups' values this apply works from, replacing those of the last one. */
   lookups(values: Readonly<Record<string, LookupState>>): Promise<void> {
     return this.store.update((s) => {

@@ -21,6 +21,7 @@ import { interruptedBy, throwIfInterrupted, unlessInterrupted } from "./interrup
 import { bindLookups, lookupRecords, resolveLookups, type ResolvedLookups } from "./lookups.js";
 import { checkPlanFile, type PlanFile } from "./plan-file.js";
 import { Recorder } from "./records.js";
+import { applicableMoves, markRefactoring, recordRefactoring, stateAfterMoves } from "./refactoring.js";
 import { refresh } from "./refresh.js";
 import { reconciledHashes, redactor, secretHasher, secretValues, type SecretHasher } from "./secrets.js";
 import { openSession, type EndpointResolver, type Session } from "./session.js";
@@ -221,7 +222,10 @@ export interface Planned {
 }
 
 export async function planRun(run: Run, request: PlanRequest, emit: EventSink): Promise<Planned> {
-  const state = run.store.state;
+  // The plan is made as if the moved blocks were already recorded; apply records them first.
+  const { moves, diagnostics: moveWarnings } = applicableMoves(run.config, run.store.state);
+  for (const d of moveWarnings) emit({ type: "diagnostic", diagnostic: d });
+  const state = stateAfterMoves(run.store.state, moves);
   // An address that names nothing is a typo: said before a refresh that may take minutes.
   const unknown = unknownAddresses(run.config, state, [...(request.targets ?? []), ...(request.replace ?? [])]);
   if (unknown.length > 0) {
@@ -251,6 +255,7 @@ export async function planRun(run: Run, request: PlanRequest, emit: EventSink): 
     requestCount: requests + (lookups?.requests ?? 0),
   });
   if (lookups && run.config.lookups.size > 0) plan.lookups = lookups.results;
+  markRefactoring(plan, run.config, moves);
   const before = run.session.api.requestCount;
   diagnostics.push(...(await preflight(run, plan)));
   plan.requestCount += run.session.api.requestCount - before;
@@ -260,6 +265,7 @@ export async function planRun(run: Run, request: PlanRequest, emit: EventSink): 
 
 export async function applyRun(run: Run, planned: Planned, emit: EventSink, operation: "apply" | "destroy"): Promise<ApplyOutcome> {
   throwIfInterrupted(run.signal);
+  await recordRefactoring(planned.plan, new Recorder(run.store, run.hash));
   await recordLookups(run, planned.plan);
   if (planned.plan.mode === "refresh-only") {
     // Only the state changes: record what the service returned (its secrets masked, as always).
@@ -330,7 +336,8 @@ async function preflight(run: Run, plan: Plan): Promise<Diagnostic[]> {
  */
 export async function plannedFromFile(run: Run, file: PlanFile, emit: EventSink): Promise<Planned> {
   checkPlanFile(file, run);
-  const { refreshed } = await refresh(run.session, run.store.state, run.config, emit, run.signal);
+  const moves = file.plan.changes.flatMap((c) => (c.previousAddress !== undefined ? [{ from: c.previousAddress, to: c.address }] : []));
+  const { refreshed } = await refresh(run.session, stateAfterMoves(run.store.state, moves), run.config, emit, run.signal);
   if (file.plan.lookups) {
     const lookups = await lookupsOf(run);
     for (const d of lookups.diagnostics) emit({ type: "diagnostic", diagnostic: d });

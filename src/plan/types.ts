@@ -2,7 +2,8 @@
 // which of them are unknown until apply and which are secret. The human rendering, the JSON document
 // and the apply all read the same object.
 
-export type Action = "create" | "update" | "replace" | "delete" | "import" | "no-op";
+/** "forget": the state stops recording the object, and the service keeps it (a `removed:` block with destroy: false). */
+export type Action = "create" | "update" | "replace" | "delete" | "import" | "forget" | "no-op";
 
 /** Shown instead of a value not known before apply. */
 export const UNKNOWN_TEXT = "(known after apply)";
@@ -58,6 +59,10 @@ export const REASON_CODES = [
   "destroy-requested",
   /** A refresh-only plan touches nothing on the service. */
   "refresh-only",
+  /** A `removed:` block with destroy: false: netform forgets it, and the service keeps it. */
+  "removed-not-destroyed",
+  /** A `removed:` block with destroy: true deletes it. */
+  "removed-destroyed",
 ] as const;
 
 export type ReasonCode = (typeof REASON_CODES)[number];
@@ -69,6 +74,8 @@ export interface ResourceChange {
   reasonCode: ReasonCode;
   /** Why, in words: "aSide.accessPoint.port.uuid cannot change in place", "declared but missing". */
   reason?: string;
+  /** A `moved:` block: the address the state records the object under, which apply changes to `address` (no API call). */
+  previousAddress?: string;
   /** The object's id, for actions on an existing object. */
   id?: string;
   /** import: the uuid adopted. */
@@ -161,6 +168,7 @@ export function summarize(changes: readonly ResourceChange[]): PlanSummary {
         summary.import++;
         if (c.changes.length > 0) summary.change++;
         break;
+      case "forget":
       case "no-op":
         break;
       default: {
@@ -177,4 +185,6 @@ export const changedLookups = (plan: Plan): LookupResult[] => (plan.lookups ?? [
 
 /** Whether applying the plan would change anything: the service, or for a refresh-only plan the state. */
 export const hasChanges = (plan: Plan): boolean =>
-  (plan.mode === "refresh-only" ? (plan.drifted?.length ?? 0) > 0 : plan.changes.some((c) => c.action !== "no-op" || c.awaiting !== undefined)) || changedLookups(plan).length > 0;
+  (plan.mode === "refresh-only" ? (plan.drifted?.length ?? 0) > 0 : plan.changes.some((c) => c.action !== "no-op" || c.awaiting !== undefined)) ||
+  changedLookups(plan).length > 0 ||
+  plan.changes.some((c) => c.previousAddress !== undefined);

@@ -20,8 +20,8 @@ const one = <A extends string>(a: A) => z.tuple([z.literal(a)]);
 const two = <A extends string, B extends string>(a: A, b: B) => z.tuple([z.literal(a), z.literal(b)]);
 
 export const actionsSchema = z
-  .union([one("create"), one("update"), two("delete", "create"), two("create", "delete"), one("delete"), one("import"), two("import", "update"), one("no-op")])
-  .describe('what apply will do, in order: a replace is ["delete","create"], or ["create","delete"] when the new object is created first');
+  .union([one("create"), one("update"), two("delete", "create"), two("create", "delete"), one("delete"), one("import"), two("import", "update"), one("forget"), one("no-op")])
+  .describe('what apply will do, in order: a replace is ["delete","create"], or ["create","delete"] when the new object is created first; "forget" removes the object from the state and leaves it on the service');
 
 export const fieldChangeDocumentSchema = z
   .object({
@@ -37,6 +37,7 @@ export const fieldChangeDocumentSchema = z
 export const resourceChangeDocumentSchema = z
   .object({
     address: z.string().describe('"kind.name"'),
+    previousAddress: z.string().optional().describe("a moved block moves the object from this address to `address`, in the state only"),
     kind: z.string(),
     actions: actionsSchema,
     reason: z.string().nullable().describe("why, in words; null when there is nothing to explain"),
@@ -113,6 +114,7 @@ export function resourceChangeDocument(rc: ResourceChange): ResourceChangeDocume
   const masks = Masks.of(rc);
   return {
     address: rc.address,
+    ...(rc.previousAddress !== undefined ? { previousAddress: rc.previousAddress } : {}),
     kind: rc.kind,
     actions: planActions(rc),
     reason: rc.reason ?? null,
@@ -154,6 +156,8 @@ export function planActions(rc: Pick<ResourceChange, "action" | "changes" | "cre
       return ["delete"];
     case "import":
       return rc.changes.length > 0 ? ["import", "update"] : ["import"];
+    case "forget":
+      return ["forget"];
     case "no-op":
       return ["no-op"];
     default: {

@@ -67,7 +67,7 @@ function footer(plan: Plan, c: Colors): string {
     const n = refreshOnlyCount(plan);
     return `${c.bold("Refresh-only plan:")} ${n} to update in the state, no changes to the service.`;
   }
-  return `${c.bold("Plan:")} ${summaryCounts(plan.summary)}.`;
+  return `${c.bold("Plan:")} ${planCounts(plan)}.`;
 }
 
 /** refresh-only: how many objects' recorded attributes the apply would update. */
@@ -84,6 +84,13 @@ export function renderRefreshRecorded(plan: Plan): string {
   return `${lines.join("\n")}\n`;
 }
 
+/** The summary's counts, and the moves and forgets when there are any (they change only the state). */
+export function planCounts(plan: Plan): string {
+  const moves = plan.changes.filter((rc) => rc.previousAddress !== undefined).length;
+  const forgets = plan.changes.filter((rc) => rc.action === "forget").length;
+  return [summaryCounts(plan.summary), ...(forgets > 0 ? [`${forgets} to forget`] : []), ...(moves > 0 ? [`${moves} to move`] : [])].join(", ");
+}
+
 export function summaryCounts(s: PlanSummary): string {
   const counts = `${s.add} to add, ${s.change} to change, ${s.replace} to replace, ${s.destroy} to destroy`;
   return s.import > 0 ? `${counts}, ${s.import} to import` : counts;
@@ -97,6 +104,8 @@ function renderResource(rc: ResourceChange, mode: PlanMode, c: Colors, drifted: 
   const lines: string[] = [];
   const comment = (text: string) => `  ${c.bold(`# ${rc.address}`)}${text}`;
   const reasonLine = () => (rc.reason ? [`  ${c.dim(`# (${rc.reason})`)}`] : []);
+  // A move is said on its own, whatever else happens to the object at its new address.
+  if (rc.previousAddress !== undefined && mode !== "refresh-only") lines.push(`  ${c.bold(`# ${rc.previousAddress} has moved to ${rc.address}`)}`);
   if (rc.awaiting !== undefined) lines.push(comment(`: waiting for the ${rc.awaiting} started by an earlier run`));
 
   if (mode === "refresh-only") {
@@ -122,6 +131,9 @@ function renderResource(rc: ResourceChange, mode: PlanMode, c: Colors, drifted: 
     }
     case "delete":
       lines.push(comment(" will be destroyed"), ...reasonLine(), head("-", rc.address, c), ...deletedLines(rc, c, masks));
+      break;
+    case "forget":
+      lines.push(comment(" will be removed from the state, not destroyed"), ...reasonLine(), head("-", rc.address, c));
       break;
     case "import": {
       const uuid = rc.importId ?? rc.id;

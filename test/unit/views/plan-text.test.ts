@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 import { summarize, type Plan, type PlanMode, type ResourceChange } from "../../../src/plan/types.js";
 import { renderPlanText } from "../../../src/views/plan-text.js";
 import { ANSI, expectGolden } from "./golden.js";
-import { USUAL_REASON } from "./plans.js";
+import { refactoring, USUAL_REASON } from "./plans.js";
 
 const plain = pc.createColors(false);
 const colored = pc.createColors(true);
@@ -150,6 +150,7 @@ const scenarios: Record<string, Plan> = {
   "plan-multiline": plan([multiline]),
   "plan-mixed": plan([createConnection, unchanged, updateFilter, replaceConnection, importWithChanges, awaiting, deleteAttachment, deleteVpn]),
   "plan-no-changes": plan([unchanged]),
+  "plan-refactoring": plan(refactoring),
   "plan-destroy": plan([deleteAttachment, deleteVpn], "destroy"),
   "plan-destroy-empty": plan([], "destroy"),
   "plan-refresh-only": plan(

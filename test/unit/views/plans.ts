@@ -16,6 +16,7 @@ export const USUAL_REASON: Readonly<Record<Action, ReasonCode>> = {
   replace: "force-new-field",
   delete: "no-longer-configured",
   import: "import",
+  forget: "removed-not-destroyed",
   "no-op": "unchanged",
 };
 
@@ -143,6 +144,13 @@ export const large = Array.from({ length: 400 }, (_, i) =>
   }),
 );
 
+/** A `moved:` block alone, a move with an update at the new address, and a `removed:` block with destroy: false. */
+export const refactoring: ResourceChange[] = [
+  change("routeFilters.renamed", "no-op", { id: "rf-r", previousAddress: "routeFilters.old" }),
+  change("routeFilters.edited", "update", { id: "rf-e", previousAddress: "routeFilters.before", changes: [{ path: "description", before: "old", after: "new" }] }),
+  change("vpns.handed-over", "forget", { id: "vpn-h", reason: "a removed block with destroy: false: the service keeps it" }),
+];
+
 export const planScenarios: Record<string, Plan> = {
   mixed: plan([createConnection, createFilter, createAttachment, unchanged, updateFilter, replaceConnection, replaceFirst, importWithChanges, importOnly, awaiting, deleteAttachment, deleteVpn]),
   creates: plan([createConnection, createFilter, createAttachment]),
@@ -154,6 +162,7 @@ export const planScenarios: Record<string, Plan> = {
   secrets: plan(secrets),
   escaping: plan(escaping),
   "no-changes": plan([unchanged]),
+  refactoring: plan(refactoring),
   destroy: plan([deleteAttachment, deleteVpn], "destroy"),
   "destroy-empty": plan([], "destroy"),
   "refresh-only": plan(
