@@ -6,6 +6,7 @@ import type { PositionIndex, SourcePosition } from "./positions.js";
 import type { KindCatalog } from "./catalog.js";
 import type { ConfigLookup } from "./lookups.js";
 import type { MovedBlock, RemovedBlock } from "./moves.js";
+import type { ConfigOutput } from "./outputs.js";
 import type { SecretPaths } from "./secret-paths.js";
 import type { Reference } from "./values.js";
 import type { VariableDeclaration, VariableValue } from "./variables.js";
@@ -98,4 +99,6 @@ export interface Configuration {
   moves: MovedBlock[];
   /** The `removed:` blocks. */
   removals: RemovedBlock[];
+  /** The `outputs:` section, by name. */
+  outputs: Map<string, ConfigOutput>;
 }

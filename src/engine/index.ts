@@ -11,6 +11,7 @@ export { InterruptedError, interruptedBy, type InterruptSignal } from "./interru
 export { applyRun, openRun, recordLookups, plannedFromFile, planRun, configurationDigest, configurationHash, defaultStatePath, type ConfigurationDigest, GENERATOR, type Run, type RunOptions, type Planned, type PlanRequest } from "./run.js";
 export { detectDrift, IgnoreRules, IGNORE_FILE } from "./drift.js";
 export { importObject } from "./import.js";
+export { readOutputs } from "./outputs.js";
 export { forgetResource, migrateState, moveResource, pullState, pushState, readState, recordedAt, rekeyState, stateHistory, unlockState, type StateTarget } from "./state-commands.js";
 export { hasChanges } from "../plan/index.js";
 export { checkPlanFile, readPlanFile, savedPaths, savePlanFile, type PlanFile } from "./plan-file.js";

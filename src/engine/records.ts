@@ -8,7 +8,7 @@
 import type { ConfigResource, SecretPaths } from "../config/index.js";
 import type { Body, ObjectRef, Operation } from "../kinds/index.js";
 import { hashesUnder } from "../plan/index.js";
-import type { LookupState, ResourceState, StateStore } from "../state/index.js";
+import type { LookupState, OutputState, ResourceState, StateStore } from "../state/index.js";
 import { NEVER_APPLIED, scrubbed } from "./secrets.js";
 
 export { NEVER_APPLIED } from "./secrets.js";
@@ -159,6 +159,13 @@ export class Recorder {
       delete s.resources[from];
       s.resources[to] = recorded;
       for (const other of Object.values(s.resources)) other.dependencies = other.dependencies.map((d) => (d === from ? to : d));
+    });
+  }
+
+  /** The outputs as this apply leaves them, replacing those of the last one. */
+  outputs(values: Readonly<Record<string, OutputState>>): Promise<void> {
+    return this.store.update((s) => {
+      s.outputs = { ...values };
     });
   }
 

@@ -21,6 +21,7 @@ import { interruptedBy, throwIfInterrupted, unlessInterrupted } from "./interrup
 import { bindLookups, lookupRecords, resolveLookups, type ResolvedLookups } from "./lookups.js";
 import { checkPlanFile, type PlanFile } from "./plan-file.js";
 import { Recorder } from "./records.js";
+import { planOutputs, recordOutputs } from "./outputs.js";
 import { applicableMoves, markRefactoring, recordRefactoring, stateAfterMoves } from "./refactoring.js";
 import { refresh } from "./refresh.js";
 import { reconciledHashes, redactor, secretHasher, secretValues, type SecretHasher } from "./secrets.js";
@@ -256,6 +257,8 @@ export async function planRun(run: Run, request: PlanRequest, emit: EventSink): 
   });
   if (lookups && run.config.lookups.size > 0) plan.lookups = lookups.results;
   markRefactoring(plan, run.config, moves);
+  const outputChanges = planOutputs(plan, run.config, state, refreshed, run.hash);
+  if (outputChanges) plan.outputChanges = outputChanges;
   const before = run.session.api.requestCount;
   diagnostics.push(...(await preflight(run, plan)));
   plan.requestCount += run.session.api.requestCount - before;
@@ -276,9 +279,10 @@ export async function applyRun(run: Run, planned: Planned, emit: EventSink, oper
       if (found.status === "present") await records.observed(address, found, secretsAt(run.config, address, recorded.kind));
       else await records.forget(address);
     }
+    await recordOutputs(run.config, run.store.state, records, run.hash);
     return { failed: 0, skipped: 0, interrupted: 0 };
   }
-  return applyPlan({
+  const outcome = await applyPlan({
     redact: run.redact,
     plan: planned.plan,
     config: run.config,
@@ -290,6 +294,9 @@ export async function applyRun(run: Run, planned: Planned, emit: EventSink, oper
     operation,
     ...(run.signal ? { signal: run.signal } : {}),
   });
+  // Outputs are recorded even after a partial apply: what was made is what the next job may need.
+  await recordOutputs(run.config, run.store.state, new Recorder(run.store, run.hash), run.hash);
+  return outcome;
 }
 
 /**

@@ -115,6 +115,19 @@ export interface LookupResult {
   changes: FieldChange[];
 }
 
+/**
+ * An output as apply will record it. A sensitive output carries neither value (the plan shows that it
+ * changes, never what it is); a value not known until apply carries no `after`.
+ */
+export interface OutputChange {
+  name: string;
+  action: "create" | "update" | "delete" | "no-op";
+  before?: unknown;
+  after?: unknown;
+  afterUnknown: boolean;
+  sensitive: boolean;
+}
+
 export type PlanMode = "normal" | "destroy" | "refresh-only";
 
 export interface PlanSummary {
@@ -141,6 +154,8 @@ export interface Plan {
   lookups?: LookupResult[];
   /** refresh-only: addresses whose recorded attributes differ from what the service returned. */
   drifted?: string[];
+  /** The outputs apply will record, by name; absent when neither the configuration nor the state has any. */
+  outputChanges?: OutputChange[];
   /**
    * Each create first looks its object up (by the identifying fields of its spec, as after an unknown
    * outcome) and adopts one made since this time by the same identity, rather than make a second one.
@@ -187,4 +202,5 @@ export const changedLookups = (plan: Plan): LookupResult[] => (plan.lookups ?? [
 export const hasChanges = (plan: Plan): boolean =>
   (plan.mode === "refresh-only" ? (plan.drifted?.length ?? 0) > 0 : plan.changes.some((c) => c.action !== "no-op" || c.awaiting !== undefined)) ||
   changedLookups(plan).length > 0 ||
+  (plan.outputChanges ?? []).some((o) => o.action !== "no-op") ||
   plan.changes.some((c) => c.previousAddress !== undefined);

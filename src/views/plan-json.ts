@@ -74,6 +74,19 @@ export const planDocumentSchema = z
     }),
     requestCount: z.number().int().nonnegative().describe("API requests the refresh made"),
     drifted: z.array(z.string()).optional().describe("refresh-only: addresses whose recorded attributes differ from the service"),
+    outputChanges: z
+      .array(
+        z.object({
+          name: z.string(),
+          actions: z.union([one("create"), one("update"), one("delete"), one("no-op")]),
+          before: jsonValue.describe("the value the state records; null when none, or when sensitive"),
+          after: jsonValue.describe("the value apply will record; null when removed, unknown until apply (afterUnknown), or sensitive"),
+          afterUnknown: z.boolean().describe("the value is not known until apply"),
+          sensitive: z.boolean().describe("the output is sensitive: its values are never in a plan"),
+        }),
+      )
+      .optional()
+      .describe("the outputs apply will record; absent when neither the configuration nor the state has any"),
     lookups: z
       .array(
         z.object({
@@ -104,6 +117,9 @@ export function planDocument(plan: Plan): PlanDocument {
     summary: { ...plan.summary },
     requestCount: plan.requestCount,
     ...(plan.drifted !== undefined ? { drifted: [...plan.drifted] } : {}),
+    ...(plan.outputChanges !== undefined
+      ? { outputChanges: plan.outputChanges.map((o) => ({ name: o.name, actions: [o.action], before: toJson(o.before ?? null), after: toJson(o.after ?? null), afterUnknown: o.afterUnknown, sensitive: o.sensitive })) }
+      : {}),
     ...(plan.lookups !== undefined
       ? { lookups: plan.lookups.map((l) => ({ address: l.address, kind: l.kind, value: toJson(l.value) as { [k: string]: JsonValue }, changes: l.changes.map((fc) => ({ path: fc.path, before: toJson(fc.before ?? null), after: toJson(fc.after ?? null) })) })) }
       : {}),

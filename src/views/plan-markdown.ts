@@ -11,6 +11,7 @@
 import { changedLookups, hasChanges, type LookupResult, type Plan, type PlanMode, type ResourceChange } from "../plan/types.js";
 import { capComment, codeSpan, DEFAULT_MAX_LENGTH, details, escapeHtml, escapeInline, fencedBlock, table } from "./markdown.js";
 import type { Colors } from "./output.js";
+import { outputChangeLines } from "./outputs.js";
 import { lookupLines, lookupPhrase } from "./plan-lookups.js";
 import { noChangesMessage, notComparedLines, planCounts, refreshOnlyCount } from "./plan-text.js";
 import { createdLines, deletedLines, fieldChangeLines, gutterLines } from "./values.js";
@@ -36,7 +37,8 @@ export function renderPlanMarkdown(plan: Plan, options: MarkdownOptions = {}): s
   const shown = plan.changes.filter((rc) => isShown(rc, plan.mode, drifted));
   const unread = notComparedNote(plan);
   const lookups = changedLookups(plan);
-  if (!hasChanges(plan) || shown.length + lookups.length === 0) {
+  const outputsChange = (plan.outputChanges ?? []).some((o) => o.action !== "no-op");
+  if (!hasChanges(plan) || (shown.length + lookups.length === 0 && !outputsChange)) {
     return capComment({ head: () => [`### ${name}: no changes`, noChangesMessage(plan.mode, unread !== ""), unread], rows: 0, sections: [], note: () => "", maxLength });
   }
 
@@ -47,6 +49,7 @@ export function renderPlanMarkdown(plan: Plan, options: MarkdownOptions = {}): s
       const section = resourceSection(rc, plan.mode);
       return section === undefined ? [] : [section];
     }),
+    ...(outputsChange ? [details("Changes to Outputs", fencedBlock("diff", gutterLines((c) => outputChangeLines(plan, c).slice(1))))] : []),
   ];
   const graph = dependencyGraph(plan, shown);
   return capComment({

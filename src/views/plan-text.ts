@@ -7,6 +7,7 @@
 
 import { hasChanges, type Plan, type PlanMode, type PlanSummary, type ResourceChange } from "../plan/types.js";
 import type { Colors } from "./output.js";
+import { outputChangeLines } from "./outputs.js";
 import { lookupBlocks } from "./plan-lookups.js";
 import { createdLines, deletedLines, fieldChangeLines, Masks, pad, paintSym, type Sym } from "./values.js";
 
@@ -15,8 +16,9 @@ export function renderPlanText(plan: Plan, c: Colors): string {
   const blocks = [...lookupBlocks(plan, c), ...plan.changes.map((rc) => renderResource(rc, plan.mode, c, drifted)).filter((lines) => lines.length > 0)];
   const unread = notComparedLines(plan);
   const note = unread.length > 0 ? `\n${unread.map((line) => c.dim(line)).join("\n")}\n` : "";
-  if (!hasChanges(plan) || blocks.length === 0) return `${noChangesMessage(plan.mode, unread.length > 0)}\n${note}`;
-  const parts = [header(plan.mode), ...blocks.map((lines) => lines.join("\n")), footer(plan, c)];
+  const outputs = outputChangeLines(plan, c);
+  if (!hasChanges(plan) || blocks.length + outputs.length === 0) return `${noChangesMessage(plan.mode, unread.length > 0)}\n${note}`;
+  const parts = [...(blocks.length > 0 ? [header(plan.mode), ...blocks.map((lines) => lines.join("\n"))] : []), ...(outputs.length > 0 ? [outputs.join("\n")] : []), footer(plan, c)];
   return `${parts.join("\n\n")}\n${note}`;
 }
 

@@ -1,6 +1,8 @@
 // Refactoring without replacement, through the command line: `moved:` and `removed:` blocks and
 // `netform state mv` change only the state, and the service keeps every object as it was.
 
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { useSimulator } from "../support/sim.js";
 import { workspace } from "./cli.js";
@@ -138,5 +140,76 @@ describe("state mv", () => {
     expect(Object.keys(ws.state().resources).sort()).toEqual(["routeFilters.b", "routeFilters.c"]);
     ws.write(filters("b", "c=a"));
     expect((await run("plan", "--detailed-exitcode")).code).toBe(0);
+  });
+});
+
+describe("outputs", () => {
+  const config = `${filters("a")}variables:
+  token: { type: string, sensitive: true }
+outputs:
+  filter-uuid:
+    value: \${routeFilters.a.uuid}
+    description: the filter the next job attaches
+  filter-name: \${routeFilters.a.name}
+  label: "filter \${routeFilters.a.name} of \${routeFilters.a.type}"
+  port: 179
+  token: { value: "\${var.token}", sensitive: true }
+`;
+
+  it("plans, records and prints outputs; a sensitive one only when named, and never in a plan, a log or the state", async () => {
+    const ws = workspace(config);
+    const run = runner(t, ws, { NETFORM_VAR_token: "s3cr3t-token" });
+    const plan = await run("plan", "--out", "plan.bin");
+    expect(plan.code, out(plan)).toBe(0);
+    expect(plan.stdout).toContain("Changes to Outputs:");
+    expect(plan.stdout).toContain("+ filter-uuid = (known after apply)");
+    expect(plan.stdout).toContain("+ port        = 179");
+    expect(plan.stdout).toContain("+ token       = (sensitive)");
+    const json = JSON.parse((await run("show", "plan.bin", "--format", "json")).stdout) as { outputChanges: unknown[] };
+    expect(json.outputChanges).toContainEqual({ name: "filter-uuid", actions: ["create"], before: null, after: null, afterUnknown: true, sensitive: false });
+    expect(json.outputChanges).toContainEqual({ name: "token", actions: ["create"], before: null, after: null, afterUnknown: false, sensitive: true });
+
+    const applied = await run("apply", "plan.bin");
+    expect(applied.code, out(applied)).toBe(0);
+    const id = idOf(ws, "routeFilters.a");
+    for (const text of [plan.stdout, applied.stdout, applied.stderr, ws.stateText(), readFileSync(join(ws.dir, "plan.bin"), "latin1")]) expect(text).not.toContain("s3cr3t-token");
+
+    const all = await run("output");
+    expect(all.stdout).toBe(`filter-name = "a"\nfilter-uuid = "${id}"\nlabel = "filter a of BGP_IPv4_PREFIX_FILTER"\nport = 179\ntoken = <sensitive>\n`);
+    expect((await run("output", "filter-uuid")).stdout).toBe(`${id}\n`);
+    expect((await run("output", "port")).stdout).toBe("179\n");
+    expect((await run("output", "token")).stdout).toBe("s3cr3t-token\n");
+    expect((await run("output", "filter-uuid", "--json")).stdout).toBe(`"${id}"\n`);
+    expect(JSON.parse((await run("output", "--json")).stdout)).toEqual({
+      "filter-name": { sensitive: false, value: "a" },
+      "filter-uuid": { sensitive: false, value: id, description: "the filter the next job attaches" },
+      label: { sensitive: false, value: "filter a of BGP_IPv4_PREFIX_FILTER" },
+      port: { sensitive: false, value: 179 },
+      token: { sensitive: true, value: "s3cr3t-token" },
+    });
+    const unknown = await run("output", "filter-id");
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toContain("the state has no output filter-id");
+    expect(unknown.stderr).toContain("the outputs are: filter-name, filter-uuid, label, port, token");
+    // Another secret in the environment is not the value applied: it is refused, not printed.
+    const other = await runner(t, ws, { NETFORM_VAR_token: "another" })("output", "token");
+    expect(other.code).toBe(1);
+    expect(other.stderr).toContain("output token is sensitive");
+    expect(other.stdout).toBe("");
+
+    expect((await run("plan", "--detailed-exitcode")).code).toBe(0);
+    ws.write(config.replace("  port: 179\n", ""));
+    const removed = await run("plan", "--detailed-exitcode");
+    expect(removed.code).toBe(2);
+    expect(removed.stdout).toContain("  - port = 179 -> null");
+  });
+
+  it("refuses an output that shows a secret without sensitive: true, at its line", async () => {
+    const ws = workspace(`${config}  leak: \${var.token}\n  noisy: { value: "\${var.token}", sensitive: false }\n`);
+    const result = await runner(t, ws, { NETFORM_VAR_token: "s3cr3t-token" })("validate");
+    expect(result.code).toBe(1);
+    expect(result.stdout).toMatch(/netform\.yaml:18:9 {2}outputs\.leak {2}output leak shows a secret or a sensitive variable/);
+    expect(result.stdout).toContain("write it in full: leak: { value: ..., sensitive: true }");
+    expect(result.stdout).toContain("add sensitive: true to this output");
   });
 });

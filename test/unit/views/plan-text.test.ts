@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 import { summarize, type Plan, type PlanMode, type ResourceChange } from "../../../src/plan/types.js";
 import { renderPlanText } from "../../../src/views/plan-text.js";
 import { ANSI, expectGolden } from "./golden.js";
-import { refactoring, USUAL_REASON } from "./plans.js";
+import { outputChanges, refactoring, USUAL_REASON } from "./plans.js";
 
 const plain = pc.createColors(false);
 const colored = pc.createColors(true);
@@ -151,6 +151,7 @@ const scenarios: Record<string, Plan> = {
   "plan-mixed": plan([createConnection, unchanged, updateFilter, replaceConnection, importWithChanges, awaiting, deleteAttachment, deleteVpn]),
   "plan-no-changes": plan([unchanged]),
   "plan-refactoring": plan(refactoring),
+  "plan-outputs-only": plan([unchanged], "normal", { outputChanges }),
   "plan-destroy": plan([deleteAttachment, deleteVpn], "destroy"),
   "plan-destroy-empty": plan([], "destroy"),
   "plan-refresh-only": plan(
