@@ -1,11 +1,11 @@
-// The `moved:` and `removed:` blocks at plan and apply. A plan is made from the state as it will be once
+// The `moved:` blocks at plan and apply, and the forgets of `removed:` blocks at apply. A plan is made from the state as it will be once
 // the moves are recorded, so the moved objects are refreshed and compared under their new addresses, and
 // each change says where it came from; apply records the moves and the forgets before anything else,
 // through the one writer of state records, and neither calls the service.
 
-import type { Configuration, RemovedBlock } from "../config/index.js";
+import type { Configuration } from "../config/index.js";
 import type { Diagnostic } from "../diag/index.js";
-import { summarize, type Plan } from "../plan/types.js";
+import type { Plan } from "../plan/types.js";
 import type { StateFile } from "../state/index.js";
 import type { Recorder } from "./records.js";
 
@@ -50,25 +50,13 @@ export function stateAfterMoves(state: StateFile, moves: readonly Move[]): State
   return { ...state, resources };
 }
 
-/** Marks the plan's moved changes with their old address, and turns the deletes of `removed: destroy: false` into forgets. */
-export function markRefactoring(plan: Plan, config: Configuration, moves: readonly Move[]): void {
+/** Marks the plan's moved changes with the address the state records them under until apply. */
+export function markMoves(plan: Plan, moves: readonly Move[]): void {
   const previous = new Map(moves.map((m) => [m.to, m.from]));
-  const removals = new Map<string, RemovedBlock>(config.removals.map((r) => [r.from, r]));
   for (const change of plan.changes) {
     const from = previous.get(change.address);
     if (from !== undefined) change.previousAddress = from;
-    const removal = removals.get(change.address);
-    if (!removal || change.action !== "delete" || plan.mode !== "normal") continue;
-    if (removal.destroy) {
-      change.reasonCode = "removed-destroyed";
-      change.reason = "a removed block with destroy: true deletes it";
-    } else {
-      change.action = "forget";
-      change.reasonCode = "removed-not-destroyed";
-      change.reason = "a removed block with destroy: false: the service keeps it";
-    }
   }
-  plan.summary = summarize(plan.changes);
 }
 
 /** Before the plan's other steps: the moves and forgets, in the state only. */

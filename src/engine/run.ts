@@ -22,7 +22,7 @@ import { bindLookups, lookupRecords, resolveLookups, type ResolvedLookups } from
 import { checkPlanFile, type PlanFile } from "./plan-file.js";
 import { Recorder } from "./records.js";
 import { planOutputs, recordOutputs } from "./outputs.js";
-import { applicableMoves, markRefactoring, recordRefactoring, stateAfterMoves } from "./refactoring.js";
+import { applicableMoves, markMoves, recordRefactoring, stateAfterMoves } from "./refactoring.js";
 import { refresh } from "./refresh.js";
 import { reconciledHashes, redactor, secretHasher, secretValues, type SecretHasher } from "./secrets.js";
 import { openSession, type EndpointResolver, type Session } from "./session.js";
@@ -256,7 +256,7 @@ export async function planRun(run: Run, request: PlanRequest, emit: EventSink): 
     requestCount: requests + (lookups?.requests ?? 0),
   });
   if (lookups && run.config.lookups.size > 0) plan.lookups = lookups.results;
-  markRefactoring(plan, run.config, moves);
+  markMoves(plan, moves);
   const outputChanges = planOutputs(plan, run.config, state, refreshed, run.hash);
   if (outputChanges) plan.outputChanges = outputChanges;
   const before = run.session.api.requestCount;
