@@ -23,6 +23,14 @@ function valueOf(output: ConfigOutput, lookup: AttributeLookup): unknown {
   return isUnknownValue(spec.value) ? undefined : spec.value;
 }
 
+/**
+ * Attributes as `lookup` knows them, and an attribute an existing object does not have as null: an output
+ * of a field the service leaves out is empty, not unknown forever.
+ */
+function existing(lookup: AttributeLookup, state: StateFile): AttributeLookup {
+  return (address, attribute) => lookup(address, attribute) ?? (state.resources[address]?.id !== undefined || state.lookups?.[address] ? { value: null } : undefined);
+}
+
 const recordOf = (output: ConfigOutput, value: unknown, hash: (v: unknown) => string): OutputState => (output.sensitive ? { sensitive: true, hash: hash(value) } : { value, sensitive: false });
 
 /**
@@ -32,7 +40,7 @@ const recordOf = (output: ConfigOutput, value: unknown, hash: (v: unknown) => st
 export function planOutputs(plan: Plan, config: Configuration, state: StateFile, refreshed: ReadonlyMap<string, Refreshed>, hash: { matches(recorded: string | undefined, value: unknown): boolean }): OutputChange[] | undefined {
   if (config.outputs.size === 0 && Object.keys(state.outputs).length === 0) return undefined;
   const changes = new Map(plan.changes.map((c) => [c.address, c]));
-  const known = lookupFrom(state, refreshed);
+  const known = existing(lookupFrom(state, refreshed), state);
   const lookup: AttributeLookup = (address, attribute) => {
     const change = changes.get(address);
     if (plan.mode === "destroy" || change?.action === "create" || change?.action === "replace" || change?.action === "import" || change?.action === "delete" || change?.action === "forget") return undefined;
@@ -68,7 +76,7 @@ export function planOutputs(plan: Plan, config: Configuration, state: StateFile,
 
 /** After apply: every output whose value is known, computed from the state as apply left it. */
 export async function recordOutputs(config: Configuration, state: StateFile, records: Recorder, hash: (v: unknown) => string): Promise<void> {
-  const lookup = lookupFrom(state);
+  const lookup = existing(lookupFrom(state), state);
   const values: Record<string, OutputState> = {};
   for (const output of config.outputs.values()) {
     const value = valueOf(output, lookup);
@@ -109,7 +117,7 @@ export async function readOutputs(target: StateTarget, options: { only?: string;
 
 function revealed(target: StateTarget, config: Configuration, state: StateFile, name: string, hash: string): unknown {
   const output = config.outputs.get(name);
-  const value = output ? valueOf(output, lookupFrom(state)) : undefined;
+  const value = output ? valueOf(output, existing(lookupFrom(state), state)) : undefined;
   const settings = backendSettings(config, target.statePath);
   // A shared backend's hashes are keyed with NETFORM_STATE_KEY alone; a local state's key file sits beside it.
   const hasher = secretHasher({ ...(settings.type === "local" ? { statePath: settings.path } : {}), lineage: state.lineage, env: target.env });

@@ -153,6 +153,7 @@ outputs:
   filter-name: \${routeFilters.a.name}
   label: "filter \${routeFilters.a.name} of \${routeFilters.a.type}"
   port: 179
+  empty: \${routeFilters.a.description}
   token: { value: "\${var.token}", sensitive: true }
 `;
 
@@ -175,12 +176,13 @@ outputs:
     for (const text of [plan.stdout, applied.stdout, applied.stderr, ws.stateText(), readFileSync(join(ws.dir, "plan.bin"), "latin1")]) expect(text).not.toContain("s3cr3t-token");
 
     const all = await run("output");
-    expect(all.stdout).toBe(`filter-name = "a"\nfilter-uuid = "${id}"\nlabel = "filter a of BGP_IPv4_PREFIX_FILTER"\nport = 179\ntoken = <sensitive>\n`);
+    expect(all.stdout).toBe(`empty = null\nfilter-name = "a"\nfilter-uuid = "${id}"\nlabel = "filter a of BGP_IPv4_PREFIX_FILTER"\nport = 179\ntoken = <sensitive>\n`);
     expect((await run("output", "filter-uuid")).stdout).toBe(`${id}\n`);
     expect((await run("output", "port")).stdout).toBe("179\n");
     expect((await run("output", "token")).stdout).toBe("s3cr3t-token\n");
     expect((await run("output", "filter-uuid", "--json")).stdout).toBe(`"${id}"\n`);
     expect(JSON.parse((await run("output", "--json")).stdout)).toEqual({
+      empty: { sensitive: false, value: null },
       "filter-name": { sensitive: false, value: "a" },
       "filter-uuid": { sensitive: false, value: id, description: "the filter the next job attaches" },
       label: { sensitive: false, value: "filter a of BGP_IPv4_PREFIX_FILTER" },
@@ -190,13 +192,14 @@ outputs:
     const unknown = await run("output", "filter-id");
     expect(unknown.code).toBe(1);
     expect(unknown.stderr).toContain("the state has no output filter-id");
-    expect(unknown.stderr).toContain("the outputs are: filter-name, filter-uuid, label, port, token");
+    expect(unknown.stderr).toContain("the outputs are: empty, filter-name, filter-uuid, label, port, token");
     // Another secret in the environment is not the value applied: it is refused, not printed.
     const other = await runner(t, ws, { NETFORM_VAR_token: "another" })("output", "token");
     expect(other.code).toBe(1);
     expect(other.stderr).toContain("output token is sensitive");
     expect(other.stdout).toBe("");
 
+    // An attribute the service leaves out is an empty output, not one unknown at every plan.
     expect((await run("plan", "--detailed-exitcode")).code).toBe(0);
     ws.write(config.replace("  port: 179\n", ""));
     const removed = await run("plan", "--detailed-exitcode");
@@ -208,7 +211,7 @@ outputs:
     const ws = workspace(`${config}  leak: \${var.token}\n  noisy: { value: "\${var.token}", sensitive: false }\n`);
     const result = await runner(t, ws, { NETFORM_VAR_token: "s3cr3t-token" })("validate");
     expect(result.code).toBe(1);
-    expect(result.stdout).toMatch(/netform\.yaml:18:9 {2}outputs\.leak {2}output leak shows a secret or a sensitive variable/);
+    expect(result.stdout).toMatch(/netform\.yaml:19:9 {2}outputs\.leak {2}output leak shows a secret or a sensitive variable/);
     expect(result.stdout).toContain("write it in full: leak: { value: ..., sensitive: true }");
     expect(result.stdout).toContain("add sensitive: true to this output");
   });
