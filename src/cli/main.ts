@@ -18,6 +18,7 @@ const COMMANDS: ReadonlyArray<{ usage: string; summary: string; load(): Promise<
   { usage: "drift", summary: "report what changed outside netform: exit 0 none, 2 drift, 1 error", load: async () => (await import("./drift.js")).registerDrift },
   { usage: "cost", summary: "the running monthly cost of everything the state records, by kind and by metro", load: async () => (await import("./cost.js")).registerCost },
   { usage: "show [planfile]", summary: "show a saved plan, or without one what the state records", load: async () => (await import("./show.js")).registerShow },
+  { usage: "output [name]", summary: "print the outputs the last apply recorded; with NAME, that value alone (sensitive ones too)", load: async () => (await import("./output.js")).registerOutput },
   { usage: "import <address> <uuid>", summary: "adopt an object that already exists on the service under an address the configuration declares", load: async () => (await import("./import.js")).registerImport },
   { usage: "state", summary: "inspect, restore, move or rekey the state, or forget an object in it", load: async () => (await import("./state.js")).registerState },
   { usage: "graph", summary: "print the dependency graph of the configuration (Graphviz DOT or Mermaid), without calling the API", load: async () => (await import("./graph.js")).registerGraph },

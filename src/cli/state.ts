@@ -1,4 +1,4 @@
-// `netform state list | show | rm | pull | push | history | migrate | rekey` and `netform force-unlock ID`:
+// `netform state list | show | rm | mv | pull | push | history | migrate | rekey` and `netform force-unlock ID`:
 // looking at the state on whichever backend keeps it, the repairs users need (forgetting an object,
 // removing a dead run's lock, restoring an earlier version), moving it to another backend and rotating
 // its encryption key.
@@ -6,7 +6,7 @@
 import { readFileSync } from "node:fs";
 import type { Command } from "commander";
 import { NetformError } from "../diag/index.js";
-import { forgetResource, migrateState, pullState, pushState, readState, recordedAt, rekeyState, stateHistory, unlockState, type StateTarget } from "../engine/index.js";
+import { forgetResource, migrateState, moveResource, pullState, pushState, readState, recordedAt, rekeyState, stateHistory, unlockState, type StateTarget } from "../engine/index.js";
 import { renderStateHistory, renderStateList, renderStateResource, type Output } from "../views/index.js";
 import { run } from "./program.js";
 import { lockRequest } from "./run-options.js";
@@ -61,6 +61,13 @@ export function registerState(program: Command): void {
     run(async ({ output }, address: string, flags: TargetFlags) => {
       await forgetResource(target(flags, output), address);
       output.out(`Removed ${address} from the state. The object itself was not touched.`);
+      return 0;
+    }),
+  );
+  withTarget(state.command("mv <source> <destination>").description("move an object to another address (a renamed resource): the service is not called"), { locks: true }).action(
+    run(async ({ output }, source: string, destination: string, flags: TargetFlags) => {
+      const moved = await moveResource(target(flags, output), source, destination);
+      output.out(`Moved ${source} to ${destination}${moved.id ? ` (${moved.id})` : ""}. The object itself was not touched.`);
       return 0;
     }),
   );

@@ -37,6 +37,8 @@ export { configGraph, resourceAt, secretsAt } from "./dependencies.js";
 export { writeBackendBlock } from "./backend-block.js";
 export { backendFromText, buildConfiguration, loadConfiguration, parseDuration, type LoadOptions, type LoadResult } from "./load.js";
 export { isLookupAddress, LOOKUPS_SECTION, type ConfigLookup, type LookupCatalog, type LookupSchema } from "./lookups.js";
+export { OUTPUT_NAME, OUTPUTS_SECTION, type ConfigOutput } from "./outputs.js";
+export { MOVED_SECTION, REMOVED_SECTION, type MovedBlock, type RemovedBlock } from "./moves.js";
 export { parsePrefix, type Prefix } from "./network.js";
 export type { RuleContext } from "./rules-context.js";
 export * from "./schema-common.js";

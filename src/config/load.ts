@@ -16,6 +16,8 @@ import { isPlainObject, readPath } from "./json.js";
 import { interpolate, newResult, type InterpolationResult, type InterpolationScope, type MissingValues } from "./interpolate.js";
 import { parseYaml, type FileIndex, type NodeSpan, type ParsedFile, type PositionIndex, type SourcePosition } from "./positions.js";
 import { dependencyEdges, findCycles, parentReferenceProblems } from "./references.js";
+import { buildOutputs, OUTPUTS_SECTION, type RawOutputs } from "./outputs.js";
+import { buildRefactoring, MOVED_SECTION, REMOVED_SECTION, type RawRefactoring } from "./moves.js";
 import { buildLookup, collectLookups, isLookupAddress, LOOKUPS_SECTION, type ConfigLookup, type LookupCatalog, type LookupSchema, type RawLookup } from "./lookups.js";
 import { backendSchema, META_KEYS, providerSchema, VARIABLE_NAME, variableSchema, type VariableType } from "./schema-meta.js";
 import { SecretPaths } from "./secret-paths.js";
@@ -123,7 +125,7 @@ function blockIndex(index: FileIndex, prefix: FieldPath): PositionIndex {
 export function buildConfiguration(sources: readonly Source[], options: LoadOptions, directory = process.cwd()): LoadResult {
   const { kinds } = options;
   const kindNames = [...kinds.keys()];
-  const topLevel = ["netform", "provider", "backend", "variables", ...(options.lookups ? [LOOKUPS_SECTION] : []), ...kindNames];
+  const topLevel = ["netform", "provider", "backend", "variables", ...(options.lookups ? [LOOKUPS_SECTION] : []), MOVED_SECTION, REMOVED_SECTION, OUTPUTS_SECTION, ...kindNames];
   const baseDir = resolve(options.baseDir ?? process.cwd());
   const display = (file: string): string => {
     const rel = relative(baseDir, resolve(file));
@@ -143,6 +145,9 @@ export function buildConfiguration(sources: readonly Source[], options: LoadOpti
     resources: new Map(),
     lookups: new Map(),
     edges: [],
+    moves: [],
+    removals: [],
+    outputs: new Map(),
   };
   // What a parser recovers from a syntax error is a guess; checking it would bury the one real problem.
   if (diagnostics.some((d) => d.severity === "error")) return { config: empty, diagnostics: sortDiagnostics(diagnostics) };
@@ -153,6 +158,8 @@ export function buildConfiguration(sources: readonly Source[], options: LoadOpti
   const declarations = new Map<string, VariableDeclaration>();
   const raws = new Map<Address, RawResource>();
   const rawLookups = new Map<Address, RawLookup>();
+  const rawRefactorings: RawRefactoring[] = [];
+  const rawOutputs: RawOutputs[] = [];
 
   for (const file of parsed) {
     const v = file.value;
@@ -176,6 +183,10 @@ export function buildConfiguration(sources: readonly Source[], options: LoadOpti
         collectVariables(file, value, declarations, diagnostics);
       } else if (key === LOOKUPS_SECTION && options.lookups) {
         collectLookups(file, value, rawLookups, diagnostics);
+      } else if (key === MOVED_SECTION || key === REMOVED_SECTION) {
+        rawRefactorings.push({ section: key, value, positions: blockIndex(file.index, [key]), ...(span.key ? { position: span.key } : {}) });
+      } else if (key === OUTPUTS_SECTION) {
+        rawOutputs.push({ value, positions: blockIndex(file.index, [key]), ...(span.key ? { position: span.key } : {}) });
       } else if (kinds.has(key)) {
         if (value === null) continue;
         if (!isPlainObject(value)) {
@@ -253,9 +264,12 @@ export function buildConfiguration(sources: readonly Source[], options: LoadOpti
   }
   for (const [name, own] of byKind) diagnostics.push(...(kinds.get(name)?.crossRules?.(own, resources) ?? []));
 
+  const { moves, removals } = buildRefactoring(rawRefactorings, kinds, new Set(raws.keys()), diagnostics);
+  const outputs = buildOutputs(rawOutputs, resourceScope, diagnostics);
+
   const variables = new Map([...declarations].map(([n, d]) => [n, { declaration: d, value: values.get(n) }]));
   return {
-    config: { kinds, files: parsed.map((p) => p.file), directory, provider: providerConfig, ...(backendConfig ? { backend: backendConfig } : {}), variables, resources, lookups, edges },
+    config: { kinds, files: parsed.map((p) => p.file), directory, provider: providerConfig, ...(backendConfig ? { backend: backendConfig } : {}), variables, resources, lookups, edges, moves, removals, outputs },
     diagnostics: sortDiagnostics(collapseInstanceDiagnostics(diagnostics)),
   };
 }

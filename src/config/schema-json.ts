@@ -6,6 +6,8 @@ import { z } from "zod";
 import { NAME_PATTERN } from "./address.js";
 import type { KindCatalog } from "./catalog.js";
 import { LOOKUPS_SECTION, type LookupCatalog } from "./lookups.js";
+import { MOVED_SECTION, REMOVED_SECTION } from "./moves.js";
+import { OUTPUT_NAME, OUTPUTS_SECTION } from "./outputs.js";
 import { backendSchema, providerSchema, VARIABLE_NAME, variableSchema } from "./schema-meta.js";
 import { resourceSchema } from "./validate.js";
 
@@ -17,6 +19,36 @@ function lookupsSchema(lookups: LookupCatalog) {
   return z.record(z.string().regex(NAME_PATTERN), z.discriminatedUnion("kind", [first, ...rest])).optional().describe("objects netform does not manage, found by kind and where and read at plan time: ${lookups.NAME.attribute}");
 }
 
+// Anchored at the start only, so that keyed addresses (KIND.NAME["key"]) pass too.
+const ADDRESS = z.string().regex(/^[A-Za-z]+\.[a-z0-9]/).describe("a resource address, KIND.NAME");
+
+const outputsSchema = z
+  .record(
+    z.string().regex(OUTPUT_NAME),
+    z.union([
+      z
+        .strictObject({
+          value: z.unknown().describe("a reference (${KIND.NAME.ATTRIBUTE}), a variable, a template or a literal"),
+          description: z.string().optional(),
+          sensitive: z.boolean().optional().describe("required when the value uses a secret or a sensitive variable: then only `netform output NAME` shows it"),
+        })
+        .describe("an output in full"),
+      z.union([z.string(), z.number(), z.boolean(), z.array(z.unknown())]).describe("an output written as its value alone (a mapping is always the full form)"),
+    ]),
+  )
+  .optional()
+  .describe("values apply records for `netform output`, by name");
+
+const movedSchema = z
+  .array(z.strictObject({ from: ADDRESS.describe("the address the state records, no longer declared"), to: ADDRESS.describe("the new address, of the same kind") }))
+  .optional()
+  .describe("objects renamed: the state moves them to their new address, and the service is not called");
+
+const removedSchema = z
+  .array(z.strictObject({ from: ADDRESS.describe("the address the state records, no longer declared"), destroy: z.boolean().describe("false: forget the object and leave it on the service; true: delete it") }))
+  .optional()
+  .describe("objects netform stops managing");
+
 export function configurationSchema(kinds: KindCatalog, lookups: LookupCatalog = new Map()) {
   const names = [...kinds.keys()];
   const lookupSection = lookupsSchema(lookups);
@@ -27,6 +59,9 @@ export function configurationSchema(kinds: KindCatalog, lookups: LookupCatalog =
       backend: backendSchema.optional(),
       variables: z.record(z.string().regex(VARIABLE_NAME), variableSchema).optional().describe("input variables, by name"),
       ...(lookupSection ? { [LOOKUPS_SECTION]: lookupSection } : {}),
+      [OUTPUTS_SECTION]: outputsSchema,
+      [MOVED_SECTION]: movedSchema,
+      [REMOVED_SECTION]: removedSchema,
       ...Object.fromEntries([...kinds.values()].map((k) => [k.name, z.record(z.string().regex(NAME_PATTERN), resourceSchema(k, names)).optional().describe(k.description)])),
     })
     .describe("a netform configuration file");

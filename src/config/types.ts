@@ -5,6 +5,8 @@ import type { Address } from "./address.js";
 import type { PositionIndex, SourcePosition } from "./positions.js";
 import type { KindCatalog } from "./catalog.js";
 import type { ConfigLookup } from "./lookups.js";
+import type { MovedBlock, RemovedBlock } from "./moves.js";
+import type { ConfigOutput } from "./outputs.js";
 import type { SecretPaths } from "./secret-paths.js";
 import type { Reference } from "./values.js";
 import type { VariableDeclaration, VariableValue } from "./variables.js";
@@ -105,4 +107,10 @@ export interface Configuration {
   /** The `lookups:` section: what exists and is only read, resolved at plan time. */
   lookups: Map<Address, ConfigLookup>;
   edges: DependencyEdge[];
+  /** The `moved:` blocks, each followed to the end of its chain. */
+  moves: MovedBlock[];
+  /** The `removed:` blocks. */
+  removals: RemovedBlock[];
+  /** The `outputs:` section, by name. */
+  outputs: Map<string, ConfigOutput>;
 }

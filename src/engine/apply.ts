@@ -93,6 +93,9 @@ export function stepGraph(plan: Plan, dependencies: Graph, state: Readonly<Recor
       case "no-op":
         if (change.awaiting) add(`${a}+`, { change, kind: "wait" });
         break;
+      case "forget":
+        // Recorded before the steps run (recordRefactoring): nothing to send.
+        break;
       default: {
         const unreachable: never = change.action;
         throw new Error(`unknown action ${String(unreachable)}`);

@@ -11,7 +11,8 @@ export { InterruptedError, interruptedBy, type InterruptSignal } from "./interru
 export { applyRun, openRun, recordLookups, plannedFromFile, planRun, configurationDigest, configurationHash, defaultStatePath, type ConfigurationDigest, GENERATOR, type Run, type RunOptions, type Planned, type PlanRequest } from "./run.js";
 export { detectDrift, IgnoreRules, IGNORE_FILE } from "./drift.js";
 export { importObject } from "./import.js";
-export { forgetResource, migrateState, pullState, pushState, readState, recordedAt, rekeyState, stateHistory, unlockState, type StateTarget } from "./state-commands.js";
+export { readOutputs } from "./outputs.js";
+export { forgetResource, migrateState, moveResource, pullState, pushState, readState, recordedAt, rekeyState, stateHistory, unlockState, type StateTarget } from "./state-commands.js";
 export { hasChanges } from "../plan/index.js";
 export { checkPlanFile, readPlanFile, savedPaths, savePlanFile, type PlanFile } from "./plan-file.js";
 export { planCost, stateCost, PriceBook, type RecordedCost, type StateCost } from "./pricing.js";

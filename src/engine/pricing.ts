@@ -189,7 +189,7 @@ export async function planCost(api: ApiClient, plan: Plan, book = new PriceBook(
   const items: Array<{ change: ResourceChange; side: "before" | "after"; item: Priceable }> = [];
   for (const change of plan.changes) {
     const pricing = pricingOf(change.kind);
-    if (!pricing || change.action === "no-op") continue;
+    if (!pricing || change.action === "no-op" || change.action === "forget") continue;
     const forms = formsOf(change);
     if (forms.before) items.push({ change, side: "before", item: { address: change.address, pricing, form: forms.before } });
     if (forms.after) items.push({ change, side: "after", item: { address: change.address, pricing, form: forms.after } });
@@ -207,7 +207,7 @@ export async function planCost(api: ApiClient, plan: Plan, book = new PriceBook(
   const unknown: UnknownCost[] = [];
   for (const { change, before, after } of byAddress.values()) {
     // An update that leaves the product as it is (a new name) costs what it cost: not a priced change.
-    if (change.action !== "replace" && before && after && keyOf(before) === keyOf(after)) continue;
+    if (change.action === "forget" || (change.action !== "replace" && before && after && keyOf(before) === keyOf(after))) continue;
     const named = [after, before].find((p): p is Named => p !== undefined && "product" in p);
     const resource: ResourceCost = { address: change.address, kind: change.kind, action: change.action, ...(named ? { product: named.product } : {}), ...(named?.metro ? { metro: named.metro } : {}) };
     for (const [side, product] of [["before", before], ["after", after]] as const) {

@@ -8,7 +8,7 @@
 import type { ConfigResource, SecretPaths } from "../config/index.js";
 import type { Body, ObjectRef, Operation } from "../kinds/index.js";
 import { hashesUnder } from "../plan/index.js";
-import type { LookupState, ResourceState, StateStore } from "../state/index.js";
+import type { LookupState, OutputState, ResourceState, StateStore } from "../state/index.js";
 import { NEVER_APPLIED, scrubbed } from "./secrets.js";
 
 export { NEVER_APPLIED } from "./secrets.js";
@@ -152,6 +152,27 @@ export class Recorder {
   /** The object is gone (deleted, or a create that never reached the service): the record goes. */
   forget(address: string): Promise<void> {
     return this.store.removeResource(address);
+  }
+
+  /**
+   * The object keeps its id under another address (a `moved` block, `state mv`): nothing on the service
+   * changes. The records that depend on it name the new address, so that deletes stay ordered.
+   */
+  moved(from: string, to: string): Promise<void> {
+    return this.store.update((s) => {
+      const recorded = s.resources[from];
+      if (!recorded) return;
+      delete s.resources[from];
+      s.resources[to] = recorded;
+      for (const other of Object.values(s.resources)) other.dependencies = other.dependencies.map((d) => (d === from ? to : d));
+    });
+  }
+
+  /** The outputs as this apply leaves them, replacing those of the last one. */
+  outputs(values: Readonly<Record<string, OutputState>>): Promise<void> {
+    return this.store.update((s) => {
+      s.outputs = { ...values };
+    });
   }
 
   /** The lookups' values this apply works from, replacing those of the last one. */

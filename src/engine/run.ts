@@ -22,6 +22,8 @@ import { bindLookups, lookupRecords, resolveLookups, type ResolvedLookups } from
 import { checkPlanFile, type PlanFile } from "./plan-file.js";
 import { planCost } from "./pricing.js";
 import { Recorder } from "./records.js";
+import { planOutputs, recordOutputs } from "./outputs.js";
+import { applicableMoves, markMoves, recordRefactoring, stateAfterMoves } from "./refactoring.js";
 import { refresh } from "./refresh.js";
 import { assessRisks } from "./risks.js";
 import { reconciledHashes, redactor, secretHasher, secretValues, type SecretHasher } from "./secrets.js";
@@ -228,7 +230,10 @@ export interface Planned {
 }
 
 export async function planRun(run: Run, given: PlanRequest, emit: EventSink): Promise<Planned> {
-  const state = run.store.state;
+  // The plan is made as if the moved blocks were already recorded; apply records them first.
+  const { moves, diagnostics: moveWarnings } = applicableMoves(run.config, run.store.state);
+  for (const d of moveWarnings) emit({ type: "diagnostic", diagnostic: d });
+  const state = stateAfterMoves(run.store.state, moves);
   const known = [...run.config.resources.keys(), ...Object.keys(state.resources)];
   const request: PlanRequest = {
     ...given,
@@ -264,6 +269,9 @@ export async function planRun(run: Run, given: PlanRequest, emit: EventSink): Pr
     requestCount: requests + (lookups?.requests ?? 0),
   });
   if (lookups && run.config.lookups.size > 0) plan.lookups = lookups.results;
+  markMoves(plan, moves);
+  const outputChanges = planOutputs(plan, run.config, state, refreshed, run.hash);
+  if (outputChanges) plan.outputChanges = outputChanges;
   const before = run.session.api.requestCount;
   diagnostics.push(...(await preflight(run, plan)));
   if (plan.mode !== "refresh-only" && !hasErrors(diagnostics)) {
@@ -282,6 +290,7 @@ export async function planRun(run: Run, given: PlanRequest, emit: EventSink): Pr
 
 export async function applyRun(run: Run, planned: Planned, emit: EventSink, operation: "apply" | "destroy"): Promise<ApplyOutcome> {
   throwIfInterrupted(run.signal);
+  await recordRefactoring(planned.plan, new Recorder(run.store, run.hash));
   await recordLookups(run, planned.plan);
   if (planned.plan.mode === "refresh-only") {
     // Only the state changes: record what the service returned (its secrets masked, as always).
@@ -292,9 +301,10 @@ export async function applyRun(run: Run, planned: Planned, emit: EventSink, oper
       if (found.status === "present") await records.observed(address, found, secretsAt(run.config, address, recorded.kind));
       else await records.forget(address);
     }
+    await recordOutputs(run.config, run.store.state, records, run.hash);
     return { failed: 0, skipped: 0, interrupted: 0 };
   }
-  return applyPlan({
+  const outcome = await applyPlan({
     redact: run.redact,
     plan: planned.plan,
     config: run.config,
@@ -306,6 +316,9 @@ export async function applyRun(run: Run, planned: Planned, emit: EventSink, oper
     operation,
     ...(run.signal ? { signal: run.signal } : {}),
   });
+  // Outputs are recorded even after a partial apply: what was made is what the next job may need.
+  await recordOutputs(run.config, run.store.state, new Recorder(run.store, run.hash), run.hash);
+  return outcome;
 }
 
 /**
@@ -352,7 +365,8 @@ async function preflight(run: Run, plan: Plan): Promise<Diagnostic[]> {
  */
 export async function plannedFromFile(run: Run, file: PlanFile, emit: EventSink): Promise<Planned> {
   checkPlanFile(file, run);
-  const { refreshed } = await refresh(run.session, run.store.state, run.config, emit, run.signal);
+  const moves = file.plan.changes.flatMap((c) => (c.previousAddress !== undefined ? [{ from: c.previousAddress, to: c.address }] : []));
+  const { refreshed } = await refresh(run.session, stateAfterMoves(run.store.state, moves), run.config, emit, run.signal);
   if (file.plan.lookups) {
     const lookups = await lookupsOf(run);
     for (const d of lookups.diagnostics) emit({ type: "diagnostic", diagnostic: d });

@@ -7,7 +7,7 @@ import { dirname, resolve } from "node:path";
 import { backendFromText, writeBackendBlock, type BackendConfig } from "../config/index.js";
 import { NetformError } from "../diag/index.js";
 import { acquireLock, parseState, seal, sealedVersion, sealedWith, unseal, type LockInfo, type ResourceState, type StateFile, type StoredVersion } from "../state/index.js";
-import { readConfiguration } from "./configuration.js";
+import { parseResourceAddress, readConfiguration } from "./configuration.js";
 import { Recorder } from "./records.js";
 import { backendSettings, loadStore, stateAccess, type StateAccess } from "./state-access.js";
 
@@ -101,6 +101,26 @@ export async function forgetResource(target: StateTarget, address: string): Prom
     recordedAt(store.state, address);
     await new Recorder(store).forget(address);
     await store.fold();
+  });
+}
+
+/**
+ * Moves what the state records at `from` to `to` (a renamed resource): the service is not called, and the
+ * next plan finds the object at its new address. Refused when `to` is taken or names another kind.
+ */
+export async function moveResource(target: StateTarget, from: string, to: string): Promise<{ kind: string; id?: string }> {
+  const destination = parseResourceAddress(to);
+  if (!destination) throw new NetformError({ code: "usage", message: `${to} is not a resource address`, hint: "write KIND.NAME, e.g. connections.dc-link; netform state list shows the addresses the state has" });
+  return locked(target, "state mv", async (access) => {
+    const store = await loadStore(access);
+    if (!store.exists) throw new NetformError({ code: "state.missing", message: `there is no state in ${access.backend.location}`, hint: MISSING_HINT });
+    const recorded = recordedAt(store.state, from);
+    if (store.state.resources[to]) throw new NetformError({ code: "state.move-exists", message: `the state already has ${to}`, hint: `move it away first (netform state mv ${to} ...), or forget it with netform state rm ${to}` });
+    if (destination.kind !== recorded.kind) {
+      throw new NetformError({ code: "state.move-kind", message: `${from} is one of ${recorded.kind}, and ${to} would make it one of ${destination.kind}`, hint: `an object keeps its kind: move it to ${recorded.kind}.${destination.name}` });
+    }
+    await new Recorder(store).moved(from, to);
+    return { kind: recorded.kind, ...(recorded.id ? { id: recorded.id } : {}) };
   });
 }
 

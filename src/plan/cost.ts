@@ -13,7 +13,8 @@ export interface Money {
 export interface ResourceCost {
   address: string;
   kind: string;
-  action: Action;
+  /** A forgotten object is not priced: the service keeps it, and bills it as before. */
+  action: Exclude<Action, "forget">;
   /** The product priced, in words: "EVPL_VC 1000 Mbps, DC to SV"; absent when neither side names one. */
   product?: string;
   /** The metro the object is billed in, where it has one. */

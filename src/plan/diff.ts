@@ -2,7 +2,7 @@
 // what the state recorded, and decides per address what to do and why. Pure: no I/O; the refresh has
 // already read everything it needs.
 
-import { configGraph, expandBlockAddresses, isPlainObject, placeDiagnostic, readPath, resourceAt, secretsAt, SENSITIVE_TEXT, type ConfigResource, type Configuration } from "../config/index.js";
+import { configGraph, expandBlockAddresses, isPlainObject, placeDiagnostic, readPath, resourceAt, secretsAt, SENSITIVE_TEXT, type ConfigResource, type Configuration, type RemovedBlock } from "../config/index.js";
 import type { Diagnostic } from "../diag/index.js";
 import { Graph } from "../graph/index.js";
 import { isLeaving } from "../kinds/common.js";
@@ -212,8 +212,7 @@ export function makePlan(given: PlanInput): PlanResult {
     planned.set(address, {
       address,
       kind: recorded.kind,
-      action: "delete",
-      ...deleteReason(input.mode, gone),
+      ...deleteDecision(input.mode, gone, config.removals.find((r) => r.from === address)),
       ...(recorded.id ? { id: recorded.id } : {}),
       before: recorded.attributes,
       changes: [],
@@ -443,10 +442,13 @@ export function notAdoptedText(address: string, found: { id: string; description
   };
 }
 
-function deleteReason(mode: PlanMode, gone: boolean): Pick<ResourceChange, "reasonCode" | "reason"> {
-  if (mode === "destroy") return { reasonCode: "destroy-requested", reason: "destroy requested" };
-  if (gone) return { reasonCode: "gone-from-service", reason: "already gone from the service: only the state entry is removed" };
-  return { reasonCode: "no-longer-configured", reason: "no longer in the configuration" };
+/** What becomes of a recorded object the configuration no longer declares; a `removed:` block may keep it on the service. */
+function deleteDecision(mode: PlanMode, gone: boolean, removal: RemovedBlock | undefined): Pick<ResourceChange, "action" | "reasonCode" | "reason"> {
+  if (mode === "destroy") return { action: "delete", reasonCode: "destroy-requested", reason: "destroy requested" };
+  if (gone) return { action: "delete", reasonCode: "gone-from-service", reason: "already gone from the service: only the state entry is removed" };
+  if (removal?.destroy === false) return { action: "forget", reasonCode: "removed-not-destroyed", reason: "a removed block with destroy: false: the service keeps it" };
+  if (removal) return { action: "delete", reasonCode: "removed-destroyed", reason: "a removed block with destroy: true deletes it" };
+  return { action: "delete", reasonCode: "no-longer-configured", reason: "no longer in the configuration" };
 }
 
 /** Dependency order for creates and updates, then deletes in reverse dependency order. */

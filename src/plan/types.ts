@@ -4,7 +4,8 @@
 
 import type { PlanCost } from "./cost.js";
 
-export type Action = "create" | "update" | "replace" | "delete" | "import" | "no-op";
+/** "forget": the state stops recording the object, and the service keeps it (a `removed:` block with destroy: false). */
+export type Action = "create" | "update" | "replace" | "delete" | "import" | "forget" | "no-op";
 
 /** Shown instead of a value not known before apply. */
 export const UNKNOWN_TEXT = "(known after apply)";
@@ -60,6 +61,10 @@ export const REASON_CODES = [
   "destroy-requested",
   /** A refresh-only plan touches nothing on the service. */
   "refresh-only",
+  /** A `removed:` block with destroy: false: netform forgets it, and the service keeps it. */
+  "removed-not-destroyed",
+  /** A `removed:` block with destroy: true deletes it. */
+  "removed-destroyed",
 ] as const;
 
 export type ReasonCode = (typeof REASON_CODES)[number];
@@ -71,6 +76,8 @@ export interface ResourceChange {
   reasonCode: ReasonCode;
   /** Why, in words: "aSide.accessPoint.port.uuid cannot change in place", "declared but missing". */
   reason?: string;
+  /** A `moved:` block: the address the state records the object under, which apply changes to `address` (no API call). */
+  previousAddress?: string;
   /** The object's id, for actions on an existing object. */
   id?: string;
   /** import: the uuid adopted. */
@@ -128,6 +135,19 @@ export interface Risk {
   notice?: { id: string; number?: string; type?: string };
 }
 
+/**
+ * An output as apply will record it. A sensitive output carries neither value (the plan shows that it
+ * changes, never what it is); a value not known until apply carries no `after`.
+ */
+export interface OutputChange {
+  name: string;
+  action: "create" | "update" | "delete" | "no-op";
+  before?: unknown;
+  after?: unknown;
+  afterUnknown: boolean;
+  sensitive: boolean;
+}
+
 export type PlanMode = "normal" | "destroy" | "refresh-only";
 
 export interface PlanSummary {
@@ -156,6 +176,8 @@ export interface Plan {
   drifted?: string[];
   /** Downtime and maintenance in progress where the plan changes something; absent when none was read. */
   risks?: Risk[];
+  /** The outputs apply will record, by name; absent when neither the configuration nor the state has any. */
+  outputChanges?: OutputChange[];
   /**
    * Each create first looks its object up (by the identifying fields of its spec, as after an unknown
    * outcome) and adopts one made since this time by the same identity, rather than make a second one.
@@ -185,6 +207,7 @@ export function summarize(changes: readonly ResourceChange[]): PlanSummary {
         summary.import++;
         if (c.changes.length > 0) summary.change++;
         break;
+      case "forget":
       case "no-op":
         break;
       default: {
@@ -201,4 +224,7 @@ export const changedLookups = (plan: Plan): LookupResult[] => (plan.lookups ?? [
 
 /** Whether applying the plan would change anything: the service, or for a refresh-only plan the state. */
 export const hasChanges = (plan: Plan): boolean =>
-  (plan.mode === "refresh-only" ? (plan.drifted?.length ?? 0) > 0 : plan.changes.some((c) => c.action !== "no-op" || c.awaiting !== undefined)) || changedLookups(plan).length > 0;
+  (plan.mode === "refresh-only" ? (plan.drifted?.length ?? 0) > 0 : plan.changes.some((c) => c.action !== "no-op" || c.awaiting !== undefined)) ||
+  changedLookups(plan).length > 0 ||
+  (plan.outputChanges ?? []).some((o) => o.action !== "no-op") ||
+  plan.changes.some((c) => c.previousAddress !== undefined);

@@ -37,13 +37,23 @@ export const lookupStateSchema = z.object({
 });
 export type LookupState = z.infer<typeof lookupStateSchema>;
 
+/**
+ * An output as the last apply computed it. A sensitive one keeps only the keyed hash of its value, like
+ * every secret of the state: `netform output NAME` computes it again and checks it against the hash.
+ */
+export const outputStateSchema = z.union([
+  z.object({ value: z.unknown(), sensitive: z.literal(false) }),
+  z.object({ sensitive: z.literal(true), hash: z.string() }),
+]);
+export type OutputState = z.infer<typeof outputStateSchema>;
+
 export const stateFileSchema = z.object({
   version: z.literal(STATE_VERSION),
   lineage: z.string(),
   serial: z.number().int().nonnegative(),
   generator: z.string(),
   resources: z.record(z.string(), resourceStateSchema),
-  outputs: z.record(z.string(), z.unknown()).default({}),
+  outputs: z.record(z.string(), outputStateSchema).default({}),
   /** Absent until an apply works from a lookup. */
   lookups: z.record(z.string(), lookupStateSchema).optional(),
 });

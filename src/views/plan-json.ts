@@ -21,8 +21,8 @@ const one = <A extends string>(a: A) => z.tuple([z.literal(a)]);
 const two = <A extends string, B extends string>(a: A, b: B) => z.tuple([z.literal(a), z.literal(b)]);
 
 export const actionsSchema = z
-  .union([one("create"), one("update"), two("delete", "create"), two("create", "delete"), one("delete"), one("import"), two("import", "update"), one("no-op")])
-  .describe('what apply will do, in order: a replace is ["delete","create"], or ["create","delete"] when the new object is created first');
+  .union([one("create"), one("update"), two("delete", "create"), two("create", "delete"), one("delete"), one("import"), two("import", "update"), one("forget"), one("no-op")])
+  .describe('what apply will do, in order: a replace is ["delete","create"], or ["create","delete"] when the new object is created first; "forget" removes the object from the state and leaves it on the service');
 
 export const fieldChangeDocumentSchema = z
   .object({
@@ -38,6 +38,7 @@ export const fieldChangeDocumentSchema = z
 export const resourceChangeDocumentSchema = z
   .object({
     address: z.string().describe('"kind.name"'),
+    previousAddress: z.string().optional().describe("a moved block moves the object from this address to `address`, in the state only"),
     kind: z.string(),
     actions: actionsSchema,
     reason: z.string().nullable().describe("why, in words; null when there is nothing to explain"),
@@ -74,6 +75,19 @@ export const planDocumentSchema = z
     }),
     requestCount: z.number().int().nonnegative().describe("API requests the refresh made"),
     drifted: z.array(z.string()).optional().describe("refresh-only: addresses whose recorded attributes differ from the service"),
+    outputChanges: z
+      .array(
+        z.object({
+          name: z.string(),
+          actions: z.union([one("create"), one("update"), one("delete"), one("no-op")]),
+          before: jsonValue.describe("the value the state records; null when none, or when sensitive"),
+          after: jsonValue.describe("the value apply will record; null when removed, unknown until apply (afterUnknown), or sensitive"),
+          afterUnknown: z.boolean().describe("the value is not known until apply"),
+          sensitive: z.boolean().describe("the output is sensitive: its values are never in a plan"),
+        }),
+      )
+      .optional()
+      .describe("the outputs apply will record; absent when neither the configuration nor the state has any"),
     lookups: z
       .array(
         z.object({
@@ -118,6 +132,9 @@ export function planDocument(plan: Plan): PlanDocument {
     summary: { ...plan.summary },
     requestCount: plan.requestCount,
     ...(plan.drifted !== undefined ? { drifted: [...plan.drifted] } : {}),
+    ...(plan.outputChanges !== undefined
+      ? { outputChanges: plan.outputChanges.map((o) => ({ name: o.name, actions: [o.action], before: toJson(o.before ?? null), after: toJson(o.after ?? null), afterUnknown: o.afterUnknown, sensitive: o.sensitive })) }
+      : {}),
     ...(plan.lookups !== undefined
       ? { lookups: plan.lookups.map((l) => ({ address: l.address, kind: l.kind, value: toJson(l.value) as { [k: string]: JsonValue }, changes: l.changes.map((fc) => ({ path: fc.path, before: toJson(fc.before ?? null), after: toJson(fc.after ?? null) })) })) }
       : {}),
@@ -130,6 +147,7 @@ export function resourceChangeDocument(rc: ResourceChange): ResourceChangeDocume
   const masks = Masks.of(rc);
   return {
     address: rc.address,
+    ...(rc.previousAddress !== undefined ? { previousAddress: rc.previousAddress } : {}),
     kind: rc.kind,
     actions: planActions(rc),
     reason: rc.reason ?? null,
@@ -171,6 +189,8 @@ export function planActions(rc: Pick<ResourceChange, "action" | "changes" | "cre
       return ["delete"];
     case "import":
       return rc.changes.length > 0 ? ["import", "update"] : ["import"];
+    case "forget":
+      return ["forget"];
     case "no-op":
       return ["no-op"];
     default: {

@@ -12,9 +12,10 @@ import { changedLookups, hasChanges, type LookupResult, type Plan, type PlanMode
 import { capComment, codeSpan, DEFAULT_MAX_LENGTH, details, escapeHtml, escapeInline, fencedBlock, table } from "./markdown.js";
 import type { Colors } from "./output.js";
 import { costMarkdown } from "./plan-cost.js";
+import { outputChangeLines } from "./outputs.js";
 import { lookupLines, lookupPhrase } from "./plan-lookups.js";
 import { riskNote } from "./plan-risks.js";
-import { noChangesMessage, notComparedLines, refreshOnlyCount, summaryCounts } from "./plan-text.js";
+import { noChangesMessage, notComparedLines, planCounts, refreshOnlyCount } from "./plan-text.js";
 import { createdLines, deletedLines, fieldChangeLines, gutterLines } from "./values.js";
 
 export interface MarkdownOptions {
@@ -38,17 +39,19 @@ export function renderPlanMarkdown(plan: Plan, options: MarkdownOptions = {}): s
   const shown = plan.changes.filter((rc) => isShown(rc, plan.mode, drifted));
   const unread = notComparedNote(plan);
   const lookups = changedLookups(plan);
-  if (!hasChanges(plan) || shown.length + lookups.length === 0) {
+  const outputsChange = (plan.outputChanges ?? []).some((o) => o.action !== "no-op");
+  if (!hasChanges(plan) || (shown.length + lookups.length === 0 && !outputsChange)) {
     return capComment({ head: () => [`### ${name}: no changes`, noChangesMessage(plan.mode, unread !== ""), unread], rows: 0, sections: [], note: () => "", maxLength });
   }
 
-  const title = `### ${name}: ${plan.mode === "refresh-only" ? `${refreshOnlyCount(plan)} to update in the state` : summaryCounts(plan.summary)}`;
+  const title = `### ${name}: ${plan.mode === "refresh-only" ? `${refreshOnlyCount(plan)} to update in the state` : planCounts(plan)}`;
   const sections = [
     ...lookups.map((lookup) => details(`<code>${escapeHtml(lookup.address)}</code> ${escapeHtml(lookupPhrase(lookup))}`, fencedBlock("diff", gutterLines((c) => lookupLines(lookup, c))))),
     ...shown.flatMap((rc) => {
       const section = resourceSection(rc, plan.mode);
       return section === undefined ? [] : [section];
     }),
+    ...(outputsChange ? [details("Changes to Outputs", fencedBlock("diff", gutterLines((c) => outputChangeLines(plan, c).slice(1))))] : []),
   ];
   const graph = dependencyGraph(plan, shown);
   return capComment({
@@ -87,7 +90,7 @@ function defaultTitle(mode: PlanMode): string {
 function isShown(rc: ResourceChange, mode: PlanMode, drifted: ReadonlySet<string>): boolean {
   if (rc.awaiting !== undefined) return true;
   // A refresh-only plan reports drift as changes of a no-op (the service is not touched).
-  return mode === "refresh-only" ? rc.action !== "no-op" || rc.changes.length > 0 || drifted.has(rc.address) : rc.action !== "no-op";
+  return mode === "refresh-only" ? rc.action !== "no-op" || rc.changes.length > 0 || drifted.has(rc.address) : rc.action !== "no-op" || rc.previousAddress !== undefined;
 }
 
 /** Changed lookups change what the configuration means without a word of it changing: said before the table. */
@@ -140,7 +143,10 @@ function actionLabel(rc: ResourceChange, mode: PlanMode): string {
       return "**destroy**";
     case "import":
       return rc.changes.length > 0 ? "import, update" : "import";
+    case "forget":
+      return "forget";
     case "no-op":
+      if (rc.previousAddress !== undefined) return "move";
       return rc.awaiting !== undefined ? `wait for ${rc.awaiting}` : "no-op";
     default: {
       const unreachable: never = rc.action;
@@ -155,7 +161,8 @@ function actionLabel(rc: ResourceChange, mode: PlanMode): string {
 function resourceSection(rc: ResourceChange, mode: PlanMode): string | undefined {
   const lines = gutterLines((c) => bodyLines(rc, mode, c));
   if (lines.length === 0) return undefined;
-  return details(`<code>${escapeHtml(rc.address)}</code> ${escapeHtml(phrase(rc, mode))}`, fencedBlock("diff", lines));
+  const moved = rc.previousAddress !== undefined && rc.action !== "no-op" ? ` (moved from ${rc.previousAddress})` : "";
+  return details(`<code>${escapeHtml(rc.address)}</code> ${escapeHtml(`${phrase(rc, mode)}${moved}`)}`, fencedBlock("diff", lines));
 }
 
 function bodyLines(rc: ResourceChange, mode: PlanMode, c: Colors): string[] {
@@ -169,8 +176,10 @@ function bodyLines(rc: ResourceChange, mode: PlanMode, c: Colors): string[] {
       return fieldChangeLines(rc, c);
     case "delete":
       return deletedLines(rc, c);
+    case "forget":
+      return [`- ${rc.address}`];
     case "no-op":
-      return [];
+      return rc.previousAddress !== undefined ? [`  ${rc.previousAddress} -> ${rc.address}`] : [];
     default: {
       const unreachable: never = rc.action;
       throw new Error(`unknown action ${String(unreachable)}`);
@@ -189,11 +198,14 @@ function phrase(rc: ResourceChange, mode: PlanMode): string {
       return rc.createBeforeDestroy ? "must be replaced, creating the new object first" : "must be replaced";
     case "delete":
       return "will be destroyed";
+    case "forget":
+      return "will be removed from the state, not destroyed";
     case "import": {
       const uuid = rc.importId ?? rc.id;
       return `will be imported${uuid ? ` (uuid ${uuid})` : ""}${rc.changes.length > 0 ? ", then updated in place" : ""}`;
     }
     case "no-op":
+      if (rc.previousAddress !== undefined) return `has moved from ${rc.previousAddress}`;
       return rc.awaiting !== undefined ? `is waiting for the ${rc.awaiting} started by an earlier run` : "is unchanged";
     default: {
       const unreachable: never = rc.action;
@@ -226,6 +238,8 @@ function nodeStyle(rc: ResourceChange | undefined): NodeStyle {
     case "delete":
     case "import":
       return rc.action;
+    case "forget":
+      return "delete";
     case "no-op":
       return rc.awaiting !== undefined ? "wait" : "unchanged";
     default: {

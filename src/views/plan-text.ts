@@ -8,6 +8,7 @@
 import { hasChanges, type Plan, type PlanMode, type PlanSummary, type ResourceChange } from "../plan/types.js";
 import type { Colors } from "./output.js";
 import { costTextLines } from "./plan-cost.js";
+import { outputChangeLines } from "./outputs.js";
 import { lookupBlocks } from "./plan-lookups.js";
 import { riskLines } from "./plan-risks.js";
 import { createdLines, deletedLines, fieldChangeLines, Masks, pad, paintSym, type Sym } from "./values.js";
@@ -17,10 +18,11 @@ export function renderPlanText(plan: Plan, c: Colors): string {
   const blocks = [...lookupBlocks(plan, c), ...plan.changes.map((rc) => renderResource(rc, plan.mode, c, drifted)).filter((lines) => lines.length > 0)];
   const unread = notComparedLines(plan);
   const note = unread.length > 0 ? `\n${unread.map((line) => c.dim(line)).join("\n")}\n` : "";
-  if (!hasChanges(plan) || blocks.length === 0) return `${noChangesMessage(plan.mode, unread.length > 0)}\n${note}`;
+  const outputs = outputChangeLines(plan, c);
+  if (!hasChanges(plan) || blocks.length + outputs.length === 0) return `${noChangesMessage(plan.mode, unread.length > 0)}\n${note}`;
   const cost = costTextLines(plan, c);
   const risks = riskLines(plan, c);
-  const parts = [header(plan.mode), ...blocks.map((lines) => lines.join("\n")), footer(plan, c), ...[cost, risks].filter((lines) => lines.length > 0).map((lines) => lines.join("\n"))];
+  const parts = [...(blocks.length > 0 ? [header(plan.mode), ...blocks.map((lines) => lines.join("\n"))] : []), ...(outputs.length > 0 ? [outputs.join("\n")] : []), footer(plan, c), ...[cost, risks].filter((lines) => lines.length > 0).map((lines) => lines.join("\n"))];
   return `${parts.join("\n\n")}\n${note}`;
 }
 
@@ -71,7 +73,7 @@ function footer(plan: Plan, c: Colors): string {
     const n = refreshOnlyCount(plan);
     return `${c.bold("Refresh-only plan:")} ${n} to update in the state, no changes to the service.`;
   }
-  return `${c.bold("Plan:")} ${summaryCounts(plan.summary)}.`;
+  return `${c.bold("Plan:")} ${planCounts(plan)}.`;
 }
 
 /** refresh-only: how many objects' recorded attributes the apply would update. */
@@ -88,6 +90,13 @@ export function renderRefreshRecorded(plan: Plan): string {
   return `${lines.join("\n")}\n`;
 }
 
+/** The summary's counts, and the moves and forgets when there are any (they change only the state). */
+export function planCounts(plan: Plan): string {
+  const moves = plan.changes.filter((rc) => rc.previousAddress !== undefined).length;
+  const forgets = plan.changes.filter((rc) => rc.action === "forget").length;
+  return [summaryCounts(plan.summary), ...(forgets > 0 ? [`${forgets} to forget`] : []), ...(moves > 0 ? [`${moves} to move`] : [])].join(", ");
+}
+
 export function summaryCounts(s: PlanSummary): string {
   const counts = `${s.add} to add, ${s.change} to change, ${s.replace} to replace, ${s.destroy} to destroy`;
   return s.import > 0 ? `${counts}, ${s.import} to import` : counts;
@@ -101,6 +110,8 @@ function renderResource(rc: ResourceChange, mode: PlanMode, c: Colors, drifted: 
   const lines: string[] = [];
   const comment = (text: string) => `  ${c.bold(`# ${rc.address}`)}${text}`;
   const reasonLine = () => (rc.reason ? [`  ${c.dim(`# (${rc.reason})`)}`] : []);
+  // A move is said on its own, whatever else happens to the object at its new address.
+  if (rc.previousAddress !== undefined && mode !== "refresh-only") lines.push(`  ${c.bold(`# ${rc.previousAddress} has moved to ${rc.address}`)}`);
   if (rc.awaiting !== undefined) lines.push(comment(`: waiting for the ${rc.awaiting} started by an earlier run`));
 
   if (mode === "refresh-only") {
@@ -126,6 +137,9 @@ function renderResource(rc: ResourceChange, mode: PlanMode, c: Colors, drifted: 
     }
     case "delete":
       lines.push(comment(" will be destroyed"), ...reasonLine(), head("-", rc.address, c), ...deletedLines(rc, c, masks));
+      break;
+    case "forget":
+      lines.push(comment(" will be removed from the state, not destroyed"), ...reasonLine(), head("-", rc.address, c));
       break;
     case "import": {
       const uuid = rc.importId ?? rc.id;

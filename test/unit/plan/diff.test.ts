@@ -79,6 +79,8 @@ interface Row {
   resources: Resources;
   state?: Record<string, ResourceState>;
   /** What the refresh found, where it differs from what the state recorded. */
+  /** The `removed:` blocks. */
+  removed?: { from: string; destroy: boolean }[];
   refreshed?: Record<string, Refreshed>;
   imports?: Record<string, Refreshed>;
   mode?: PlanMode;
@@ -306,6 +308,23 @@ const rows: Row[] = [
     },
   },
   {
+    name: "a removed block with destroy: false: forgotten, not deleted",
+    resources: { routeFilters: { f: filter() } },
+    removed: [{ from: G, destroy: false }],
+    state: { [F]: recordedF, [G]: recordedG },
+    expect: {
+      [F]: { action: "no-op", reasonCode: "unchanged" },
+      [G]: { action: "forget", reasonCode: "removed-not-destroyed", reason: "a removed block with destroy: false: the service keeps it", id: G_ID },
+    },
+  },
+  {
+    name: "a removed block with destroy: true: deleted",
+    resources: {},
+    removed: [{ from: G, destroy: true }],
+    state: { [G]: recordedG },
+    expect: { [G]: { action: "delete", reasonCode: "removed-destroyed", reason: "a removed block with destroy: true deletes it", id: G_ID } },
+  },
+  {
     name: "no longer in the configuration and already gone: only the state entry goes",
     resources: {},
     state: { [G]: recordedG },
@@ -314,13 +333,13 @@ const rows: Row[] = [
   },
 ];
 
-function configurationText(resources: Resources): string {
+function configurationText(resources: Resources, removed?: Row["removed"]): string {
   const sections = Object.entries(resources).map(([kind, byName]) => `${kind}: ${JSON.stringify(byName)}\n`);
-  return `netform: 1\nprovider: { endpoint: embedded, projectId: ${PROJECT} }\n${sections.join("")}`;
+  return `netform: 1\nprovider: { endpoint: embedded, projectId: ${PROJECT} }\n${sections.join("")}${removed ? `removed: ${JSON.stringify(removed)}\n` : ""}`;
 }
 
 function planFor(row: Row) {
-  const { config, diagnostics } = buildConfiguration([{ file: "netform.yaml", text: configurationText(row.resources) }], { kinds: KIND_CATALOG, env: {} });
+  const { config, diagnostics } = buildConfiguration([{ file: "netform.yaml", text: configurationText(row.resources, row.removed) }], { kinds: KIND_CATALOG, env: {} });
   expect(diagnostics.filter((d) => d.severity === "error")).toEqual([]);
   const state: StateFile = { version: 1, lineage: "3f0c7c9e-lineage", serial: 3, generator: "netform", resources: row.state ?? {}, outputs: {} };
   // By default the refresh finds every recorded object as recorded.

@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 import { summarize, type Plan, type PlanMode, type ResourceChange } from "../../../src/plan/types.js";
 import { renderPlanText } from "../../../src/views/plan-text.js";
 import { ANSI, expectGolden } from "./golden.js";
-import { forEachChanges, planScenarios, risks, USUAL_REASON } from "./plans.js";
+import { forEachChanges, outputChanges, planScenarios, refactoring, risks, USUAL_REASON } from "./plans.js";
 
 const plain = pc.createColors(false);
 const colored = pc.createColors(true);
@@ -153,6 +153,8 @@ const scenarios: Record<string, Plan> = {
   "plan-no-changes": plan([unchanged]),
   "plan-for-each": plan(forEachChanges),
   "plan-risks": plan([createConnection, updateFilter], "normal", { risks }),
+  "plan-refactoring": plan(refactoring),
+  "plan-outputs-only": plan([unchanged], "normal", { outputChanges }),
   "plan-destroy": plan([deleteAttachment, deleteVpn], "destroy"),
   "plan-destroy-empty": plan([], "destroy"),
   "plan-refresh-only": plan(

@@ -3,7 +3,7 @@
 // secrets left in clear by mistake, text that needs escaping, and a plan too large for one comment.
 
 import type { DriftEntry, DriftReport } from "../../../src/plan/drift.js";
-import { summarize, type Action, type Plan, type PlanMode, type ReasonCode, type ResourceChange, type Risk } from "../../../src/plan/types.js";
+import { summarize, type Action, type OutputChange, type Plan, type PlanMode, type ReasonCode, type ResourceChange, type Risk } from "../../../src/plan/types.js";
 
 export function plan(changes: ResourceChange[], mode: PlanMode = "normal", extra: Partial<Plan> = {}): Plan {
   return { formatVersion: 1, mode, lineage: "3f0c7c9e-lineage", serial: 7, configHash: "sha256:abc", changes, summary: summarize(changes), requestCount: 12, ...extra };
@@ -16,6 +16,7 @@ export const USUAL_REASON: Readonly<Record<Action, ReasonCode>> = {
   replace: "force-new-field",
   delete: "no-longer-configured",
   import: "import",
+  forget: "removed-not-destroyed",
   "no-op": "unchanged",
 };
 
@@ -200,6 +201,21 @@ export const risks: Risk[] = [
     impacts: ["DC1 (metro DC)"],
     notice: { id: "1b0c0e11-0000-4000-8000-000000000002", number: "5-210000002", type: "IBX_MAINTENANCE" },
   },
+/** A `moved:` block alone, a move with an update at the new address, and a `removed:` block with destroy: false. */
+export const refactoring: ResourceChange[] = [
+  change("routeFilters.renamed", "no-op", { id: "rf-r", previousAddress: "routeFilters.old" }),
+  change("routeFilters.edited", "update", { id: "rf-e", previousAddress: "routeFilters.before", changes: [{ path: "description", before: "old", after: "new" }] }),
+  change("vpns.handed-over", "forget", { id: "vpn-h", reason: "a removed block with destroy: false: the service keeps it" }),
+];
+
+/** Every way an output changes: known, unknown until apply, sensitive, removed. */
+export const outputChanges: OutputChange[] = [
+  { name: "dc-uuid", action: "create", afterUnknown: true, sensitive: false },
+  { name: "label", action: "update", before: "old", after: "new", afterUnknown: false, sensitive: false },
+  { name: "ports", action: "create", after: [179, 180], afterUnknown: false, sensitive: false },
+  { name: "token", action: "update", afterUnknown: false, sensitive: true },
+  { name: "retired", action: "delete", before: 7, afterUnknown: false, sensitive: false },
+  { name: "same", action: "no-op", before: "x", after: "x", afterUnknown: false, sensitive: false },
 ];
 
 export const planScenarios: Record<string, Plan> = {
@@ -216,6 +232,9 @@ export const planScenarios: Record<string, Plan> = {
   escaping: plan(escaping),
   "no-changes": plan([unchanged]),
   risks: plan([createConnection, updateFilter], "normal", { risks }),
+  refactoring: plan(refactoring),
+  outputs: plan([createConnection], "normal", { outputChanges }),
+  "outputs-only": plan([unchanged], "normal", { outputChanges }),
   destroy: plan([deleteAttachment, deleteVpn], "destroy"),
   "destroy-empty": plan([], "destroy"),
   "refresh-only": plan(

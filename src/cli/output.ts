@@ -1,0 +1,35 @@
+// `netform output [NAME] [--json]`: the values the last apply recorded, for a pipeline to pass to the
+// next job. Without NAME every output, a sensitive one masked (and given, with --json, as Terraform's
+// `output -json` gives it); with NAME the value alone, a string without quotes, ready for a shell.
+
+import type { Command } from "commander";
+import { readOutputs } from "../engine/index.js";
+import { renderOutputJson, renderOutputRaw, renderOutputsJson, renderOutputsText } from "../views/index.js";
+import { run } from "./program.js";
+
+interface OutputFlags {
+  config: string;
+  state?: string;
+  json?: boolean;
+}
+
+export function registerOutput(program: Command): void {
+  program
+    .command("output [name]")
+    .option("--json", "print JSON: every output as { NAME: { sensitive, value } }, sensitive values included, or with NAME the value")
+    .option("-c, --config <path>", "the configuration whose backend keeps the state (a file or a directory)", ".")
+    .option("--state <file>", "a local state file instead (default: the configuration's backend, else netform.state.json beside it)")
+    .action(
+      run(async ({ output }, name: string | undefined, flags: OutputFlags) => {
+        const target = { configPath: flags.config, ...(flags.state ? { statePath: flags.state } : {}), env: process.env };
+        // Sensitive values are computed only where they are printed: by name, or in the JSON a program reads.
+        const outputs = await readOutputs(target, { ...(name !== undefined ? { only: name } : {}), reveal: name !== undefined || flags.json === true });
+        const one = name !== undefined ? outputs[0] : undefined;
+        if (one) output.out(flags.json ? renderOutputJson(one) : renderOutputRaw(one));
+        else if (flags.json) output.out(renderOutputsJson(outputs));
+        else if (outputs.length === 0) output.err(output.c.yellow("No outputs: the state records none. Declare outputs: in the configuration, and apply."));
+        else output.out(renderOutputsText(outputs));
+        return 0;
+      }),
+    );
+}
