@@ -201,6 +201,8 @@ export const risks: Risk[] = [
     impacts: ["DC1 (metro DC)"],
     notice: { id: "1b0c0e11-0000-4000-8000-000000000002", number: "5-210000002", type: "IBX_MAINTENANCE" },
   },
+];
+
 /** A `moved:` block alone, a move with an update at the new address, and a `removed:` block with destroy: false. */
 export const refactoring: ResourceChange[] = [
   change("routeFilters.renamed", "no-op", { id: "rf-r", previousAddress: "routeFilters.old" }),
