@@ -47,6 +47,7 @@ async function applySaved(ctx: RunContext, path: string, flags: RunFlags): Promi
     targets: [],
     replace: [],
     mode: file.plan.mode,
+    refresh: true,
   };
   return withRun(
     ctx,
@@ -68,6 +69,7 @@ function refuseFlagsOfAPlan(flags: RunFlags): void {
     flags.replace?.length ? "--replace" : "",
     flags.destroy ? "--destroy" : "",
     flags.refreshOnly ? "--refresh-only" : "",
+    flags.refresh === "false" ? "--refresh=false" : "",
   ].filter(Boolean);
   if (given.length === 0) return;
   throw new NetformError({

@@ -21,7 +21,7 @@ import { interruptedBy, throwIfInterrupted, unlessInterrupted } from "./interrup
 import { bindLookups, lookupRecords, resolveLookups, type ResolvedLookups } from "./lookups.js";
 import { checkPlanFile, type PlanFile } from "./plan-file.js";
 import { Recorder } from "./records.js";
-import { refresh } from "./refresh.js";
+import { fromState, refresh } from "./refresh.js";
 import { reconciledHashes, redactor, secretHasher, secretValues, type SecretHasher } from "./secrets.js";
 import { openSession, type EndpointResolver, type Session } from "./session.js";
 import { backendSettings, defaultStatePath, loadStore, stateAccess } from "./state-access.js";
@@ -212,6 +212,8 @@ export interface PlanRequest {
   mode: PlanMode;
   targets?: string[];
   replace?: string[];
+  /** False: plan from the state as recorded, reading none of the objects it records (--refresh=false). */
+  refresh?: boolean;
 }
 
 export interface Planned {
@@ -229,7 +231,7 @@ export async function planRun(run: Run, request: PlanRequest, emit: EventSink): 
     return { plan: { formatVersion: 1, mode: request.mode, lineage: state.lineage, serial: state.serial, configHash: run.configHash, changes: [], summary: summarize([]), requestCount: 0 }, diagnostics: unknown, refreshed: new Map() };
   }
   if (request.targets?.length) emit({ type: "diagnostic", diagnostic: targetingWarning(request.targets, request.mode) });
-  const { refreshed, imports, requests } = await refresh(run.session, state, run.config, emit, run.signal);
+  const { refreshed, imports, requests } = request.refresh === false ? await fromState(run.session, state, run.config, run.signal) : await refresh(run.session, state, run.config, emit, run.signal);
   // A destroy deletes what the state records: it needs no lookup, and one that no longer matches must not stop it.
   const lookups = request.mode === "destroy" ? undefined : await lookupsOf(run);
   if (lookups && hasErrors(lookups.diagnostics)) {
