@@ -6,6 +6,7 @@ import { registerApply } from "./apply.js";
 import { registerCompletion } from "./completion.js";
 import { registerDemo } from "./demo.js";
 import { registerDrift } from "./drift.js";
+import { registerFmt } from "./fmt.js";
 import { registerGraph } from "./graph.js";
 import { registerImport } from "./import.js";
 import { registerPlan } from "./plan.js";
@@ -20,6 +21,7 @@ const { version } = createRequire(import.meta.url)("../../package.json") as { ve
 
 const program = createProgram(version);
 registerValidate(program);
+registerFmt(program);
 registerPlan(program);
 registerApply(program);
 registerDrift(program);

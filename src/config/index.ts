@@ -47,3 +47,4 @@ export { Invalid, Reference, Template, Unresolved } from "./values.js";
 export { parseVarFlag, type VariableInputs } from "./variables.js";
 export { isPlainObject, readPath } from "./json.js";
 export { identityOf } from "./references.js";
+export { formatConfiguration, isConfigurationText, type FormatResult } from "./format.js";
