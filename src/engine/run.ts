@@ -15,6 +15,7 @@ import { lookupFrom, resolveSpec } from "../plan/resolve.js";
 import { summarize, type Plan, type PlanMode } from "../plan/types.js";
 import { acquireLock, type HeldLock, type StateBackend, type StateKeys, type StateStore } from "../state/index.js";
 import { applyPlan, type ApplyOutcome } from "./apply.js";
+import { planConditions } from "./conditions.js";
 import { readConfiguration } from "./configuration.js";
 import type { EventSink } from "./events.js";
 import { interruptedBy, throwIfInterrupted, unlessInterrupted } from "./interrupt.js";
@@ -253,6 +254,7 @@ export async function planRun(run: Run, request: PlanRequest, emit: EventSink): 
     requestCount: requests + (lookups?.requests ?? 0),
   });
   if (lookups && run.config.lookups.size > 0) plan.lookups = lookups.results;
+  if (request.mode === "normal") diagnostics.push(...planConditions(run.config, plan, state, refreshed));
   const before = run.session.api.requestCount;
   diagnostics.push(...(await preflight(run, plan)));
   plan.requestCount += run.session.api.requestCount - before;
