@@ -25,7 +25,7 @@ export function formatConfiguration(file: string, text: string, kinds: KindCatal
   const parsed = parseYaml(file, text, kinds);
   const errors = parsed.diagnostics.filter((d) => d.severity === "error");
   if (errors.length > 0) return { ok: false, diagnostics: errors };
-  const doc = parseDocument(text, { keepSourceTokens: false });
+  const doc = parseDocument(text);
   keepKeyLineComments(doc, text);
   if (isMap(doc.contents)) sortMap(doc.contents, topLevelOrder(kinds));
   return { ok: true, text: unpadFlowSequences(doc.toString({ indent: 2, indentSeq: true, lineWidth: 0, flowCollectionPadding: true })) };
@@ -37,6 +37,7 @@ export function formatConfiguration(file: string, text: string, kinds: KindCatal
  */
 export function isConfigurationText(text: string, kinds: KindCatalog): boolean {
   const doc = parseDocument(text);
+  // A file that does not parse may be either: fmt names its mistake rather than skip it unseen.
   if (doc.errors.length > 0) return true;
   const sections = new Set(topLevelOrder(kinds).keys);
   return isMap(doc.contents) && doc.contents.items.length > 0 && doc.contents.items.every((pair) => isScalar(pair.key) && sections.has(String(pair.key.value)));
