@@ -65,6 +65,7 @@ async function applySaved(ctx: RunContext, path: string, flags: RunFlags): Promi
     mode: file.plan.mode,
     // A saved plan carries its cost: applying it prices nothing again.
     cost: false,
+    refresh: true,
   };
   return withRun(
     ctx,
@@ -92,6 +93,7 @@ function refuseFlagsOfAPlan(flags: RunFlags): void {
     flags.replace?.length ? "--replace" : "",
     flags.destroy ? "--destroy" : "",
     flags.refreshOnly ? "--refresh-only" : "",
+    flags.refresh === "false" ? "--refresh=false" : "",
   ].filter(Boolean);
   if (given.length === 0) return;
   throw new NetformError({

@@ -12,6 +12,7 @@ type Register = (program: Command) => void;
 /** Every command, in the order of the help: its usage, its one-line summary in the list, and how to load it. */
 const COMMANDS: ReadonlyArray<{ usage: string; summary: string; load(): Promise<Register> }> = [
   { usage: "validate", summary: "check the configuration against the service's rules, without calling the API", load: async () => (await import("./validate.js")).registerValidate },
+  { usage: "fmt [files...]", summary: "rewrite configuration files in the canonical form: keys in schema order, two-space indent, comments kept", load: async () => (await import("./fmt.js")).registerFmt },
   { usage: "plan", summary: "show what apply would change, without changing anything", load: async () => (await import("./plan.js")).registerPlan },
   { usage: "apply [planfile]", summary: "make the service match the configuration, or apply exactly a saved plan", load: async () => (await import("./apply.js")).registerApply },
   { usage: "destroy", summary: "delete everything the state records", load: async () => (await import("./apply.js")).registerApply },

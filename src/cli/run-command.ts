@@ -128,7 +128,7 @@ function redacted(error: unknown, redact: (text: string) => string): unknown {
 }
 
 export async function planRequested(ctx: RunContext, run: Run, request: RunRequest, reporter: Reporter): Promise<Planned> {
-  const planned = await planRun(run, { mode: request.mode, targets: request.targets, replace: request.replace, cost: request.cost }, reporter.emit);
+  const planned = await planRun(run, { mode: request.mode, targets: request.targets, replace: request.replace, cost: request.cost, refresh: request.refresh }, reporter.emit);
   if (ctx.debug) reporter.trace(`[debug] refresh made ${planned.plan.requestCount} API requests`);
   return planned;
 }

@@ -25,6 +25,8 @@ export interface RunFlags {
   lock: string;
   /** False with --no-cost. */
   cost?: boolean;
+  /** "false" with --refresh=false. */
+  refresh?: string;
 }
 
 const collect = (value: string, previous: string[]): string[] => [...previous, value];
@@ -35,17 +37,23 @@ export function addRunOptions(cmd: Command, options: { planFlags: boolean }): Co
     .option("--state <file>", "the state file (default: netform.state.json beside the configuration)")
     .option("--var <NAME=VALUE>", "set a variable (repeatable)", collect, [])
     .option("--var-file <file>", "read variables from a YAML file (repeatable)", collect, [])
-    .option("--target <address>", "limit the run to this address (plan, apply: and what it depends on; destroy: and what depends on it) (repeatable)", collect, [])
-    .option("--parallelism <n>", "concurrent API operations (default: provider.parallelism, else 10)");
+    .option("--target <address>", "limit the run to this address (plan, apply: and what it depends on; destroy: and what depends on it) (repeatable)", collect, []);
+  addParallelismOption(cmd);
   addLockOptions(cmd);
   if (options.planFlags) {
     cmd
       .option("--replace <address>", "replace this resource even if nothing changed (repeatable)", collect, [])
       .option("--destroy", "plan to destroy everything in the state")
       .option("--refresh-only", "only record in the state what the service reports, changing nothing")
-      .option("--no-cost", "leave the monthly cost out of the plan, and make no price requests");
+      .option("--no-cost", "leave the monthly cost out of the plan, and make no price requests")
+      .option("--refresh <true|false>", "false: plan from the state as recorded, without reading the objects it records from the service", "true");
   }
   return cmd;
+}
+
+/** --parallelism, on every command that calls the API. */
+export function addParallelismOption(cmd: Command): Command {
+  return cmd.option("--parallelism <n>", "concurrent API operations (default: provider.parallelism, else 10)");
 }
 
 /** --lock-timeout, on every command that takes the state lock, and --lock=false for those that only read. */
@@ -93,6 +101,8 @@ export interface RunRequest {
   cost: boolean;
   lockTimeoutMs?: number;
   lock: boolean;
+  /** False: --refresh=false, plan from the state alone. */
+  refresh: boolean;
 }
 
 export function runRequest(flags: RunFlags): RunRequest {
@@ -102,6 +112,9 @@ export function runRequest(flags: RunFlags): RunRequest {
     if (!Number.isInteger(parallelism) || parallelism < 1) throw new NetformError({ code: "usage", message: `--parallelism must be a whole number of at least 1, got "${flags.parallelism}"` });
   }
   if (flags.destroy && flags.refreshOnly) throw new NetformError({ code: "usage", message: "--destroy and --refresh-only cannot be used together" });
+  if (flags.refresh !== undefined && flags.refresh !== "true" && flags.refresh !== "false") throw new NetformError({ code: "usage", message: `--refresh takes true or false, got "${flags.refresh}"` });
+  const refresh = flags.refresh !== "false";
+  if (!refresh && flags.refreshOnly) throw new NetformError({ code: "usage", message: "--refresh=false and --refresh-only cannot be used together: a refresh-only plan is nothing but a refresh", hint: "leave out one of them" });
   return {
     configPath: flags.config,
     ...(flags.state ? { statePath: flags.state } : {}),
@@ -112,5 +125,6 @@ export function runRequest(flags: RunFlags): RunRequest {
     mode: flags.destroy ? ("destroy" as const) : flags.refreshOnly ? ("refresh-only" as const) : ("normal" as const),
     cost: flags.cost !== false,
     ...lockRequest(flags),
+    refresh,
   };
 }

@@ -51,3 +51,5 @@ export { Invalid, Reference, Template, Unresolved } from "./values.js";
 export { parseVarFlag, type VariableInputs } from "./variables.js";
 export { isPlainObject, readPath } from "./json.js";
 export { identityOf } from "./references.js";
+export { formatConfiguration, isConfigurationText, type FormatResult } from "./format.js";
+export { evaluateCondition, parseCondition, UNKNOWN, type Condition, type ConditionKind, type Evaluation, type Expression } from "./conditions.js";

@@ -15,7 +15,8 @@ import { collapseInstanceDiagnostics, expandForEach, instanceName, type RawResou
 import { isPlainObject, readPath } from "./json.js";
 import { interpolate, newResult, type InterpolationResult, type InterpolationScope, type MissingValues } from "./interpolate.js";
 import { parseYaml, type FileIndex, type NodeSpan, type ParsedFile, type PositionIndex, type SourcePosition } from "./positions.js";
-import { dependencyEdges, findCycles, parentReferenceProblems } from "./references.js";
+import { conditionAddresses, dependencyEdges, findCycles, parentReferenceProblems } from "./references.js";
+import { readConditions } from "./conditions.js";
 import { buildOutputs, OUTPUTS_SECTION, type RawOutputs } from "./outputs.js";
 import { buildRefactoring, MOVED_SECTION, REMOVED_SECTION, type RawRefactoring } from "./moves.js";
 import { buildLookup, collectLookups, isLookupAddress, LOOKUPS_SECTION, type ConfigLookup, type LookupCatalog, type LookupSchema, type RawLookup } from "./lookups.js";
@@ -481,8 +482,10 @@ function buildResource(addr: Address, raw: RawResource, scope: InterpolationScop
     diagnostics.push(placeDiagnostic(loc, { path: [], code: "config.shape", message: `${addr} must be a mapping of fields` }));
     return undefined;
   }
+  // Conditions are expressions of their own (conditions.ts), whose ${self.x} is no interpolation.
+  const { preconditions, postconditions, ...written } = body;
   const out = newResult();
-  const interpolated = interpolate(body, [], scope, out) as Record<string, unknown>;
+  const interpolated = interpolate(written, [], scope, out) as Record<string, unknown>;
   for (const p of out.problems) diagnostics.push(placeDiagnostic(loc, p));
 
   const spec: Record<string, unknown> = {};
@@ -571,8 +574,13 @@ function buildResource(addr: Address, raw: RawResource, scope: InterpolationScop
       diagnostics.push(placeDiagnostic(loc, { path: ["lifecycle", "ignoreChanges", i], code: "lifecycle.ignore-changes", message: `ignoreChanges names "${p}", which is not a field of ${kind.name}` }));
     }
   }
+  const conditionScope = { address: addr, positions: raw.positions, ...(scope.addresses ? { addresses: scope.addresses } : {}), variables: new Set(scope.variables.keys()), kindNames };
+  const pre = readConditions("preconditions", preconditions, conditionScope, diagnostics);
+  const post = readConditions("postconditions", postconditions, conditionScope, diagnostics);
+  if (pre.length > 0) resource.preconditions = pre;
+  if (post.length > 0) resource.postconditions = post;
   // A lookup is resolved before the plan: nothing waits for it.
-  resource.dependencies = [...new Set([...references.filter((r) => !isLookupAddress(r.address)).map((r) => r.address), ...resource.dependsOn])].sort();
+  resource.dependencies = [...new Set([...references.filter((r) => !isLookupAddress(r.address)).map((r) => r.address), ...resource.dependsOn, ...conditionAddresses(resource)])].sort();
   return resource;
 }
 

@@ -10,12 +10,17 @@ import { isLookupAddress } from "./lookups.js";
 import { reveal } from "./sensitive.js";
 import { isUnknown, Reference } from "./values.js";
 
-export function dependencyEdges(resource: Pick<ConfigResource, "address" | "references" | "dependsOn">): DependencyEdge[] {
+export function dependencyEdges(resource: Pick<ConfigResource, "address" | "references" | "dependsOn" | "preconditions" | "postconditions">): DependencyEdge[] {
   const edges: DependencyEdge[] = [];
+  // A condition reads the objects it names: they are made first, so that it can be checked before and after.
+  for (const c of [...(resource.preconditions ?? []), ...(resource.postconditions ?? [])]) for (const to of c.addresses) edges.push({ from: resource.address, to: to as Address, via: "reference", path: c.path });
   for (const ref of resource.references) if (!isLookupAddress(ref.address)) edges.push({ from: resource.address, to: ref.address, via: "reference", path: formatPath(ref.path) });
   resource.dependsOn.forEach((to, i) => edges.push({ from: resource.address, to, via: "dependsOn", path: `dependsOn[${i}]` }));
   return edges;
 }
+
+/** The other resources a resource's conditions read. */
+export const conditionAddresses = (resource: Pick<ConfigResource, "preconditions" | "postconditions">): Address[] => [...(resource.preconditions ?? []), ...(resource.postconditions ?? [])].flatMap((c) => c.addresses as Address[]);
 
 /** A parent field takes the uuid of a resource of the parent's kind. */
 export function parentReferenceProblems(kind: KindSchema, resource: Pick<ConfigResource, "spec">): Problem[] {

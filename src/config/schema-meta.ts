@@ -4,7 +4,7 @@
 import { z } from "zod";
 import { uuid } from "./schema-common.js";
 
-export const META_KEYS = ["dependsOn", "lifecycle", "import"] as const;
+export const META_KEYS = ["dependsOn", "lifecycle", "import", "preconditions", "postconditions"] as const;
 export type MetaKey = (typeof META_KEYS)[number];
 
 /** More than a configuration has objects to wait for; a bound, so that a hostile list costs nothing. */
@@ -34,7 +34,19 @@ export const metaShape = (kinds: readonly string[]) => ({
     .union([z.array(z.string()), z.record(z.string(), z.unknown())])
     .optional()
     .describe('one instance per key, addressed kind.name["key"]: a list of strings (each is key and value) or a mapping of key to value; ${each.key} and ${each.value} in the body'),
+  preconditions: conditionsSchema("checked at plan (or before the object's step, when what it reads is known only then); a failure stops the plan").optional(),
+  postconditions: conditionsSchema("checked on the object as the service returns it, after its step and at each plan; a failure fails the apply").optional(),
 });
+
+const conditionsSchema = (when: string) =>
+  z
+    .array(
+      z.strictObject({
+        condition: z.string().min(1).describe("an expression over ${self.FIELD}, ${KIND.NAME.FIELD} and ${var.NAME}: == != < <= > >= in && || ! ( ) length() contains(), e.g. ${self.bandwidth} >= 100"),
+        message: z.string().min(1).describe("what is wrong when the condition does not hold, shown with the error"),
+      }),
+    )
+    .describe(when);
 
 const duration = z
   .string()

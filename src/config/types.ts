@@ -2,6 +2,7 @@
 // resources by address with everything the engine needs to plan, order and report on them.
 
 import type { Address } from "./address.js";
+import type { Condition } from "./conditions.js";
 import type { PositionIndex, SourcePosition } from "./positions.js";
 import type { KindCatalog } from "./catalog.js";
 import type { ConfigLookup } from "./lookups.js";
@@ -90,6 +91,10 @@ export interface ConfigResource {
   writeOnly: readonly string[];
   /** Paths filled in by defaults rather than written. */
   defaulted: Set<string>;
+  /** Checked at plan, or before its step when not known by then; a failure stops the run. */
+  preconditions?: Condition[];
+  /** Checked on the object as the service returns it: after its step, and at plan for an object left as it is. */
+  postconditions?: Condition[];
 }
 
 export interface Configuration {

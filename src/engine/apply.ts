@@ -17,6 +17,7 @@ import { isLeaving } from "../kinds/common.js";
 import type { Body, ObjectRef, Observed, Operation, KindHandler } from "../kinds/index.js";
 import type { ResourceState, StateStore } from "../state/index.js";
 import type { EventSink, StepKind } from "./events.js";
+import { appliedValues, conditionError, failedConditions } from "./conditions.js";
 import { CreateBatcher } from "./create-batcher.js";
 import { InterruptedError } from "./interrupt.js";
 import { notAdopted, whyNotOurs } from "./adoption.js";
@@ -170,7 +171,7 @@ export async function applyPlan(applyInput: ApplyInput): Promise<ApplyOutcome> {
       const { address, action } = step.change;
       emit({ type: "apply_start", address, action, step: step.kind });
       try {
-        const objectId = await runStep(input, step);
+        const objectId = await checkedStep(input, step);
         emit({ type: "apply_complete", address, action, step: step.kind, elapsedMs: Date.now() - started, ...(objectId ? { id: objectId } : {}) });
       } catch (error) {
         if (error instanceof InterruptedError) {
@@ -225,6 +226,19 @@ async function adoptFoundObjects(input: StepContext): Promise<void> {
 
 function kindOf(input: ApplyInput, change: ResourceChange): KindHandler {
   return input.session.kinds.get(change.kind)!;
+}
+
+/** Runs one step between its object's preconditions and postconditions, with what the steps before it left in the state. */
+async function checkedStep(input: StepContext, step: Step): Promise<string | undefined> {
+  const resource = step.kind === "delete" ? undefined : resourceAt(input.config, step.change.address);
+  if (!resource?.preconditions && !resource?.postconditions) return runStep(input, step);
+  const values = appliedValues(input.config, input.store);
+  const unmet = failedConditions(input.config, resource, "preconditions", values.configured, values.configured, true)[0];
+  if (unmet) throw conditionError(resource, unmet);
+  const objectId = await runStep(input, step);
+  const broken = failedConditions(input.config, resource, "postconditions", values.observed, values.configured, true)[0];
+  if (broken) throw conditionError(resource, broken);
+  return objectId;
 }
 
 /** Runs one step; returns the object's id when there is one to report. */

@@ -1,7 +1,7 @@
 // The configuration as the engine reads it: the loader given the registry of kinds, the JSON Schema of
 // that format, and the dependency graph of a loaded configuration for `netform graph`.
 
-import { configGraph, configurationJsonSchemaText, loadConfiguration, parseAddress, type Configuration, type ParsedAddress, type LoadOptions, type LoadResult } from "../config/index.js";
+import { configGraph, configurationJsonSchemaText, formatConfiguration, isConfigurationText, loadConfiguration, parseAddress, type Configuration, type FormatResult, type ParsedAddress, type LoadOptions, type LoadResult } from "../config/index.js";
 import type { Graph } from "../graph/index.js";
 import { KIND_CATALOG, KIND_DEFINITIONS, KINDS } from "../kinds/index.js";
 import { LOOKUP_CATALOG } from "../lookups/index.js";
@@ -21,3 +21,9 @@ export function dependencyGraph(config: Configuration): { graph: Graph; kinds: R
 export const parseResourceAddress = (text: string): ParsedAddress | undefined => parseAddress(text, KIND_DEFINITIONS);
 
 export { parseDuration, parseVarFlag } from "../config/index.js";
+
+/** The canonical text of a configuration file (netform fmt), or why it cannot be read. */
+export const formatConfigurationText = (file: string, text: string): FormatResult => formatConfiguration(file, text, KIND_CATALOG);
+
+/** Whether a YAML file found in a directory is a configuration file, for fmt to format. */
+export const isConfigurationFile = (text: string): boolean => isConfigurationText(text, KIND_CATALOG);

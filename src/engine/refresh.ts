@@ -4,6 +4,7 @@
 // abandons it at once.
 
 import { resourceAt, type Configuration } from "../config/index.js";
+import { NetformError } from "../diag/index.js";
 import type { Refreshed } from "../plan/diff.js";
 import { lookupFrom, resolveSpec } from "../plan/resolve.js";
 import { isUnknownValue } from "../plan/values.js";
@@ -95,6 +96,31 @@ async function readAll(session: Session, state: StateFile, config: Configuration
   );
 
   throwIfInterrupted(signal);
+  return { refreshed, imports: await readImports(session, state, config, refreshed) };
+}
+
+/**
+ * --refresh=false: the objects as the state last recorded them, with no read of any of them. Only the
+ * objects `import:` keys name are read, as they are not managed yet and the state knows nothing of them.
+ */
+export async function fromState(session: Session, state: StateFile, config: Configuration, signal?: AbortSignal): Promise<RefreshResult> {
+  const startCount = session.api.requestCount;
+  const refreshed = new Map<string, Refreshed>();
+  for (const [address, recorded] of Object.entries(state.resources)) {
+    if (!recorded.id && recorded.pending?.operation === "create") {
+      throw new NetformError({
+        code: "plan.refresh-needed",
+        message: `--refresh=false cannot plan ${address}: an earlier run's create of it has an unknown outcome, and only a read of the service can tell whether the object exists`,
+        hint: "run once without --refresh=false (netform plan) so that the object is found or known to be missing",
+      });
+    }
+    if (recorded.id) refreshed.set(address, { status: "present", id: recorded.id, ...(recorded.parent ? { parent: recorded.parent } : {}), body: recorded.attributes });
+  }
+  const imports = await unlessInterrupted(readImports(session, state, config, refreshed), signal);
+  return { refreshed, imports, requests: session.api.requestCount - startCount };
+}
+
+async function readImports(session: Session, state: StateFile, config: Configuration, refreshed: ReadonlyMap<string, Refreshed>): Promise<Map<string, Refreshed>> {
   const imports = new Map<string, Refreshed>();
   await Promise.all(
     [...config.resources.values()]
@@ -107,6 +133,5 @@ async function readAll(session: Session, state: StateFile, config: Configuration
         imports.set(resource.address, body ? { status: "present", ...ref, body } : { status: "gone" });
       }),
   );
-
-  return { refreshed, imports };
+  return imports;
 }

@@ -15,6 +15,7 @@ import { lookupFrom, resolveSpec } from "../plan/resolve.js";
 import { summarize, type Plan, type PlanMode } from "../plan/types.js";
 import { acquireLock, type HeldLock, type StateBackend, type StateKeys, type StateStore } from "../state/index.js";
 import { applyPlan, type ApplyOutcome } from "./apply.js";
+import { planConditions } from "./conditions.js";
 import { readConfiguration } from "./configuration.js";
 import type { EventSink } from "./events.js";
 import { interruptedBy, throwIfInterrupted, unlessInterrupted } from "./interrupt.js";
@@ -24,7 +25,7 @@ import { planCost } from "./pricing.js";
 import { Recorder } from "./records.js";
 import { planOutputs, recordOutputs } from "./outputs.js";
 import { applicableMoves, markMoves, recordRefactoring, stateAfterMoves } from "./refactoring.js";
-import { refresh } from "./refresh.js";
+import { fromState, refresh } from "./refresh.js";
 import { assessRisks } from "./risks.js";
 import { reconciledHashes, redactor, secretHasher, secretValues, type SecretHasher } from "./secrets.js";
 import { openSession, type EndpointResolver, type Session } from "./session.js";
@@ -221,6 +222,8 @@ export interface PlanRequest {
   replace?: string[];
   /** False: no price calls, and no cost in the plan (plan --no-cost). */
   cost?: boolean;
+  /** False: plan from the state as recorded, reading none of the objects it records (--refresh=false). */
+  refresh?: boolean;
 }
 
 export interface Planned {
@@ -247,7 +250,7 @@ export async function planRun(run: Run, given: PlanRequest, emit: EventSink): Pr
     return { plan: { formatVersion: 1, mode: request.mode, lineage: state.lineage, serial: state.serial, configHash: run.configHash, changes: [], summary: summarize([]), requestCount: 0 }, diagnostics: unknown, refreshed: new Map() };
   }
   if (request.targets?.length) emit({ type: "diagnostic", diagnostic: targetingWarning(request.targets, request.mode) });
-  const { refreshed, imports, requests } = await refresh(run.session, state, run.config, emit, run.signal);
+  const { refreshed, imports, requests } = request.refresh === false ? await fromState(run.session, state, run.config, run.signal) : await refresh(run.session, state, run.config, emit, run.signal);
   // A destroy deletes what the state records: it needs no lookup, and one that no longer matches must not stop it.
   const lookups = request.mode === "destroy" ? undefined : await lookupsOf(run);
   if (lookups && hasErrors(lookups.diagnostics)) {
@@ -272,6 +275,7 @@ export async function planRun(run: Run, given: PlanRequest, emit: EventSink): Pr
   markMoves(plan, moves);
   const outputChanges = planOutputs(plan, run.config, state, refreshed, run.hash);
   if (outputChanges) plan.outputChanges = outputChanges;
+  if (request.mode === "normal") diagnostics.push(...planConditions(run.config, plan, state, refreshed));
   const before = run.session.api.requestCount;
   diagnostics.push(...(await preflight(run, plan)));
   if (plan.mode !== "refresh-only" && !hasErrors(diagnostics)) {

@@ -4,6 +4,7 @@
 // views through this index.
 
 export { interruptNotice, STOPPED_AT_ONCE_NOTICE } from "./apply-text.js";
+export { renderFmt, type FmtReport, type FormattedFile } from "./fmt.js";
 export { formatDiagnostic, renderDiagnosticsJson, renderDiagnosticsText, renderSchema } from "./diagnostics.js";
 export { parseFormat, renderDrift, renderPlan } from "./documents.js";
 export { renderError } from "./errors.js";
