@@ -130,5 +130,7 @@ export const aclTemplates: KindDefinition<"aclTemplates"> = {
   serverSet: ["uuid", "virtualDeviceDetails", "createdBy", "createdDate"],
   parents: {},
   timeoutMs: 5 * 60_000,
+  // A template is stored, not provisioned.
+  typicalSeconds: { create: 2, update: 2, delete: 2 },
   handler,
 };

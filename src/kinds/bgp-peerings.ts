@@ -106,5 +106,6 @@ export const bgpPeerings: KindDefinition<"bgpPeerings"> = {
   serverSet: ["uuid", "virtualDeviceUuid", "provisioningStatus", "state", "createdBy", "createdDate", "lastUpdatedBy", "lastUpdatedDate"],
   parents: {},
   timeoutMs: 30 * 60_000,
+  typicalSeconds: { create: 30, update: 30, delete: 10 },
   handler,
 };

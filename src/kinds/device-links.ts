@@ -134,5 +134,6 @@ export const deviceLinks: KindDefinition<"deviceLinks"> = {
   serverSet: ["uuid", "status", "createdBy", "createdDate", "lastUpdatedBy", "lastUpdatedDate"],
   parents: {},
   timeoutMs: 30 * 60_000,
+  typicalSeconds: { create: 30, update: 15, delete: 20 },
   handler,
 };

@@ -109,5 +109,7 @@ export const files: KindDefinition<"files"> = {
   serverSet: ["fileUuid"],
   parents: {},
   timeoutMs: 5 * 60_000,
+  // An upload is stored, not provisioned.
+  typicalSeconds: { create: 2, update: 2, delete: 2 },
   handler,
 };

@@ -98,5 +98,7 @@ export const sshKeys: KindDefinition<"sshKeys"> = {
   serverSet: ["uuid"],
   parents: {},
   timeoutMs: 5 * 60_000,
+  // A key is stored, not provisioned.
+  typicalSeconds: { create: 2, update: 2, delete: 2 },
   handler,
 };

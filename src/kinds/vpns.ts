@@ -215,5 +215,6 @@ export const vpns: KindDefinition<"vpns"> = {
   serverSet: ["uuid", "status", "bgpState", "tunnelStatus", "createdDate", "lastUpdatedDate", "createdBy", "lastUpdatedBy"],
   parents: { virtualDeviceUuid: "devices" },
   timeoutMs: 30 * 60_000,
+  typicalSeconds: { create: 45, update: 20, delete: 20 },
   handler,
 };

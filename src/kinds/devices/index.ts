@@ -49,6 +49,8 @@ export const devices: KindDefinition<"devices"> = {
   serverSet: ["uuid", "serviceId", "status", "licenseStatus", "expiry", "ibx", "region", "podName", "sshIpAddress", "sshIpFqdn", "sshIpFqdnStatus", "deviceSerialNo", "redundancyType", "redundantUuid", "interfaces", "createdBy", "createdDate", "lastUpdatedBy", "lastUpdatedDate"],
   parents: {},
   timeoutMs: 90 * 60_000,
+  // Account activation, initialising, then provisioning; an HA pair takes longer.
+  typicalSeconds: { create: 660, update: 60, delete: 180 },
   handler,
   preflight,
 };

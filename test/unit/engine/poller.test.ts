@@ -34,7 +34,7 @@ function fakeKind(states: Map<string, string | undefined>) {
 }
 
 const settings = { minIntervalMs: 5, maxIntervalMs: 20, growth: 0.5 };
-const options = (address: string, operation: "create" | "delete" = "create", timeoutMs = 5_000) => ({ address, operation, timeoutMs, onProgress: () => {} });
+const options = (address: string, operation: "create" | "delete" = "create", timeoutMs = 5_000) => ({ address, operation, expectedMs: 0, timeoutMs, onProgress: () => {} });
 
 describe("Poller", () => {
   it("reads objects waiting side by side with one request per kind, and settles each when ready", async () => {
