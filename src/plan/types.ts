@@ -139,6 +139,15 @@ export interface Plan {
    * outcome) and adopts one made since this time by the same identity, rather than make a second one.
    */
   lookBeforeCreateSince?: string;
+  /** How long the apply should take, and the chain of objects that sets it; absent when nothing waits for the service. */
+  estimatedDuration?: DurationEstimate;
+}
+
+/** The apply's duration, estimated from the plan's longest chain of steps, each weighed by its kind's typical time. */
+export interface DurationEstimate {
+  seconds: number;
+  /** The addresses along that chain, first to last. */
+  chain: string[];
 }
 
 export function summarize(changes: readonly ResourceChange[]): PlanSummary {

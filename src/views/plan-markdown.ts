@@ -12,6 +12,7 @@ import { changedLookups, hasChanges, type LookupResult, type Plan, type PlanMode
 import { capComment, codeSpan, DEFAULT_MAX_LENGTH, details, escapeHtml, escapeInline, fencedBlock, table } from "./markdown.js";
 import type { Colors } from "./output.js";
 import { lookupLines, lookupPhrase } from "./plan-lookups.js";
+import { durationPhrase } from "./plan-duration.js";
 import { noChangesMessage, notComparedLines, refreshOnlyCount, summaryCounts } from "./plan-text.js";
 import { createdLines, deletedLines, fieldChangeLines, gutterLines } from "./values.js";
 
@@ -50,7 +51,7 @@ export function renderPlanMarkdown(plan: Plan, options: MarkdownOptions = {}): s
   ];
   const graph = dependencyGraph(plan, shown);
   return capComment({
-    head: (rowLimit) => [title, lookupNote(lookups), warning(shown, plan.mode, rowLimit), changeTable(shown, plan.mode, rowLimit, options.planFile), unread, rowLimit === undefined ? graph : ""],
+    head: (rowLimit) => [title, plan.estimatedDuration ? `**Estimated duration:** ${durationPhrase(plan.estimatedDuration, codeSpan)}` : "", lookupNote(lookups), warning(shown, plan.mode, rowLimit), changeTable(shown, plan.mode, rowLimit, options.planFile), unread, rowLimit === undefined ? graph : ""],
     rows: shown.length,
     sections,
     note: (left, total) =>

@@ -7,6 +7,7 @@
 
 import { hasChanges, type Plan, type PlanMode, type PlanSummary, type ResourceChange } from "../plan/types.js";
 import type { Colors } from "./output.js";
+import { durationLine } from "./plan-duration.js";
 import { lookupBlocks } from "./plan-lookups.js";
 import { createdLines, deletedLines, fieldChangeLines, Masks, pad, paintSym, type Sym } from "./values.js";
 
@@ -67,7 +68,8 @@ function footer(plan: Plan, c: Colors): string {
     const n = refreshOnlyCount(plan);
     return `${c.bold("Refresh-only plan:")} ${n} to update in the state, no changes to the service.`;
   }
-  return `${c.bold("Plan:")} ${summaryCounts(plan.summary)}.`;
+  const counts = `${c.bold("Plan:")} ${summaryCounts(plan.summary)}.`;
+  return plan.estimatedDuration ? `${counts}\n${durationLine(plan.estimatedDuration)}` : counts;
 }
 
 /** refresh-only: how many objects' recorded attributes the apply would update. */

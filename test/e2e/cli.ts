@@ -53,7 +53,9 @@ export function simEnv(url: string, extra: Record<string, string> = {}): Record<
     NETFORM_ENDPOINT: url,
     NETFORM_CLIENT_ID: "demo-client",
     NETFORM_CLIENT_SECRET: "demo-secret",
-    NETFORM_POLL_INTERVAL_MS: "10",
+    // A thousandth of the real service's smallest interval: netform then expects transitions a thousand
+    // times shorter, as the simulators the tests start (speed 1000) make them.
+    NETFORM_POLL_INTERVAL_MS: "1",
     // Keyed as the README recommends; an unkeyed run with secrets warns on stderr.
     NETFORM_STATE_KEY: "e2e-state-key",
     NO_COLOR: "1",
