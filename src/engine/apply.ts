@@ -16,7 +16,7 @@ import { isUnknownValue } from "../plan/values.js";
 import { isLeaving } from "../kinds/common.js";
 import { KIND_TYPICAL_SECONDS, timingKeyOf, type Body, type ObjectRef, type Observed, type Operation, type KindHandler } from "../kinds/index.js";
 import type { ResourceState, StateStore } from "../state/index.js";
-import type { EventSink, StepKind } from "./events.js";
+import type { EventSink, StepKind, StepTiming } from "./events.js";
 import { CreateBatcher } from "./create-batcher.js";
 import { InterruptedError } from "./interrupt.js";
 import { notAdopted, whyNotOurs } from "./adoption.js";
@@ -149,6 +149,11 @@ export async function applyPlan(applyInput: ApplyInput): Promise<ApplyOutcome> {
 
   // Steps the interrupt stopped, or kept from starting: what they block is not "skipped because it failed".
   const stoppedByInterrupt = new Set<string>();
+  const timings: StepTiming[] = [];
+  const timed = (step: Step, started: number, outcome: StepTiming["outcome"]) => {
+    const finished = Date.now();
+    timings.push({ address: step.change.address, step: step.kind, startedAt: new Date(started).toISOString(), finishedAt: new Date(finished).toISOString(), seconds: (finished - started) / 1000, outcome });
+  };
   const outcomes = await walk(graph, {
     concurrency: Number.MAX_SAFE_INTEGER, // API calls are limited by the client (provider.parallelism), waits are not
     shouldStart: (id) => {
@@ -162,8 +167,10 @@ export async function applyPlan(applyInput: ApplyInput): Promise<ApplyOutcome> {
       emit({ type: "apply_start", address, action, step: step.kind });
       try {
         const objectId = await runStep(input, step);
+        timed(step, started, "done");
         emit({ type: "apply_complete", address, action, step: step.kind, elapsedMs: Date.now() - started, ...(objectId ? { id: objectId } : {}) });
       } catch (error) {
+        timed(step, started, error instanceof InterruptedError ? "interrupted" : "failed");
         if (error instanceof InterruptedError) {
           stoppedByInterrupt.add(id);
           const objectId = recordedId(input, step);
@@ -191,7 +198,7 @@ export async function applyPlan(applyInput: ApplyInput): Promise<ApplyOutcome> {
   }
   // What was done, not what was planned: a change counts once all of its steps finished.
   const finished = plan.changes.filter((c) => [...steps].every(([id, step]) => step.change !== c || outcomes.get(id)?.status === "done"));
-  emit({ type: "change_summary", operation: input.operation, summary: summarize(finished.filter((c) => c.action !== "no-op")), failed, skipped, interrupted });
+  emit({ type: "change_summary", operation: input.operation, summary: summarize(finished.filter((c) => c.action !== "no-op")), failed, skipped, interrupted, steps: timings });
   return { failed, skipped, interrupted };
 }
 
