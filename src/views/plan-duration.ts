@@ -5,8 +5,9 @@ import type { DurationEstimate } from "../plan/types.js";
 
 /** A rounded duration: "about 40 s", "about 9 min", "about 1 h 20 min". */
 export function aboutDuration(seconds: number): string {
-  if (seconds < 60) return `about ${Math.max(1, Math.round(seconds))} s`;
-  const minutes = Math.round(seconds / 60);
+  const whole = Math.max(1, Math.round(seconds));
+  if (whole < 60) return `about ${whole} s`;
+  const minutes = Math.round(whole / 60);
   if (minutes < 60) return `about ${minutes} min`;
   const rest = minutes % 60;
   return `about ${Math.floor(minutes / 60)} h${rest ? ` ${rest} min` : ""}`;
