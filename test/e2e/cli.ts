@@ -21,7 +21,7 @@ export interface Workspace {
   dir: string;
   statePath: string;
   write(yaml: string, file?: string): void;
-  state(): { resources: Record<string, { id?: string; kind: string; parent?: string; attributes: Record<string, unknown>; pending?: unknown; sensitiveHashes: Record<string, string> }>; serial: number; lineage: string };
+  state(): { resources: Record<string, { id?: string; kind: string; parent?: string; attributes: Record<string, unknown>; pending?: unknown; sensitiveHashes: Record<string, string> }>; serial: number; lineage: string; timings?: Record<string, Record<string, { seconds: number; samples: number }>> };
   stateText(): string;
 }
 
