@@ -48,10 +48,10 @@ describe("TransitionTimes", () => {
 describe("nextLookAfter", () => {
   const settings = { minIntervalMs: 100, maxIntervalMs: 5_000, growth: 0.1 };
   const rows: Array<{ name: string; elapsed: number; expected: number; next: number }> = [
-    { name: "the first look comes once most of the typical time has passed", elapsed: 0, expected: 10_000, next: FIRST_LOOK * 10_000 },
-    { name: "the second at the typical time", elapsed: FIRST_LOOK * 10_000, expected: 10_000, next: (1 - FIRST_LOOK) * 10_000 },
+    { name: "the first look comes once the typical time has passed", elapsed: 0, expected: 10_000, next: FIRST_LOOK * 10_000 },
+    { name: "a wait that began earlier is looked at when its typical time is up", elapsed: 4_000, expected: 10_000, next: FIRST_LOOK * 10_000 - 4_000 },
     { name: "after it, a fraction of the time waited", elapsed: 20_000, expected: 10_000, next: 2_000 },
-    { name: "never more often than the smallest interval", elapsed: 9_990, expected: 10_000, next: 100 },
+    { name: "never more often than the smallest interval", elapsed: FIRST_LOOK * 10_000 - 10, expected: 10_000, next: 100 },
     { name: "never less often than the largest", elapsed: 600_000, expected: 10_000, next: 5_000 },
     { name: "with nothing known, backoff from the start", elapsed: 3_000, expected: 0, next: 300 },
   ];
