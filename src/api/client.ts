@@ -71,6 +71,13 @@ export interface RequestOptions {
 /** A field of a multipart body: a value, or a file's content under a file name. */
 export type MultipartField = { name: string; value: string } | { name: string; content: string; fileName: string };
 
+/**
+ * The order queued requests are sent in. Changes go first: a create, or a dependent's start, must not wait
+ * behind status reads, which lose nothing by waiting (the next read sees the same or a later state). A
+ * token goes before both, as every request waits for it.
+ */
+const PRIORITY = { token: 2, change: 1, read: 0 } as const;
+
 /** Renew this long before the service's stated expiry, so no request carries a token that dies in flight. */
 const RENEW_MARGIN_MS = 60_000;
 
@@ -131,7 +138,7 @@ export class ApiClient {
     // Asking for a token changes nothing on the service, so it is retried like a read.
     const res = await this.exchange("POST", "/oauth2/v1/token", {
       body: { grant_type: "client_credentials", client_id: creds.clientId, client_secret: creds.clientSecret },
-    }, { idempotent: true, authenticated: false });
+    }, { idempotent: true, authenticated: false, priority: PRIORITY.token });
     if (res.status >= 500) {
       throw new NetformError({
         code: "auth.service_error",
@@ -195,7 +202,7 @@ export class ApiClient {
    * anything on 429 or a connection never made), renews the token once on a 401, and turns a mutating
    * request whose outcome is unknown into OutcomeUnknownError.
    */
-  private async exchange(method: string, path: string, opts: RequestOptions, how: { idempotent: boolean; authenticated: boolean }): Promise<Response> {
+  private async exchange(method: string, path: string, opts: RequestOptions, how: { idempotent: boolean; authenticated: boolean; priority: number }): Promise<Response> {
     let renewed = false;
     let forceToken = false;
     for (let attempt = 1; ; attempt++) {
@@ -204,7 +211,7 @@ export class ApiClient {
       try {
         const token = how.authenticated ? await this.accessToken(forceToken) : undefined;
         forceToken = false;
-        res = await this.inFlight.add(() => this.send(method, path, token ? { ...opts, token } : opts));
+        res = await this.inFlight.add(() => this.send(method, path, token ? { ...opts, token } : opts), { priority: how.priority });
       } catch (cause) {
         if (cause instanceof NetformError) throw cause;
         const retryable = how.idempotent || neverSent(cause);
@@ -258,7 +265,8 @@ export class ApiClient {
   }
 
   private async authenticated(method: string, path: string, opts: RequestOptions): Promise<Response> {
-    const res = await this.exchange(method, path, opts, { idempotent: opts.readOnly || isReadOnly(method), authenticated: true });
+    const idempotent = opts.readOnly || isReadOnly(method);
+    const res = await this.exchange(method, path, opts, { idempotent, authenticated: true, priority: idempotent ? PRIORITY.read : PRIORITY.change });
     if (res.status >= 400) throw new ApiError({ status: res.status, method, path, body: res.body });
     return res;
   }

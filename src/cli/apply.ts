@@ -10,7 +10,15 @@ import { applyRun, hasChanges, recordLookups, plannedFromFile, readPlanFile, sav
 import { type Output, parseFormat, renderPlanText, renderRefreshRecorded } from "../views/index.js";
 import { run, type RunContext } from "./program.js";
 import { addRunOptions, runRequest, type RunFlags, type RunRequest } from "./run-options.js";
-import { confirm, jsonLinesReporter, planRequested, textReporter, withRun, type Reporter } from "./run-command.js";
+import { confirm, jsonLinesReporter, markdownReporter, planRequested, textReporter, withRun, type Reporter } from "./run-command.js";
+
+const FORMATS = ["text", "json", "markdown"] as const;
+
+/** Text for people; JSON lines for pipelines; for a pull request or a job summary, a markdown report at the end. */
+function reporterFor(output: Output, format: (typeof FORMATS)[number]): Reporter {
+  if (format === "json") return jsonLinesReporter(output);
+  return format === "markdown" ? markdownReporter(output) : textReporter(output);
+}
 
 /** Runs the plan's changes. Exit 1 when anything failed, was skipped or was not finished. */
 async function execute(r: Run, planned: Planned, reporter: Reporter, operation: "apply" | "destroy"): Promise<number> {
@@ -48,7 +56,7 @@ async function applySaved(ctx: RunContext, path: string, flags: RunFlags): Promi
   refuseFlagsOfAPlan(flags);
   const file = readPlanFile(path, process.env);
   const saved = savedPaths(file, path);
-  const reporter = parseFormat(flags.format, ["text", "json"] as const) === "json" ? jsonLinesReporter(ctx.output) : textReporter(ctx.output);
+  const reporter = reporterFor(ctx.output, parseFormat(flags.format, FORMATS));
   // The run the plan was made for: its configuration, state and inputs; only --state, --parallelism and
   // the lock flags may differ. A plan made on another backend names its state there, not a local file.
   const { parallelism, lockTimeoutMs, lock } = runRequest({ ...flags, target: [] });
@@ -106,9 +114,10 @@ function refuseFlagsOfAPlan(flags: RunFlags): void {
 async function applyCommand(ctx: RunContext, flags: RunFlags, operation: "apply" | "destroy", planFile?: string): Promise<number> {
   const { output } = ctx;
   if (planFile) return applySaved(ctx, planFile, flags);
-  const json = parseFormat(flags.format, ["text", "json"] as const) === "json";
+  const format = parseFormat(flags.format, FORMATS);
+  const json = format !== "text";
   if (json && !flags.autoApprove) {
-    throw new NetformError({ code: "usage", message: `${operation} --format json cannot ask for approval`, hint: `add --auto-approve, or apply a saved plan: netform ${operation === "apply" ? "apply FILE" : "plan --destroy --out FILE, then netform apply FILE"}` });
+    throw new NetformError({ code: "usage", message: `${operation} --format ${format} cannot ask for approval`, hint: `add --auto-approve, or apply a saved plan: netform ${operation === "apply" ? "apply FILE" : "plan --destroy --out FILE, then netform apply FILE"}` });
   }
   if (!flags.autoApprove && !canAsk(output)) {
     throw new NetformError({
@@ -117,7 +126,7 @@ async function applyCommand(ctx: RunContext, flags: RunFlags, operation: "apply"
       hint: `review the plan with 'netform ${operation === "destroy" ? "plan --destroy" : "plan"}', then run 'netform ${operation} --auto-approve'`,
     });
   }
-  const reporter = json ? jsonLinesReporter(output) : textReporter(output);
+  const reporter = reporterFor(output, format);
   const request = runRequest(flags);
   if (operation === "destroy") request.mode = "destroy";
   return withRun(ctx, request, operation, reporter, async (r, interrupts) => {
@@ -147,12 +156,12 @@ async function applyCommand(ctx: RunContext, flags: RunFlags, operation: "apply"
 export function registerApply(program: Command): void {
   addRunOptions(program.command("apply [planfile]"), { planFlags: true })
     .option("--auto-approve", "apply without asking (required without a terminal; a saved plan never asks)")
-    .option("--format <format>", "text, or json: one JSON object per line for each event (needs --auto-approve or a saved plan)", "text")
+    .option("--format <format>", "text; json: one JSON object per line for each event; markdown: a report with each step's time as a chart (both need --auto-approve or a saved plan)", "text")
     .option("--ignore-downtime", "apply even while the service announces a downtime or maintenance where the plan changes something")
     .action(run((ctx, planFile: string | undefined, flags: RunFlags) => applyCommand(ctx, flags, "apply", planFile)));
   addRunOptions(program.command("destroy"), { planFlags: false })
     .option("--auto-approve", "destroy without asking (required without a terminal)")
-    .option("--format <format>", "text, or json: one JSON object per line for each event (needs --auto-approve)", "text")
+    .option("--format <format>", "text; json: one JSON object per line for each event; markdown: a report with each step's time as a chart (both need --auto-approve)", "text")
     .option("--ignore-downtime", "destroy even while the service announces a downtime or maintenance where the plan changes something")
     .action(run((ctx, flags: RunFlags) => applyCommand(ctx, flags, "destroy")));
 }

@@ -4,7 +4,7 @@
 
 import { createInterface } from "node:readline/promises";
 import { NetformError, type Diagnostic } from "../diag/index.js";
-import { eventLine, formatDiagnostic, interruptNotice, type Output, progressView, STOPPED_AT_ONCE_NOTICE } from "../views/index.js";
+import { eventLine, formatDiagnostic, interruptNotice, type Output, progressView, renderApplyMarkdown, STOPPED_AT_ONCE_NOTICE } from "../views/index.js";
 import { resolveEndpoint } from "./endpoint.js";
 import { Interrupts } from "./interrupts.js";
 import type { RunContext } from "./program.js";
@@ -41,6 +41,20 @@ export function jsonLinesReporter(output: Output): Reporter {
     },
     trace: (text) => output.err(text),
     close: () => {},
+  };
+}
+
+/** For `apply --format markdown`: the quiet reporter's stderr, and the apply's report (views/apply-markdown.ts) on stdout once it ends. */
+export function markdownReporter(output: Output): Reporter {
+  const quiet = quietReporter(output);
+  const errors: Extract<EngineEvent, { type: "apply_errored" }>[] = [];
+  return {
+    ...quiet,
+    emit: (event) => {
+      quiet.emit(event);
+      if (event.type === "apply_errored") errors.push(event);
+      if (event.type === "change_summary") output.out(renderApplyMarkdown(event, errors));
+    },
   };
 }
 

@@ -14,9 +14,9 @@ import { resolveSpec } from "../plan/resolve.js";
 import { summarize, type Plan, type ResourceChange } from "../plan/types.js";
 import { isUnknownValue } from "../plan/values.js";
 import { isLeaving } from "../kinds/common.js";
-import type { Body, ObjectRef, Observed, Operation, KindHandler } from "../kinds/index.js";
+import { KIND_TYPICAL_SECONDS, timingKeyOf, type Body, type ObjectRef, type Observed, type Operation, type KindHandler } from "../kinds/index.js";
 import type { ResourceState, StateStore } from "../state/index.js";
-import type { EventSink, StepKind } from "./events.js";
+import type { EventSink, StepKind, StepTiming } from "./events.js";
 import { appliedValues, conditionError, failedConditions } from "./conditions.js";
 import { CreateBatcher } from "./create-batcher.js";
 import { InterruptedError } from "./interrupt.js";
@@ -25,7 +25,8 @@ import { ownedByOthers } from "./refresh.js";
 import { deposedAddress, Recorder } from "./records.js";
 import type { SecretHasher } from "./secrets.js";
 import type { Session } from "./session.js";
-import { Poller } from "./wait.js";
+import { TransitionTimes } from "./transition-times.js";
+import { paceOf, Poller } from "./wait.js";
 
 export interface ApplyInput {
   plan: Plan;
@@ -45,6 +46,7 @@ export interface ApplyInput {
 /** What every step of one apply shares. */
 interface StepContext extends ApplyInput {
   poller: Poller;
+  times: TransitionTimes;
   records: Recorder;
   creates: CreateBatcher;
   /** The configuration's dependency graph, built once per apply. */
@@ -148,6 +150,7 @@ export async function applyPlan(applyInput: ApplyInput): Promise<ApplyOutcome> {
   const input: StepContext = {
     ...applyInput,
     poller: new Poller(ctx, applyInput.session.poll),
+    times: new TransitionTimes(KIND_TYPICAL_SECONDS, applyInput.store.state.timings, paceOf(applyInput.session.poll)),
     records: new Recorder(applyInput.store, applyInput.hash),
     creates: new CreateBatcher(ctx),
     dependencies: configGraph(applyInput.config),
@@ -159,6 +162,11 @@ export async function applyPlan(applyInput: ApplyInput): Promise<ApplyOutcome> {
 
   // Steps the interrupt stopped, or kept from starting: what they block is not "skipped because it failed".
   const stoppedByInterrupt = new Set<string>();
+  const timings: StepTiming[] = [];
+  const timed = (step: Step, started: number, outcome: StepTiming["outcome"]) => {
+    const finished = Date.now();
+    timings.push({ address: step.change.address, step: step.kind, startedAt: new Date(started).toISOString(), finishedAt: new Date(finished).toISOString(), seconds: (finished - started) / 1000, outcome });
+  };
   const outcomes = await walk(graph, {
     concurrency: Number.MAX_SAFE_INTEGER, // API calls are limited by the client (provider.parallelism), waits are not
     shouldStart: (id) => {
@@ -172,8 +180,10 @@ export async function applyPlan(applyInput: ApplyInput): Promise<ApplyOutcome> {
       emit({ type: "apply_start", address, action, step: step.kind });
       try {
         const objectId = await checkedStep(input, step);
+        timed(step, started, "done");
         emit({ type: "apply_complete", address, action, step: step.kind, elapsedMs: Date.now() - started, ...(objectId ? { id: objectId } : {}) });
       } catch (error) {
+        timed(step, started, error instanceof InterruptedError ? "interrupted" : "failed");
         if (error instanceof InterruptedError) {
           stoppedByInterrupt.add(id);
           const objectId = recordedId(input, step);
@@ -203,7 +213,7 @@ export async function applyPlan(applyInput: ApplyInput): Promise<ApplyOutcome> {
   const unfinished = new Set<ResourceChange>();
   for (const [id, step] of steps) if (outcomes.get(id)?.status !== "done") unfinished.add(step.change);
   const finished = plan.changes.filter((c) => !unfinished.has(c));
-  emit({ type: "change_summary", operation: input.operation, summary: summarize(finished.filter((c) => c.action !== "no-op")), failed, skipped, interrupted });
+  emit({ type: "change_summary", operation: input.operation, summary: summarize(finished.filter((c) => c.action !== "no-op")), failed, skipped, interrupted, steps: timings });
   return { failed, skipped, interrupted };
 }
 
@@ -294,15 +304,24 @@ function dependenciesOf(input: StepContext, address: string): string[] {
   return input.dependencies.has(address) ? input.dependencies.dependenciesOf(address).sort() : [];
 }
 
-async function waitFor(input: StepContext, change: ResourceChange, ref: ObjectRef, operation: Operation, step: StepKind): Promise<Body | undefined> {
+/**
+ * Waits for the object's transition. A transition this step started whole (`timed`) teaches the state how
+ * long the kind's operation takes; one an earlier run started, or a parent's delete carried, does not.
+ */
+async function waitFor(input: StepContext, change: ResourceChange, ref: ObjectRef, operation: Operation, step: StepKind, timed: boolean): Promise<Body | undefined> {
   const kind = kindOf(input, change);
-  return input.poller.wait(kind, ref, {
+  const key = timingKeyOf(change, operation);
+  const started = Date.now();
+  const body = await input.poller.wait(kind, ref, {
     address: change.address,
     operation,
+    expectedMs: input.times.typical(key, operation).seconds * 1000,
     timeoutMs: input.config.provider.timeouts[change.kind]!,
     onProgress: (state, elapsedMs) => input.emit({ type: "apply_progress", address: change.address, action: change.action, step, elapsedMs, ...(state ? { state } : {}) }),
     ...(input.signal ? { signal: input.signal } : {}),
   });
+  if (timed) input.records.timed(key, operation, (Date.now() - started) / 1000);
+  return body;
 }
 
 /** How many times a mutating call whose outcome stays unknown is observed and sent again. */
@@ -363,7 +382,7 @@ async function create(input: StepContext, change: ResourceChange): Promise<strin
     throw error;
   }
   await input.records.accepted(resource, created, created.body, spec, dependencies, "create");
-  const ready = await waitFor(input, change, created, "create", "create");
+  const ready = await waitFor(input, change, created, "create", "create", existing === undefined);
   await input.records.settled(resource, created, ready ?? created.body, spec, dependencies);
   return created.id;
 }
@@ -373,7 +392,7 @@ async function finishEarlierDelete(input: StepContext, change: ResourceChange): 
   const recorded = input.records.recorded(change.address);
   if (!recorded?.id) return;
   const ref: ObjectRef = { id: recorded.id, ...(recorded.parent ? { parent: recorded.parent } : {}) };
-  await waitFor(input, change, ref, "delete", "wait");
+  await waitFor(input, change, ref, "delete", "wait", false);
   await input.records.forget(change.address);
 }
 
@@ -400,7 +419,7 @@ async function update(input: StepContext, change: ResourceChange): Promise<strin
       return changes.some((c) => paths.includes(c.path)) ? undefined : true;
     },
   );
-  const ready = await waitFor(input, change, ref, "update", "update");
+  const ready = await waitFor(input, change, ref, "update", "update", true);
   await input.records.settled(resource, ref, ready ?? recorded.attributes, spec, dependenciesOf(input, change.address));
   return ref.id;
 }
@@ -429,7 +448,7 @@ async function awaitEarlier(input: StepContext, change: ResourceChange): Promise
   const recorded = input.records.recorded(change.address);
   if (!recorded?.id) throw new Error(`${change.address} has no recorded id`);
   const ref: ObjectRef = { id: recorded.id, ...(recorded.parent ? { parent: recorded.parent } : {}) };
-  const body = await waitFor(input, change, ref, change.awaiting ?? "create", "wait");
+  const body = await waitFor(input, change, ref, change.awaiting ?? "create", "wait", false);
   await input.records.caughtUp(change.address, body, resource.secrets);
   return ref.id;
 }
@@ -459,7 +478,7 @@ async function remove(input: StepContext, change: ResourceChange, withParent: bo
       },
     );
   }
-  await waitFor(input, change, ref, "delete", "delete");
+  await waitFor(input, change, ref, "delete", "delete", !withParent);
   await input.records.forget(address);
   return ref.id;
 }

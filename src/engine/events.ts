@@ -16,13 +16,24 @@ export type EngineEvent =
   | { type: "apply_skipped"; address: string; action: Action; blockedBy: string }
   /** A step the interrupt stopped: its call was answered and recorded, its wait was cut short. */
   | { type: "apply_interrupted"; address: string; action: Action; step: StepKind; elapsedMs: number; id?: string }
-  /** `interrupted`: steps the interrupt stopped or kept from starting. */
-  | { type: "change_summary"; operation: "apply" | "destroy"; summary: PlanSummary; failed: number; skipped: number; interrupted: number }
+  /** `interrupted`: steps the interrupt stopped or kept from starting; `steps`: when each step that ran started and ended. */
+  | { type: "change_summary"; operation: "apply" | "destroy"; summary: PlanSummary; failed: number; skipped: number; interrupted: number; steps?: StepTiming[] }
   /** The run was asked to stop (once, as soon as the signal arrives): it is winding down safely. */
   | { type: "interrupted"; signal: InterruptSignal }
   | { type: "diagnostic"; diagnostic: Diagnostic }
   /** The service answered 429: the request is sent again in `retryInMs` (its Retry-After, capped). */
   | { type: "rate_limited"; method: string; path: string; retryInMs: number };
+
+/** What one step of an apply took: the markdown's Gantt chart and the JSON report it. */
+export interface StepTiming {
+  address: string;
+  step: StepKind;
+  /** ISO 8601, UTC. */
+  startedAt: string;
+  finishedAt: string;
+  seconds: number;
+  outcome: "done" | "failed" | "interrupted";
+}
 
 /** The calls one planned action turns into (a replace is a delete and a create). */
 export type StepKind = "create" | "update" | "delete" | "import" | "wait";

@@ -10,6 +10,7 @@ import type { Body, ObjectRef, Operation } from "../kinds/index.js";
 import { hashesUnder } from "../plan/index.js";
 import type { LookupState, OutputState, ResourceState, StateStore } from "../state/index.js";
 import { NEVER_APPLIED, scrubbed } from "./secrets.js";
+import { withSample } from "./transition-times.js";
 
 export { NEVER_APPLIED } from "./secrets.js";
 
@@ -146,6 +147,18 @@ export class Recorder {
     this.store.amend((s) => {
       const recorded = s.resources[address];
       if (recorded) recorded.sensitiveHashes = { ...sensitiveHashes };
+    });
+  }
+
+  /**
+   * How long the service took to finish an operation on an object (by its timing key: its kind, or its
+   * kind's variant), folded into the state's
+   * learned times (transition-times.ts); saved with the step's own record, which follows at once.
+   */
+  timed(key: string, operation: Operation, seconds: number): void {
+    this.store.amend((s) => {
+      const ofKind = ((s.timings ??= {})[key] ??= {});
+      ofKind[operation] = withSample(ofKind[operation], seconds);
     });
   }
 

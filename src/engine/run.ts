@@ -6,16 +6,17 @@ import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { relative, resolve, sep } from "node:path";
 import type { RetryNotice } from "../api/index.js";
-import { expandBlockAddresses, resourceAt, secretsAt, Sensitive, type ConfigResource, type Configuration, type VariableInputs } from "../config/index.js";
-import { isKind, KIND_DEFINITIONS } from "../kinds/index.js";
+import { configGraph, expandBlockAddresses, resourceAt, secretsAt, Sensitive, type ConfigResource, type Configuration, type VariableInputs } from "../config/index.js";
+import { isKind, KIND_DEFINITIONS, KIND_TYPICAL_SECONDS } from "../kinds/index.js";
 import { hasErrors, NetformError, type Diagnostic } from "../diag/index.js";
 import { sameValue } from "../plan/values.js";
 import { makePlan, unknownAddresses, type Refreshed } from "../plan/diff.js";
 import { lookupFrom, resolveSpec } from "../plan/resolve.js";
-import { summarize, type Plan, type PlanMode } from "../plan/types.js";
+import { summarize, type DurationEstimate, type Plan, type PlanMode } from "../plan/types.js";
 import { acquireLock, type HeldLock, type StateBackend, type StateKeys, type StateStore } from "../state/index.js";
-import { applyPlan, type ApplyOutcome } from "./apply.js";
+import { applyPlan, stepGraph, type ApplyOutcome } from "./apply.js";
 import { planConditions } from "./conditions.js";
+import { estimateDuration } from "./estimate.js";
 import { readConfiguration } from "./configuration.js";
 import type { EventSink } from "./events.js";
 import { interruptedBy, throwIfInterrupted, unlessInterrupted } from "./interrupt.js";
@@ -30,6 +31,8 @@ import { assessRisks } from "./risks.js";
 import { reconciledHashes, redactor, secretHasher, secretValues, type SecretHasher } from "./secrets.js";
 import { openSession, type EndpointResolver, type Session } from "./session.js";
 import { backendSettings, defaultStatePath, loadStore, stateAccess } from "./state-access.js";
+import { TransitionTimes } from "./transition-times.js";
+import { paceOf } from "./wait.js";
 
 export { defaultStatePath, GENERATOR } from "./state-access.js";
 
@@ -288,8 +291,19 @@ export async function planRun(run: Run, given: PlanRequest, emit: EventSink): Pr
     plan.cost = await unlessInterrupted(planCost(run.session.api, plan), run.signal);
     plan.requestCount += plan.cost.requests;
   }
+  if (plan.mode !== "refresh-only") {
+    const estimate = estimatedDuration(run, plan);
+    if (estimate) plan.estimatedDuration = estimate;
+  }
   for (const d of diagnostics) emit({ type: "diagnostic", diagnostic: d });
   return { plan, diagnostics, refreshed };
+}
+
+/** How long applying the plan should take, from this state's learned times where it has them. */
+function estimatedDuration(run: Run, plan: Plan): DurationEstimate | undefined {
+  const state = run.store.state;
+  const { graph, steps } = stepGraph(plan, configGraph(run.config), state.resources, run.session.kinds);
+  return estimateDuration(graph, steps, new TransitionTimes(KIND_TYPICAL_SECONDS, state.timings, paceOf(run.session.poll)));
 }
 
 export async function applyRun(run: Run, planned: Planned, emit: EventSink, operation: "apply" | "destroy"): Promise<ApplyOutcome> {

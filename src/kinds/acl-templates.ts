@@ -131,5 +131,7 @@ export const aclTemplates: KindDefinition<"aclTemplates"> = {
   parents: {},
   timeoutMs: 5 * 60_000,
   networkEdge: true,
+  // A template is stored, not provisioned.
+  typicalSeconds: { create: 2, update: 2, delete: 2 },
   handler,
 };

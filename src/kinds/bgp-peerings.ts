@@ -107,5 +107,6 @@ export const bgpPeerings: KindDefinition<"bgpPeerings"> = {
   parents: {},
   timeoutMs: 30 * 60_000,
   networkEdge: true,
+  typicalSeconds: { create: 30, update: 30, delete: 10 },
   handler,
 };

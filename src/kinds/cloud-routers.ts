@@ -161,6 +161,7 @@ export const cloudRouters: KindDefinition<"cloudRouters"> = {
   serverSet: ["href", "uuid", "state", "equinixAsn", "connectionsCount", "changeLog", "change"],
   parents: {},
   timeoutMs: 30 * 60_000,
+  typicalSeconds: { create: 60, update: 30, delete: 30 },
   handler,
   pricing,
 };

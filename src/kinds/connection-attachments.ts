@@ -12,9 +12,10 @@ import { identityOf, placeDiagnostic, SecretPaths, uuid, type ConfigResource, ty
 import type { Diagnostic } from "../diag/index.js";
 import { NetformError } from "../diag/index.js";
 import { deleteIdempotently, isNotFound, readinessFrom, readUnlessGone, refKey, type StateTable } from "./common.js";
-import type { Body, KindContext, KindDefinition, KindHandler, ObjectRef, Observed, Operation, Readiness } from "./types.js";
+import type { Body, KindContext, KindDefinition, KindHandler, ObjectRef, Observed, Operation, Readiness, TypicalSeconds } from "./types.js";
 
 export interface ConnectionAttachmentOptions<Name extends string> {
+  typicalSeconds: TypicalSeconds;
   name: Name;
   description: string;
   /** For messages: "route filter attachment". */
@@ -203,6 +204,7 @@ export function connectionAttachmentKind<Name extends string>(options: Connectio
     serverSet: ["href", "uuid", "state", "change", "changeLog", "changelog", "attachmentStatus", "type"],
     parents: { connection: "connections", [policyField]: options.policyKind },
     timeoutMs: 10 * 60_000,
+    typicalSeconds: options.typicalSeconds,
     handler,
   };
 }

@@ -135,5 +135,6 @@ export const deviceLinks: KindDefinition<"deviceLinks"> = {
   parents: {},
   timeoutMs: 30 * 60_000,
   networkEdge: true,
+  typicalSeconds: { create: 30, update: 15, delete: 20 },
   handler,
 };

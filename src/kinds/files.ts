@@ -108,5 +108,7 @@ export const files: KindDefinition<"files"> = {
   parents: {},
   timeoutMs: 5 * 60_000,
   networkEdge: true,
+  // An upload is stored, not provisioned.
+  typicalSeconds: { create: 2, update: 2, delete: 2 },
   handler,
 };

@@ -20,7 +20,7 @@ import { routeAggregations } from "./route-aggregations.js";
 import { routingProtocols } from "./routing-protocols/index.js";
 import { serviceTokens } from "./service-tokens.js";
 import { sshKeys } from "./ssh-keys.js";
-import type { KindDefinition, KindHandler } from "./types.js";
+import type { Body, KindDefinition, KindHandler, Operation, TypicalSeconds } from "./types.js";
 import { vpns } from "./vpns.js";
 
 /** Every kind, in the order the configuration's sections and the JSON Schema list them. */
@@ -61,4 +61,22 @@ export const KIND_CATALOG: KindCatalog = KIND_DEFINITIONS;
 /** Each kind's handler, by the name a configuration, a state or a plan gives (a plain string). */
 export const KIND_HANDLERS: ReadonlyMap<string, KindHandler> = new Map(DEFINITIONS.map((d) => [d.name, d.handler]));
 
-export type { Body, KindContext, KindHandler, KindPricing, ObjectRef, Observed, Operation, PricedProduct, PriceQuery, Readiness, UpdateMethod } from "./types.js";
+/**
+ * Typical transition times by timing key: a kind's name, and "kind/variant" for the variants a kind
+ * times apart (timingKey).
+ */
+export const KIND_TYPICAL_SECONDS: ReadonlyMap<string, TypicalSeconds> = new Map(
+  DEFINITIONS.flatMap((d: KindDefinition): [string, TypicalSeconds][] => [[d.name, d.typicalSeconds], ...Object.entries(d.timedVariants?.seconds ?? {}).map(([variant, seconds]): [string, TypicalSeconds] => [`${d.name}/${variant}`, seconds])]),
+);
+
+/** The key an object's transition times are known and learned by: its kind, or its kind's variant. */
+export function timingKey(kind: string, body: Body | undefined): string {
+  const variant = body && KIND_DEFINITIONS.get(kind as Kind)?.timedVariants?.of(body);
+  return variant ? `${kind}/${variant}` : kind;
+}
+
+/** The timing key of a planned change's object, as it is before a delete and as it will be otherwise. */
+export const timingKeyOf = (change: { kind: string; before?: Body; after?: Body }, operation: Operation): string =>
+  timingKey(change.kind, operation === "delete" ? change.before : (change.after ?? change.before));
+
+export type { Body, KindContext, KindHandler, KindPricing, ObjectRef, Observed, Operation, PricedProduct, PriceQuery, Readiness, TypicalSeconds, UpdateMethod } from "./types.js";

@@ -137,5 +137,6 @@ export const networks: KindDefinition<"networks"> = {
   serverSet: ["href", "uuid", "state", "operation", "connectionsCount", "account", "change", "changeLog", "links"],
   parents: {},
   timeoutMs: 15 * 60_000,
+  typicalSeconds: { create: 20, update: 20, delete: 20 },
   handler,
 };

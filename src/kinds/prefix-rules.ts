@@ -11,7 +11,7 @@ import { parsePrefix, placeDiagnostic, Reference, reveal, SecretPaths, uuid, typ
 import type { Diagnostic } from "../diag/index.js";
 import { NetformError } from "../diag/index.js";
 import { compact, deleteIdempotently, isNotFound, readinessFrom, readUnlessGone, refKey, type StateTable, uuidOf } from "./common.js";
-import type { Body, KindContext, KindDefinition, KindHandler, ObjectRef, Observed, Operation, Readiness, UpdateMethod } from "./types.js";
+import type { Body, KindContext, KindDefinition, KindHandler, ObjectRef, Observed, Operation, Readiness, UpdateMethod, TypicalSeconds } from "./types.js";
 
 export const PREFIX_MATCHES = ["exact", "orlonger"] as const;
 /** The service's default: the prefix and every longer one within it. */
@@ -25,6 +25,7 @@ type Family = Prefix["family"];
 const FAMILY_NAME: Record<Family, string> = { 4: "IPv4", 6: "IPv6" };
 
 export interface PrefixRuleOptions<Name extends string> {
+  typicalSeconds: TypicalSeconds;
   name: Name;
   description: string;
   /** For messages: "route filter rule". */
@@ -232,6 +233,7 @@ export function prefixRuleKind<Name extends string>(options: PrefixRuleOptions<N
     serverSet: [...options.attributes.filter((a) => !fields.includes(a as (typeof fields)[number])), "changelog"],
     parents: { [parentField]: options.parentKind },
     timeoutMs: 10 * 60_000,
+    typicalSeconds: options.typicalSeconds,
     handler,
   };
 }

@@ -32,6 +32,7 @@ function crossRules(own: readonly ConfigResource[], all: ReadonlyMap<string, Con
 
 export const routeAggregationAttachments = connectionAttachmentKind({
   name: "routeAggregationAttachments",
+  typicalSeconds: { create: 8, update: 8, delete: 6 },
   description: "route aggregations applied to connections, by name",
   noun: "route aggregation attachment",
   policyField: "routeAggregation",

@@ -6,6 +6,7 @@ import { prefixRuleKind } from "./prefix-rules.js";
 
 export const routeAggregationRules = prefixRuleKind({
   name: "routeAggregationRules",
+  typicalSeconds: { create: 3, update: 2, delete: 3 },
   description: "the prefixes a route aggregation summarises into, by name",
   noun: "route aggregation rule",
   parentField: "routeAggregation",

@@ -8,6 +8,7 @@ export const ROUTE_AGGREGATION_TYPES = ["BGP_IPv4_PREFIX_AGGREGATION", "BGP_IPv6
 
 export const routeAggregations = routingPolicyKind({
   name: "routeAggregations",
+  typicalSeconds: { create: 5, update: 3, delete: 5 },
   description: "BGP prefix aggregation policies, by name",
   noun: "route aggregation",
   base: "/fabric/v4/routeAggregations",

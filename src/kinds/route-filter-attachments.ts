@@ -52,6 +52,7 @@ export const ATTACHMENT_DIRECTIONS = ["INBOUND", "OUTBOUND"] as const;
 
 export const routeFilterAttachments = connectionAttachmentKind({
   name: "routeFilterAttachments",
+  typicalSeconds: { create: 8, update: 8, delete: 6 },
   description: "route filters attached to connections, by name",
   noun: "route filter attachment",
   policyField: "routeFilter",

@@ -6,6 +6,7 @@ import { prefixRuleKind } from "./prefix-rules.js";
 
 export const routeFilterRules = prefixRuleKind({
   name: "routeFilterRules",
+  typicalSeconds: { create: 3, update: 2, delete: 3 },
   description: "the prefixes a route filter permits, by name",
   noun: "route filter rule",
   parentField: "routeFilter",

@@ -7,6 +7,7 @@ export const ROUTE_FILTER_TYPES = ["BGP_IPv4_PREFIX_FILTER", "BGP_IPv6_PREFIX_FI
 
 export const routeFilters = routingPolicyKind({
   name: "routeFilters",
+  typicalSeconds: { create: 5, update: 3, delete: 5 },
   description: "BGP prefix filters, by name",
   noun: "route filter",
   base: "/fabric/v4/routeFilters",

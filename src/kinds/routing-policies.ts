@@ -6,9 +6,10 @@
 import { z } from "zod";
 import { project, SecretPaths, type RuleContext } from "../config/index.js";
 import { compact, deleteIdempotently, patchChanged, type PatchPath, patchUpdatable, projectFor, projectIdOf, readinessFrom, readUnlessGone, sameNameAndType, searchByUuid, type StateTable, uuidOf } from "./common.js";
-import type { Body, KindContext, KindDefinition, KindHandler, ObjectRef, Observed, Operation, Readiness } from "./types.js";
+import type { Body, KindContext, KindDefinition, KindHandler, ObjectRef, Observed, Operation, Readiness, TypicalSeconds } from "./types.js";
 
 export interface RoutingPolicyOptions<Name extends string> {
+  typicalSeconds: TypicalSeconds;
   name: Name;
   description: string;
   /** For messages: "route filter". */
@@ -130,6 +131,7 @@ export function routingPolicyKind<Name extends string>(options: RoutingPolicyOpt
     serverSet: [...options.attributes.filter((a) => !["type", "name", "description", "project"].includes(a)), "changelog"],
     parents: {},
     timeoutMs: 10 * 60_000,
+    typicalSeconds: options.typicalSeconds,
     handler,
   };
 }

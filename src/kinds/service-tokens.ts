@@ -277,5 +277,7 @@ export const serviceTokens: KindDefinition<"serviceTokens"> = {
   serverSet: ["href", "uuid", "state", "expiry", "issuerSide", "account", "changeLog", "changelog"],
   parents: {},
   timeoutMs: 5 * 60_000,
+  // A token is issued at once.
+  typicalSeconds: { create: 2, update: 2, delete: 2 },
   handler,
 };

@@ -99,5 +99,7 @@ export const sshKeys: KindDefinition<"sshKeys"> = {
   parents: {},
   timeoutMs: 5 * 60_000,
   networkEdge: true,
+  // A key is stored, not provisioned.
+  typicalSeconds: { create: 2, update: 2, delete: 2 },
   handler,
 };

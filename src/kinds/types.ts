@@ -152,6 +152,14 @@ export interface KindPricing {
   product(form: Body, portMetro: (uuid: string) => string | undefined): PricedProduct;
 }
 
+/** Seconds the service typically takes to finish each operation on an object of a kind. */
+export type TypicalSeconds = Readonly<Record<Operation, number>>;
+
+export interface TimedVariants {
+  of(body: Body): string | undefined;
+  seconds: Readonly<Record<string, TypicalSeconds>>;
+}
+
 /** One kind: what the configuration reads and checks, and how the engine manages its objects. */
 export interface KindDefinition<Name extends string = string> extends KindSchema {
   name: Name;
@@ -161,6 +169,17 @@ export interface KindDefinition<Name extends string = string> extends KindSchema
    * notification first, and apply refuses during a downtime unless told to ignore it.
    */
   networkEdge?: true;
+  /**
+   * How long the real service typically takes to finish each operation, for the longest common variant
+   * of the kind (a BGP routing protocol rather than a DIRECT one): the poller's first look and the plan's
+   * duration estimate start from it until a state has learned its own times.
+   */
+  typicalSeconds: TypicalSeconds;
+  /**
+   * Variants of the kind whose times differ much (a DIRECT routing protocol takes 20 s, a BGP one 45 s):
+   * which one a spec or an observed body is, and its typical times. Each variant's times are learned apart.
+   */
+  timedVariants?: TimedVariants;
   /**
    * The service's rules that only the service can check, for the objects of this kind a plan creates or
    * replaces (a BGP instance on a connection netform does not manage needs that connection's DIRECT instance;

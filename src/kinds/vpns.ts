@@ -216,5 +216,6 @@ export const vpns: KindDefinition<"vpns"> = {
   parents: { virtualDeviceUuid: "devices" },
   timeoutMs: 30 * 60_000,
   networkEdge: true,
+  typicalSeconds: { create: 45, update: 20, delete: 20 },
   handler,
 };

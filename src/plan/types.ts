@@ -185,6 +185,15 @@ export interface Plan {
   lookBeforeCreateSince?: string;
   /** What the changes cost each month; absent when the plan was made without prices (--no-cost, refresh-only). */
   cost?: PlanCost;
+  /** How long the apply should take, and the chain of objects that sets it; absent when nothing waits for the service. */
+  estimatedDuration?: DurationEstimate;
+}
+
+/** The apply's duration, estimated from the plan's longest chain of steps, each weighed by its kind's typical time. */
+export interface DurationEstimate {
+  seconds: number;
+  /** The addresses along that chain, first to last. */
+  chain: string[];
 }
 
 export function summarize(changes: readonly ResourceChange[]): PlanSummary {

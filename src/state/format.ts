@@ -47,6 +47,13 @@ export const outputStateSchema = z.union([
 ]);
 export type OutputState = z.infer<typeof outputStateSchema>;
 
+/** A transition time learned from this state's applies: its moving average, and how many samples it has seen. */
+export const timingSchema = z.object({
+  seconds: z.number().nonnegative(),
+  samples: z.number().int().positive(),
+});
+export type Timing = z.infer<typeof timingSchema>;
+
 export const stateFileSchema = z.object({
   version: z.literal(STATE_VERSION),
   lineage: z.string(),
@@ -56,5 +63,7 @@ export const stateFileSchema = z.object({
   outputs: z.record(z.string(), outputStateSchema).default({}),
   /** Absent until an apply works from a lookup. */
   lookups: z.record(z.string(), lookupStateSchema).optional(),
+  /** Kind (or kind/variant) -> operation -> how long it took in this state's applies (absent until an apply timed one). */
+  timings: z.record(z.string(), z.partialRecord(z.enum(["create", "update", "delete"]), timingSchema)).optional(),
 });
 export type StateFile = z.infer<typeof stateFileSchema>;

@@ -222,7 +222,7 @@ function completeText(step: StepKind, elapsedMs: number, id: string | undefined)
   }
 }
 
-function applyCounts(s: PlanSummary): string {
+export function applyCounts(s: PlanSummary): string {
   const counts = `${s.add} added, ${s.change} changed, ${s.replace} replaced, ${s.destroy} destroyed`;
   return s.import > 0 ? `${counts}, ${s.import} imported` : counts;
 }

@@ -4,7 +4,7 @@
 // engine did not say), so that a consumer can rely on the shape. A planned change is the plan document's
 // resourceChange, masked the same way, so no event carries a secret the plan would not show.
 
-import type { EngineEvent, StepKind } from "../engine/events.js";
+import type { EngineEvent, StepKind, StepTiming } from "../engine/events.js";
 import type { InterruptSignal } from "../engine/interrupt.js";
 import type { Action, PlanSummary } from "../plan/types.js";
 import { rateLimitedText } from "./apply-text.js";
@@ -31,7 +31,7 @@ export type EventRecord =
   | ({ type: "apply_errored"; elapsedMs: number; message: string; code: string | null } & Step)
   | ({ type: "apply_skipped"; address: string; action: Action; blockedBy: string } & Stamp)
   | ({ type: "apply_interrupted"; elapsedMs: number; id: string | null } & Step)
-  | ({ type: "change_summary"; operation: "apply" | "destroy"; summary: PlanSummary; failed: number; skipped: number; interrupted: number } & Stamp)
+  | ({ type: "change_summary"; operation: "apply" | "destroy"; summary: PlanSummary; failed: number; skipped: number; interrupted: number; steps: StepTiming[] } & Stamp)
   | ({ type: "interrupted"; signal: InterruptSignal } & Stamp)
   | ({ type: "rate_limited"; method: string; path: string; retryInMs: number; message: string } & Stamp)
   | ({ type: "diagnostic"; address?: string; diagnostic: DiagnosticsDocument["diagnostics"][number] } & Stamp);
@@ -58,7 +58,7 @@ export function eventRecord(event: EngineEvent, now: Date): EventRecord {
     case "apply_interrupted":
       return { type: event.type, timestamp, address: event.address, action: event.action, step: event.step, elapsedMs: event.elapsedMs, id: event.id ?? null };
     case "change_summary":
-      return { type: event.type, timestamp, operation: event.operation, summary: { ...event.summary }, failed: event.failed, skipped: event.skipped, interrupted: event.interrupted };
+      return { type: event.type, timestamp, operation: event.operation, summary: { ...event.summary }, failed: event.failed, skipped: event.skipped, interrupted: event.interrupted, steps: (event.steps ?? []).map((s) => ({ ...s })) };
     case "interrupted":
       return { type: event.type, timestamp, signal: event.signal };
     case "rate_limited":

@@ -3,6 +3,7 @@
 // pull requests, or JSON for pipelines, all from the same data the engine produced. The CLI reaches the
 // views through this index.
 
+export { renderApplyMarkdown } from "./apply-markdown.js";
 export { interruptNotice, STOPPED_AT_ONCE_NOTICE } from "./apply-text.js";
 export { renderFmt, type FmtReport, type FormattedFile } from "./fmt.js";
 export { formatDiagnostic, renderDiagnosticsJson, renderDiagnosticsText, renderSchema } from "./diagnostics.js";

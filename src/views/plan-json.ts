@@ -10,6 +10,7 @@ import { z } from "zod";
 import { REASON_CODES, type Action, type Plan, type ResourceChange } from "../plan/types.js";
 import { planCostDocument, planCostSchema } from "./plan-cost.js";
 import { afterIsUnknown, Masks, segments, sensitivePathsOf, SENSITIVE_TEXT, toJson, UNKNOWN_TEXT, type JsonValue } from "./values.js";
+import { durationPhrase } from "./plan-duration.js";
 
 // Declared rather than z.json(), which is built lazily and comes out of z.toJSONSchema wrapped twice.
 const jsonValue: z.ZodType<JsonValue> = z
@@ -88,6 +89,14 @@ export const planDocumentSchema = z
       )
       .optional()
       .describe("the outputs apply will record; absent when neither the configuration nor the state has any"),
+    estimatedDuration: z
+      .object({
+        seconds: z.number().int().nonnegative().describe("the longest chain of steps, each weighed by its kind's typical transition time (learned from this state's applies, else the kind's default)"),
+        chain: z.array(z.string()).describe("the addresses along that chain, first to last"),
+        text: z.string().describe('the same in words: "about 9 min: devices.edge, then connections.edge-to-dc"'),
+      })
+      .optional()
+      .describe("how long the apply should take; absent when no step waits for the service"),
     lookups: z
       .array(
         z.object({
@@ -135,6 +144,7 @@ export function planDocument(plan: Plan): PlanDocument {
     ...(plan.outputChanges !== undefined
       ? { outputChanges: plan.outputChanges.map((o) => ({ name: o.name, actions: [o.action], before: toJson(o.before ?? null), after: toJson(o.after ?? null), afterUnknown: o.afterUnknown, sensitive: o.sensitive })) }
       : {}),
+    ...(plan.estimatedDuration ? { estimatedDuration: { seconds: plan.estimatedDuration.seconds, chain: [...plan.estimatedDuration.chain], text: durationPhrase(plan.estimatedDuration) } } : {}),
     ...(plan.lookups !== undefined
       ? { lookups: plan.lookups.map((l) => ({ address: l.address, kind: l.kind, value: toJson(l.value) as { [k: string]: JsonValue }, changes: l.changes.map((fc) => ({ path: fc.path, before: toJson(fc.before ?? null), after: toJson(fc.after ?? null) })) })) }
       : {}),

@@ -14,6 +14,7 @@ import type { Colors } from "./output.js";
 import { costMarkdown } from "./plan-cost.js";
 import { outputChangeLines } from "./outputs.js";
 import { lookupLines, lookupPhrase } from "./plan-lookups.js";
+import { durationPhrase } from "./plan-duration.js";
 import { riskNote } from "./plan-risks.js";
 import { noChangesMessage, notComparedLines, planCounts, refreshOnlyCount } from "./plan-text.js";
 import { createdLines, deletedLines, fieldChangeLines, gutterLines } from "./values.js";
@@ -55,7 +56,7 @@ export function renderPlanMarkdown(plan: Plan, options: MarkdownOptions = {}): s
   ];
   const graph = dependencyGraph(plan, shown);
   return capComment({
-    head: (rowLimit) => [title, riskNote(plan), lookupNote(lookups), warning(shown, plan.mode, rowLimit), changeTable(shown, plan.mode, rowLimit, options.planFile), costMarkdown(plan), unread, rowLimit === undefined ? graph : ""],
+    head: (rowLimit) => [title, plan.estimatedDuration ? `**Estimated duration:** ${durationPhrase(plan.estimatedDuration, codeSpan)}` : "", riskNote(plan), lookupNote(lookups), warning(shown, plan.mode, rowLimit), changeTable(shown, plan.mode, rowLimit, options.planFile), costMarkdown(plan), unread, rowLimit === undefined ? graph : ""],
     rows: shown.length,
     sections,
     note: (left, total) =>

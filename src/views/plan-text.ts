@@ -9,6 +9,7 @@ import { hasChanges, type Plan, type PlanMode, type PlanSummary, type ResourceCh
 import type { Colors } from "./output.js";
 import { costTextLines } from "./plan-cost.js";
 import { outputChangeLines } from "./outputs.js";
+import { durationLine } from "./plan-duration.js";
 import { lookupBlocks } from "./plan-lookups.js";
 import { riskLines } from "./plan-risks.js";
 import { createdLines, deletedLines, fieldChangeLines, Masks, pad, paintSym, type Sym } from "./values.js";
@@ -73,7 +74,8 @@ function footer(plan: Plan, c: Colors): string {
     const n = refreshOnlyCount(plan);
     return `${c.bold("Refresh-only plan:")} ${n} to update in the state, no changes to the service.`;
   }
-  return `${c.bold("Plan:")} ${planCounts(plan)}.`;
+  const counts = `${c.bold("Plan:")} ${planCounts(plan)}.`;
+  return plan.estimatedDuration ? `${counts}\n${durationLine(plan.estimatedDuration)}` : counts;
 }
 
 /** refresh-only: how many objects' recorded attributes the apply would update. */

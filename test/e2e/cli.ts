@@ -22,7 +22,7 @@ export interface Workspace {
   statePath: string;
   write(yaml: string, file?: string): void;
   /** The state as netform reads it: the state file with the steps journaled since it was written (unencrypted journals). */
-  state(): { resources: Record<string, { id?: string; kind: string; parent?: string; attributes: Record<string, unknown>; pending?: unknown; sensitiveHashes: Record<string, string> }>; serial: number; lineage: string };
+  state(): { resources: Record<string, { id?: string; kind: string; parent?: string; attributes: Record<string, unknown>; pending?: unknown; sensitiveHashes: Record<string, string> }>; serial: number; lineage: string; timings?: Record<string, Record<string, { seconds: number; samples: number }>> };
   stateText(): string;
 }
 
@@ -76,7 +76,9 @@ export function simEnv(url: string, extra: Record<string, string> = {}): Record<
     NETFORM_ENDPOINT: url,
     NETFORM_CLIENT_ID: "demo-client",
     NETFORM_CLIENT_SECRET: "demo-secret",
-    NETFORM_POLL_INTERVAL_MS: "10",
+    // A thousandth of the real service's smallest interval: netform then expects transitions a thousand
+    // times shorter, as the simulators the tests start (speed 1000) make them.
+    NETFORM_POLL_INTERVAL_MS: "1",
     // Keyed as the README recommends; an unkeyed run with secrets warns on stderr.
     NETFORM_STATE_KEY: "e2e-state-key",
     NO_COLOR: "1",

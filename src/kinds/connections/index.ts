@@ -29,6 +29,8 @@ export const connections: KindDefinition<"connections"> = {
   serverSet: ["href", "uuid", "state", "change", "changeLog", "changelog", "operation", "account", "isRemote", "direction"],
   parents: {},
   timeoutMs: 15 * 60_000,
+  // Approval, then provisioning.
+  typicalSeconds: { create: 55, update: 30, delete: 30 },
   handler,
   pricing,
   preflight,

@@ -51,6 +51,8 @@ export const devices: KindDefinition<"devices"> = {
   parents: {},
   timeoutMs: 90 * 60_000,
   networkEdge: true,
+  // Account activation, initialising, then provisioning; an HA pair takes longer.
+  typicalSeconds: { create: 660, update: 60, delete: 180 },
   handler,
   preflight,
   pricing,

@@ -38,5 +38,11 @@ export const routingProtocols: KindDefinition<"routingProtocols"> = {
   serverSet: ["href", "uuid", "state", "change", "changeLog", "changelog", "equinixAsn", "operation"],
   parents: { connection: "connections" },
   timeoutMs: 15 * 60_000,
+  typicalSeconds: { create: 45, update: 30, delete: 20 },
+  // A DIRECT instance is ready well before a BGP session is established, and BGP waits for it.
+  timedVariants: {
+    of: (body) => (typeof body.type === "string" ? body.type : undefined),
+    seconds: { DIRECT: { create: 20, update: 30, delete: 20 }, BGP: { create: 45, update: 30, delete: 20 } },
+  },
   handler,
 };

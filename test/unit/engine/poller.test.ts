@@ -1,7 +1,8 @@
 import { getEventListeners } from "node:events";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { InterruptedError } from "../../../src/engine/interrupt.js";
-import { Poller } from "../../../src/engine/wait.js";
+import { FIRST_LOOK, Poller } from "../../../src/engine/wait.js";
+import { refKey } from "../../../src/kinds/common.js";
 import type { Body, KindContext, ObjectRef, KindHandler } from "../../../src/kinds/index.js";
 
 /** A kind whose objects' states the test sets; it counts how it is read. */
@@ -34,7 +35,7 @@ function fakeKind(states: Map<string, string | undefined>) {
 }
 
 const settings = { minIntervalMs: 5, maxIntervalMs: 20, growth: 0.5 };
-const options = (address: string, operation: "create" | "delete" = "create", timeoutMs = 5_000) => ({ address, operation, timeoutMs, onProgress: () => {} });
+const options = (address: string, operation: "create" | "delete" = "create", timeoutMs = 5_000) => ({ address, operation, expectedMs: 0, timeoutMs, onProgress: () => {} });
 
 describe("Poller", () => {
   it("reads objects waiting side by side with one request per kind, and settles each when ready", async () => {
@@ -98,5 +99,49 @@ describe("Poller", () => {
     await poller.wait(kind, { id: "a" }, { ...options("connections.a"), signal: abort.signal });
     await expect(poller.wait(kind, { id: "b" }, { ...options("connections.b"), signal: abort.signal })).rejects.toThrow(/FAILED/);
     expect(getEventListeners(abort.signal, "abort")).toEqual([]);
+  });
+
+  it("first looks at an object once its kind's typical time has passed, then backs off", async () => {
+    // At time 0, the polling grid and the test's clock agree.
+    vi.useFakeTimers({ now: 0 });
+    try {
+      const states = new Map<string, string | undefined>([["a", "PROVISIONING"]]);
+      const { kind, reads } = fakeKind(states);
+      const poller = new Poller({} as KindContext, settings, Date.now);
+      const waiting = poller.wait(kind, { id: "a" }, { ...options("connections.a"), expectedMs: 1_000 });
+      await vi.advanceTimersByTimeAsync(Math.round(FIRST_LOOK * 1_000) - settings.minIntervalMs);
+      expect(reads).toEqual({ one: 0, many: 0 });
+      await vi.advanceTimersByTimeAsync(settings.minIntervalMs);
+      expect(reads.one).toBe(1);
+      states.set("a", "PROVISIONED");
+      // Then backoff: the next look comes at most the largest interval later.
+      await vi.advanceTimersByTimeAsync(settings.maxIntervalMs);
+      await expect(waiting).resolves.toMatchObject({ uuid: "a" });
+      expect(reads.one).toBe(2);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it("reads a nested kind's due objects by parent, without taking along those of other parents", async () => {
+    const states = new Map<string, string | undefined>([["p1", "PROVISIONED"], ["p2", "PROVISIONING"], ["q", "PROVISIONING"]]);
+    const { kind } = fakeKind(states);
+    const parents: string[][] = [];
+    const nested = {
+      ...kind,
+      observeMany: async (ctx: KindContext, refs: ObjectRef[]) => {
+        parents.push(refs.map((r) => r.parent!));
+        const byId = await kind.observeMany!(ctx, refs);
+        return new Map(refs.filter((r) => byId.has(r.id)).map((r) => [refKey(r), byId.get(r.id)!]));
+      },
+    } as KindHandler;
+    const poller = new Poller({} as KindContext, settings);
+    const abort = new AbortController();
+    const later = { ...options("routingProtocols.later"), expectedMs: 60_000, signal: abort.signal };
+    const waits = [poller.wait(nested, { id: "p2", parent: "c1" }, later), poller.wait(nested, { id: "q", parent: "c2" }, later)];
+    await poller.wait(nested, { id: "p1", parent: "c1" }, { ...options("routingProtocols.p1"), expectedMs: 0 });
+    expect(parents).toEqual([["c1", "c1"]]);
+    abort.abort();
+    for (const w of waits) await expect(w).rejects.toBeInstanceOf(InterruptedError);
   });
 });

@@ -1,0 +1,45 @@
+// The client sends changes before status reads: with every request slot taken, a create queued after
+// many polls goes out first, so polling never delays a create or a dependent's start.
+
+import { once } from "node:events";
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { afterEach, describe, expect, it } from "vitest";
+import { ApiClient } from "../../../src/api/client.js";
+
+describe("ApiClient request order", () => {
+  const closers: Array<() => Promise<void>> = [];
+  afterEach(async () => {
+    for (const close of closers.splice(0)) await close();
+  });
+
+  it("sends a queued change before the reads queued ahead of it", async () => {
+    const served: string[] = [];
+    const held: ServerResponse[] = [];
+    const server = createServer((req: IncomingMessage, res: ServerResponse) => {
+      served.push(`${req.method} ${req.url}`);
+      const answer = () => res.writeHead(200, { "content-type": "application/json" }).end("{}");
+      // The first request holds the only slot until the test has queued the others.
+      if (served.length === 1) held.push(res);
+      else answer();
+      req.resume();
+    });
+    server.listen(0, "127.0.0.1");
+    await once(server, "listening");
+    closers.push(() => new Promise((resolve) => server.close(() => resolve())));
+    const api = new ApiClient({ baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, credentials: { token: "t" }, concurrency: 1 });
+    closers.unshift(() => api.close());
+
+    const first = api.call("GET", "/fabric/v4/connections/first");
+    while (served.length === 0) await new Promise((resolve) => setImmediate(resolve));
+    const reads = [1, 2, 3].map((n) => api.call("GET", `/fabric/v4/connections/${n}`));
+    const search = api.call("POST", "/fabric/v4/connections/search", { body: {}, readOnly: true });
+    const create = api.call("POST", "/fabric/v4/connections", { body: {} });
+    held[0]!.writeHead(200, { "content-type": "application/json" }).end("{}");
+    await Promise.all([first, ...reads, search, create]);
+
+    expect(served[0]).toBe("GET /fabric/v4/connections/first");
+    expect(served[1]).toBe("POST /fabric/v4/connections");
+    expect(served.slice(2)).toEqual(["GET /fabric/v4/connections/1", "GET /fabric/v4/connections/2", "GET /fabric/v4/connections/3", "POST /fabric/v4/connections/search"]);
+  });
+});
