@@ -8,30 +8,16 @@
 //     connections' metros.
 // (3) the plan's wall time with prices against without (median of alternating runs).
 
-import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, join, resolve } from "node:path";
+import { join } from "node:path";
 import { performance } from "node:perf_hooks";
-import { fileURLToPath } from "node:url";
 import { startSimulator } from "../dist/simulator/index.js";
 import { topology } from "./engine.bench.mjs";
+import { runCli } from "./cli.mjs";
 
-const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
-const CLI = join(root, "dist/cli/main.js");
 const RUNS = 5;
 
-function runCli(args, cwd, env) {
-  return new Promise((resolveRun, reject) => {
-    const child = spawn(process.execPath, [CLI, ...args], { cwd, env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", ...env }, stdio: ["ignore", "pipe", "pipe"] });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (d) => (stdout += d));
-    child.stderr.on("data", (d) => (stderr += d));
-    child.on("error", reject);
-    child.on("close", (code) => resolveRun({ code, stdout, stderr }));
-  });
-}
 
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 const isPrice = (r) => r.path.startsWith("/fabric/v4/prices") || r.path.startsWith("/ne/v1/prices");

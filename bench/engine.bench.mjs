@@ -14,16 +14,13 @@
 // resource: linear in N means flat per resource. (4) API requests per resource, by kind and method, for
 // the apply and for a plan with nothing to change.
 
-import { spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, join, resolve } from "node:path";
+import { join } from "node:path";
 import { performance } from "node:perf_hooks";
-import { fileURLToPath } from "node:url";
+import { root, runCli } from "./cli.mjs";
 import { startSimulator } from "../dist/simulator/index.js";
 
-const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
-const CLI = join(root, "dist/cli/main.js");
 const PROBE = join(root, "bench/probe.mjs");
 
 /**
@@ -67,17 +64,6 @@ export function topology(resources) {
   return { yaml, count: filters.length + connections.length + protocols.length + attachments.length };
 }
 
-function runCli(args, cwd, env) {
-  return new Promise((resolveRun, reject) => {
-    const child = spawn(process.execPath, ["--import", PROBE, CLI, ...args], { cwd, env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", ...env }, stdio: ["ignore", "pipe", "pipe"] });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (d) => (stdout += d));
-    child.stderr.on("data", (d) => (stderr += d));
-    child.on("error", reject);
-    child.on("close", (code) => resolveRun({ code, stdout, stderr }));
-  });
-}
 
 /** The cloud-event subject of an object recorded in the state. */
 function subjectOf(r) {
@@ -173,7 +159,7 @@ async function applyOnce(resources, speed, latencyMs) {
 
     const startedAt = Date.now();
     const started = performance.now();
-    const applied = await runCli(["apply", "--auto-approve"], dir, env);
+    const applied = await runCliProbed(["apply", "--auto-approve"], dir, env);
     const applySeconds = (performance.now() - started) / 1000;
     const endedAt = Date.now();
     if (applied.code !== 0) throw new Error(`apply of ${count} failed (exit ${applied.code}):\n${applied.stderr}\n${applied.stdout.slice(-3000)}`);
@@ -190,7 +176,7 @@ async function applyOnce(resources, speed, latencyMs) {
 
     let refresh;
     if (!latencyMs && speed === SPEEDS[0]) {
-      const planned = await runCli(["plan", "--detailed-exitcode"], dir, env);
+      const planned = await runCliProbed(["plan", "--detailed-exitcode"], dir, env);
       if (planned.code !== 0) throw new Error(`the plan after apply is not clean (exit ${planned.code}):\n${planned.stderr.slice(-2000)}\n${planned.stdout.slice(-3000)}`);
       refresh = apiRequests(log.splice(0)).filter((r) => !r.path.startsWith("/oauth2/"));
     }
@@ -240,3 +226,6 @@ export default async function bench() {
   );
   return rows;
 }
+
+/** The command line with the probe loaded first, so that it reports netform's own CPU, memory and writes. */
+const runCliProbed = (args, cwd, env) => runCli(args, cwd, env, ["--import", PROBE]);

@@ -7,16 +7,13 @@
 // requests by kind and method, and the apply's wall time over the critical path (the longest dependency
 // chain, each object weighed by its transition as the simulator's cloud events record it).
 
-import { spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, join, resolve } from "node:path";
+import { join } from "node:path";
 import { performance } from "node:perf_hooks";
-import { fileURLToPath } from "node:url";
 import { startSimulator } from "../dist/simulator/index.js";
+import { runCli } from "./cli.mjs";
 
-const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
-const CLI = join(root, "dist/cli/main.js");
 
 const SPEED = 5;
 const CONNECTIONS = 40;
@@ -44,17 +41,6 @@ function configuration() {
   return { yaml: `netform: 1\nprovider:\n  endpoint: embedded\n  projectId: ${PROJECT}\n${body}`, count: Object.values(blocks).reduce((n, lines) => n + lines.length, 0) };
 }
 
-function runCli(args, cwd, env) {
-  return new Promise((resolveRun, reject) => {
-    const child = spawn(process.execPath, [CLI, ...args], { cwd, env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", ...env }, stdio: ["ignore", "pipe", "pipe"] });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (d) => (stdout += d));
-    child.stderr.on("data", (d) => (stderr += d));
-    child.on("error", reject);
-    child.on("close", (code) => resolveRun({ code, stdout, stderr }));
-  });
-}
 
 const SUBJECTS = {
   connections: (r) => `/fabric/v4/connections/${r.id}`,

@@ -10,16 +10,13 @@
 //     fixed costs (starting Node, loading, refreshing, rendering).
 // Also printed: the absolute figures, and the requests a destroy makes (the rules go with their filter).
 
-import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, join, resolve } from "node:path";
+import { join } from "node:path";
 import { performance } from "node:perf_hooks";
-import { fileURLToPath } from "node:url";
 import { startSimulator } from "../dist/simulator/index.js";
+import { runCli } from "./cli.mjs";
 
-const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
-const CLI = join(root, "dist/cli/main.js");
 const RULES = 500;
 /** Transitions are not what is measured here: fast, so the apply waits little. */
 const SPEED = 200;
@@ -35,17 +32,6 @@ function configuration(rules) {
   return `netform: 1\nprovider:\n  endpoint: embedded\n  projectId: ${PROJECT}\nrouteFilters:\n  customer-in:\n    type: BGP_IPv4_PREFIX_FILTER\nrouteFilterRules:${rules === 0 ? " {}\n" : `\n${lines.join("")}`}`;
 }
 
-function runCli(args, cwd, env) {
-  return new Promise((resolveRun, reject) => {
-    const child = spawn(process.execPath, [CLI, ...args], { cwd, env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", ...env }, stdio: ["ignore", "pipe", "pipe"] });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (d) => (stdout += d));
-    child.stderr.on("data", (d) => (stderr += d));
-    child.on("error", reject);
-    child.on("close", (code) => resolveRun({ code, stdout, stderr }));
-  });
-}
 
 const apiRequests = (log) => log.filter((r) => !r.path.startsWith("/__sim") && !r.path.startsWith("/oauth2/"));
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];

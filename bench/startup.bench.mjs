@@ -10,12 +10,10 @@
 import { spawnSync } from "node:child_process";
 import { cpSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, join, resolve } from "node:path";
+import { join } from "node:path";
 import { performance } from "node:perf_hooks";
-import { fileURLToPath } from "node:url";
+import { CLI, root } from "./cli.mjs";
 
-const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
-const CLI = join(root, "dist/cli/main.js");
 const RUNS = Number(process.env.NETFORM_BENCH_STARTUP_RUNS ?? 15);
 
 function fastest(args, cwd) {
