@@ -27,7 +27,7 @@ export default async function bench() {
   const sim = await startSimulator({ port: 0, seed: 42 });
   const dir = mkdtempSync(join(tmpdir(), "netform-bench-cost-"));
   try {
-    const { yaml, count } = topology();
+    const { yaml, count } = topology(200);
     writeFileSync(join(dir, "netform.yaml"), yaml);
     const env = { NETFORM_ENDPOINT: sim.url, NETFORM_CLIENT_ID: "demo-client", NETFORM_CLIENT_SECRET: "demo-secret", NO_COLOR: "1" };
     const control = async (method, path) => (await fetch(`${sim.url}${path}`, { method })).json();
