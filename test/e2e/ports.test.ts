@@ -43,8 +43,8 @@ describe("a port order at plan", () => {
     await t.call("DELETE", "/__sim/requests");
     const refused = await run("plan");
     expect(refused.code, out(refused)).toBe(1);
-    expect(refused.stderr).toMatch(/netform\.yaml:9:24  ports\.wrong-optics\.physicalPortsType  the service refuses this port order \(EQ-\d+\): 1000BASE_LX does not run at 10000 Mbps/);
-    expect(refused.stderr).toMatch(/netform\.yaml:15:3  ports\.two-links\.lagEnabled  the service refuses this port order \(EQ-\d+\): more than one physical port needs lagEnabled: true/);
+    expect(refused.stderr).toMatch(/netform\.yaml:9:24 {2}ports\.wrong-optics\.physicalPortsType {2}the service refuses this port order \(EQ-\d+\): 1000BASE_LX does not run at 10000 Mbps/);
+    expect(refused.stderr).toMatch(/netform\.yaml:15:3 {2}ports\.two-links\.lagEnabled {2}the service refuses this port order \(EQ-\d+\): more than one physical port needs lagEnabled: true/);
     expect(refused.stderr).toContain("hint: correct the field and plan again; nothing was ordered");
     expect(refused.stderr).not.toContain("ports.fine");
     expect(refused.stderr).not.toMatch(/\n\s+at /);
