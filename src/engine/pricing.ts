@@ -54,14 +54,14 @@ function deviceMoney(answer: unknown): Money[] {
  */
 export class PriceBook {
   private readonly answers = new Map<string, Promise<Outcome>>();
-  private readonly ports = new Map<string, Promise<string | undefined>>();
+  private readonly metroOfPort = new Map<string, Promise<string | undefined>>();
   private portFailure: string | undefined;
 
   constructor(private readonly api: ApiClient) {}
 
   /** The metros of these ports, read in one search for those not read yet. */
   async readPorts(uuids: readonly string[]): Promise<void> {
-    const fresh = [...new Set(uuids)].filter((u) => !this.ports.has(u));
+    const fresh = [...new Set(uuids)].filter((u) => !this.metroOfPort.has(u));
     if (fresh.length === 0) return;
     const found = this.api
       .call<{ data?: Body[] }>("POST", PORT_SEARCH, { body: { filter: { and: [{ property: "/uuid", operator: "IN", values: fresh }] }, pagination: { offset: 0, limit: 1000 } }, readOnly: true })
@@ -70,7 +70,7 @@ export class PriceBook {
         this.portFailure = `the ports could not be read: ${why(error)}`;
         return new Map<string, unknown>();
       });
-    for (const uuid of fresh) this.ports.set(uuid, found.then((m) => (typeof m.get(uuid) === "string" ? (m.get(uuid) as string) : undefined)));
+    for (const uuid of fresh) this.metroOfPort.set(uuid, found.then((m) => (typeof m.get(uuid) === "string" ? (m.get(uuid) as string) : undefined)));
     await found;
   }
 
@@ -80,7 +80,7 @@ export class PriceBook {
   }
 
   async portMetros(): Promise<Map<string, string | undefined>> {
-    return new Map(await Promise.all([...this.ports].map(async ([uuid, metro]) => [uuid, await metro] as const)));
+    return new Map(await Promise.all([...this.metroOfPort].map(async ([uuid, metro]) => [uuid, await metro] as const)));
   }
 
   /** Asks the questions not asked yet: one search per group of fabric questions, one call per device question. */

@@ -11,6 +11,7 @@ import { deviceLinks } from "./device-links.js";
 import { devices } from "./devices/index.js";
 import { files } from "./files.js";
 import { networks } from "./networks.js";
+import { ports } from "./ports.js";
 import { routeFilterAttachments } from "./route-filter-attachments.js";
 import { routeFilterRules } from "./route-filter-rules.js";
 import { routeFilters } from "./route-filters.js";
@@ -29,6 +30,7 @@ const DEFINITIONS = [
   routeFilterRules,
   routeFilterAttachments,
   cloudRouters,
+  ports,
   networks,
   serviceTokens,
   connections,

@@ -1,7 +1,7 @@
 // How the service prices a port order (price search, section 4.12): the VIRTUAL_PORT_PRODUCT of its speed,
 // connectivity source, link aggregation, service type and buyout, for its account, in its data center when
-// the order names one. Written for the `ports` kind (port orders, sections 2.14 and 4.13) to declare as its
-// `pricing`: its comparable form is expected to carry the order's own field names.
+// the order names one (its demarcation point). The `ports` kind (port orders, sections 2.14 and 4.13)
+// declares it as its `pricing`; it reads the order's own field names, as the kind's comparable form keeps them.
 
 import { readPath } from "../config/index.js";
 import type { KindPricing } from "./types.js";
@@ -14,7 +14,7 @@ export const portPricing: KindPricing = {
     const speed = form.physicalPortsSpeed;
     const account = readPath(form, "account.accountNumber");
     const metro = readPath(form, "location.metroCode");
-    const ibx = readPath(form, "location.ibx");
+    const ibx = form.demarcationPointIbx;
     if (typeof speed !== "number") return { unknown: "the port speed is known only after apply" };
     if (!PRICED_SPEEDS.includes(speed)) return { unknown: `the service's price search quotes ports of ${PRICED_SPEEDS.join(", ")} Mbps, not ${speed}` };
     if (typeof account !== "number") return { unknown: "the price search needs the port's account number, known only after apply" };

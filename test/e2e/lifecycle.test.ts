@@ -1390,12 +1390,94 @@ const FILES: Lifecycle = {
   live: () => true,
 };
 
+// ── ports ─────────────────────────────────────────────────────────────────────────────────────
+
+const portOrder = (p?: { name: string; metroCode: string; ibx: string; encapsulation: string }) => `${CONFIG_HEADER}ports:${
+  p === undefined
+    ? " {}"
+    : `
+  lab:
+    name: ${p.name}
+    physicalPortsSpeed: 10000
+    physicalPortsType: 10GBASE_LR
+    connectivitySourceType: COLO
+    location: { metroCode: ${p.metroCode} }
+    demarcationPointIbx: ${p.ibx}
+    encapsulation: { type: ${p.encapsulation} }
+    notifications: [{ type: TECHNICAL, registeredUsers: [noc-user] }]
+    account: { accountNumber: ${ACCOUNT} }`
+}
+`;
+
+const portPath = (id: string) => `/fabric/v4/ports/${id}`;
+/** The ports every world starts with (their uuids start so): in service, never in a state. */
+const isSeededPort = (port: Obj) => String(port.uuid).startsWith("c791f8cb-");
+
+const PORT_ORDERS: Lifecycle = {
+  address: "ports.lab",
+  // A port takes days on the real service, and netform first looks after its typical time: the command
+  // line polls a hundred-millionth as long, and the simulator runs fast enough to have built the port by then.
+  speed: 100_000,
+  env: { NETFORM_POLL_INTERVAL_MS: "0.00001" },
+  create: {
+    config: portOrder({ name: "lab-port", metroCode: "DC", ibx: "DC6", encapsulation: "DOT1Q" }),
+    added: 1,
+    shows: (ids) => [
+      [
+        portPath(ids("ports.lab")),
+        {
+          name: "lab-port",
+          type: "XF_PORT",
+          state: "ACTIVE",
+          physicalPortsSpeed: 10000,
+          location: { metroCode: "DC" },
+          demarcationPointIbx: "DC6",
+          encapsulation: { type: "DOT1Q", tagProtocolId: "0x8100" },
+          notifications: expect.arrayContaining([{ type: "ESCALATION", registeredUsers: ["noc-user"] }]),
+          project: { projectId: PROJECT },
+          account: { accountNumber: ACCOUNT },
+        },
+      ],
+    ],
+  },
+  drift: {
+    make: portalEdit("ports.lab", { name: "renamed-in-portal" }),
+    status: "changed",
+    changedBy: "portal-user",
+    fields: [{ path: "name", before: "lab-port", after: "renamed-in-portal" }],
+  },
+  updates: [
+    {
+      // Name and encapsulation: one PATCH of the two paths.
+      config: portOrder({ name: "lab-port-2", metroCode: "DC", ibx: "DC6", encapsulation: "QINQ" }),
+      plan: [/~ name\s+= "lab-port" -> "lab-port-2"/, /~ encapsulation\.type\s+= "DOT1Q" -> "QINQ"/],
+      calls: (ids) => [`PATCH ${portPath(ids("ports.lab"))} 202`],
+      shows: (ids) => [[portPath(ids("ports.lab")), { name: "lab-port-2", encapsulation: { type: "QINQ", tagProtocolId: "0x88A8" }, state: "ACTIVE" }]],
+    },
+  ],
+  replaces: [
+    {
+      config: portOrder({ name: "lab-port-2", metroCode: "SV", ibx: "SV5", encapsulation: "QINQ" }),
+      because: "location.metroCode, demarcationPointIbx cannot change in place",
+      shows: (ids) => [[portPath(ids("ports.lab")), { location: { metroCode: "SV" }, demarcationPointIbx: "SV5", state: "ACTIVE" }]],
+    },
+  ],
+  delete: {
+    config: portOrder(),
+    calls: (was) => [`DELETE ${portPath(was("ports.lab"))} 202`],
+  },
+  path: portPath,
+  gone: (res) => res.status === 404 || res.body.state === "DEPROVISIONED",
+  live: (p) => p.state !== "DEPROVISIONED" && !isSeededPort(p),
+};
+
 /** The table: a row for every kind, so that a new kind cannot go without one. */
 const LIFECYCLES: Record<Kind, Lifecycle> = {
   routeFilters: ROUTE_FILTERS,
   routeFilterRules: ROUTE_FILTER_RULES,
   routeFilterAttachments: ROUTE_FILTER_ATTACHMENTS,
   cloudRouters: CLOUD_ROUTERS,
+  ports: PORT_ORDERS,
   networks: NETWORKS,
   serviceTokens: SERVICE_TOKENS,
   connections: CONNECTIONS,

@@ -69,14 +69,14 @@ describe("devices' pricing", () => {
   });
 });
 
-describe("ports' pricing (for the ports kind to declare)", () => {
+describe("ports' pricing", () => {
   const order: Body = { physicalPortsSpeed: 10000, connectivitySourceType: "COLO", lagEnabled: false, location: { metroCode: "DC" }, account: { accountNumber: Number(ACCOUNT_NUMBER) }, settings: { buyout: false } };
 
   it("asks for the port product of its speed, source, LAG and buyout for its account", async () => {
     const product = portPricing.product(order, noPorts);
     expect(product).toMatchObject({ product: "10 Gbps port, DC", metro: "DC" });
     expect(await priced(product)).toEqual({ money: [{ currency: "USD", monthly: 1500 }] });
-    expect(await priced(portPricing.product({ ...order, lagEnabled: true, location: { ibx: "DC6" }, settings: { buyout: true } }, noPorts))).toEqual({ money: [{ currency: "USD", monthly: 4500 }] });
+    expect(await priced(portPricing.product({ ...order, lagEnabled: true, demarcationPointIbx: "DC6", settings: { buyout: true } }, noPorts))).toEqual({ money: [{ currency: "USD", monthly: 4500 }] });
   });
 
   it("says why it cannot be priced", () => {

@@ -1,22 +1,23 @@
 // Ports (sections 2.14 and 4.13) and the service profiles clients connect to: port orders (with dryRun,
-// which validates and echoes without creating), the order's provisioning on the clock, port lists,
-// search and look-up, and the seeded service profiles. Objects of projects the caller cannot see do
+// which validates and echoes without creating), the order's provisioning on the clock, the changes the
+// official description's PATCH allows (name, encapsulation, link aggregation), the port's release, port
+// lists, search and look-up, and the seeded service profiles. Objects of projects the caller cannot see do
 // not exist for it.
 
 import { ACCOUNTS } from "../core/auth.js";
 import { fail } from "../core/errors.js";
 import { canSee, findVisible, projectFor, type Area, type Principal } from "../core/context.js";
 import { metroHref } from "./metros.js";
-import { bodyPage, compileFilter, newChangeLog, pageLink, paginate, queryPage, readObject, rejectUnknownQuery, sortBy } from "../core/http.js";
+import { bodyPage, changeLogUpdate, compileFilter, newChangeLog, pageLink, paginate, queryPage, readArray, readObject, rejectUnknownQuery, sortBy } from "../core/http.js";
 import { METRO_BY_CODE } from "../core/metros-data.js";
-import type { Json, JsonObject, World } from "../core/world.js";
+import type { Json, JsonObject, SimObject, World } from "../core/world.js";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const IBX = /^([A-Z]{2})\d{1,2}$/;
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 /** Simulated durations of a port order: the order is reviewed, then the port is built and tested. */
-export const PORT_DURATIONS = { pendingMs: 120_000, provisioningMs: 300_000 } as const;
+export const PORT_DURATIONS = { pendingMs: 120_000, provisioningMs: 300_000, deprovisioningMs: 120_000 } as const;
 
 // ── reading the order body ────────────────────────────────────────────────────────────────
 
@@ -345,6 +346,54 @@ function readDryRun(raw: string | undefined): boolean {
   return fail("invalidQueryParameter", "dryRun", "dryRun must be true or false", raw);
 }
 
+// ── changing and releasing a port ─────────────────────────────────────────────────────────
+
+/** The paths PATCH may replace (the official description's examples of updatePortByUuid). */
+const PATCHABLE = ["/name", "/encapsulation", "/lagEnabled"] as const;
+
+/** States in which a port is still being ordered or released: it can be neither changed nor released then. */
+const BUSY_STATES = ["PENDING", "PROVISIONING", "REPROVISIONING", "PENDING_CROSS_CONNECT", "DEPROVISIONING"];
+const RELEASED_STATES = ["DEPROVISIONED", "DELETED"];
+
+function portState(world: World, port: SimObject): string {
+  world.settle(port);
+  return String(world.view(port).state ?? "");
+}
+
+function checkChangeable(world: World, port: SimObject, action: string): void {
+  const state = portState(world, port);
+  if (BUSY_STATES.includes(state) || RELEASED_STATES.includes(state)) fail("invalidProperty", "portId", `port ${port.uuid} is ${state}; it can be ${action} only when ACTIVE`, state);
+}
+
+/** The connections still using the port: a port in use cannot be released. */
+function connectionsOnPort(world: World, uuid: string): string[] {
+  return world
+    .list("connections")
+    .map((c) => world.view(c))
+    .filter((c) => c.state !== "DEPROVISIONED" && ["aSide", "zSide"].some((side) => JSON.stringify((c[side] as JsonObject | undefined)?.accessPoint ?? {}).includes(uuid)))
+    .map((c) => String(c.uuid));
+}
+
+/** The JSON-patch operations of a PATCH, checked as the order checks the same fields; returns what they set. */
+function readPortChanges(ops: Json[], port: JsonObject): Record<string, Json> {
+  if (ops.length === 0) fail("invalidProperty", "body", "the request body must list at least one operation");
+  const changed: JsonObject = { ...port };
+  const set: Record<string, Json> = {};
+  ops.forEach((raw, i) => {
+    if (!isObject(raw)) return fail("invalidProperty", `/${i}`, "each operation must be {op, path, value}");
+    enumAt(raw, "op", `/${i}`, ["replace"], true);
+    const path = enumAt(raw, "path", `/${i}`, PATCHABLE, true)!;
+    if (raw.value === undefined) return fail("missingProperty", `/${i}/value`, "value is required");
+    changed[path.slice(1)] = raw.value;
+    set[path] = raw.value;
+  });
+  stringAt(changed, "name", "");
+  const count = typeof changed.physicalPortsCount === "number" ? changed.physicalPortsCount : 1;
+  const layout = checkLayout(changed, count);
+  if ("/encapsulation" in set) set["/encapsulation"] = layout.encapsulation!;
+  return set;
+}
+
 // ── finding ports and profiles ────────────────────────────────────────────────────────────
 
 const PORT_SEARCH_PROPERTIES = [
@@ -438,6 +487,42 @@ export const portsArea: Area = {
       const id = c.req.param("portId");
       checkUuid(id, "portId");
       return c.json(world.view(findVisible(world, c.get("principal"), "ports", id, "portId")));
+    });
+
+    app.patch("/fabric/v4/ports/:portId", async (c) => {
+      rejectUnknownQuery(c, ["dryRun"]);
+      const dryRun = readDryRun(c.req.query("dryRun"));
+      const id = c.req.param("portId");
+      checkUuid(id, "portId");
+      const principal = c.get("principal");
+      const ops = await readArray(c);
+      const port = findVisible(world, principal, "ports", id, "portId");
+      checkChangeable(world, port, "changed");
+      const set = readPortChanges(ops, world.view(port));
+      if (dryRun) return c.json(paginate([{ ...world.view(port), ...Object.fromEntries(Object.entries(set).map(([k, v]) => [k.slice(1), v])) }], { offset: 0, limit: 1 }), 200);
+      world.apply(port, { at: world.now(), set: { ...set, ...changeLogUpdate(principal, world.nowIso()) } });
+      return c.json(world.view(port), 202);
+    });
+
+    app.delete("/fabric/v4/ports/:portId", (c) => {
+      rejectUnknownQuery(c, ["dryRun"]);
+      const dryRun = readDryRun(c.req.query("dryRun"));
+      const id = c.req.param("portId");
+      checkUuid(id, "portId");
+      const principal = c.get("principal");
+      const port = findVisible(world, principal, "ports", id, "portId");
+      checkChangeable(world, port, "released");
+      const using = connectionsOnPort(world, port.uuid);
+      if (using.length > 0) fail("invalidProperty", "portId", `port ${port.uuid} still carries connection(s) ${using.join(", ")}; delete them first`);
+      if (dryRun) return c.json(world.view(port), 200);
+      const now = world.nowIso();
+      world.transition(
+        port,
+        { "/state": "DEPROVISIONING", ...changeLogUpdate(principal, now), ...changeLogUpdate(principal, now, true) },
+        [{ afterMs: PORT_DURATIONS.deprovisioningMs, set: { "/state": "DEPROVISIONED" } }],
+        { "/state": "FAILED" },
+      );
+      return c.json(world.view(port), 202);
     });
 
     app.get("/fabric/v4/serviceProfiles", (c) => {
