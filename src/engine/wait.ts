@@ -29,6 +29,12 @@ export const REAL_SERVICE_POLLING: PollSettings = { minIntervalMs: 1000, maxInte
 export const FIRST_LOOK = 1;
 
 /**
+ * The latest first look on the real service (scaled by the pace elsewhere): a kind that takes days, a port
+ * order, is still looked at within minutes, in case it finishes early; the backoff takes over from there.
+ */
+export const LATEST_FIRST_LOOK_MS = 10 * 60_000;
+
+/**
  * How fast the service at hand is, against the real one: polling sooner than the real service's smallest
  * interval (a simulator at --speed 5 is polled every 200 ms) says its transitions are that much shorter.
  */
@@ -36,7 +42,7 @@ export const paceOf = (settings: PollSettings): number => Math.min(1, settings.m
 
 /** When to read a waiting object next, `elapsedMs` after its wait began, given its typical transition time. */
 export function nextLookAfter(elapsedMs: number, expectedMs: number, settings: PollSettings): number {
-  const firstLook = FIRST_LOOK * expectedMs;
+  const firstLook = Math.min(FIRST_LOOK * expectedMs, LATEST_FIRST_LOOK_MS * paceOf(settings));
   if (elapsedMs < firstLook) return Math.max(settings.minIntervalMs, firstLook - elapsedMs);
   return Math.min(settings.maxIntervalMs, Math.max(settings.minIntervalMs, elapsedMs * settings.growth));
 }

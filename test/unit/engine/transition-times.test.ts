@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 import { stepGraph } from "../../../src/engine/apply.js";
 import { estimateDuration } from "../../../src/engine/estimate.js";
 import { TransitionTimes, withSample } from "../../../src/engine/transition-times.js";
-import { FIRST_LOOK, nextLookAfter, paceOf, REAL_SERVICE_POLLING } from "../../../src/engine/wait.js";
+import { FIRST_LOOK, LATEST_FIRST_LOOK_MS, nextLookAfter, paceOf, REAL_SERVICE_POLLING } from "../../../src/engine/wait.js";
 import { Graph } from "../../../src/graph/index.js";
 import { KIND_HANDLERS, KIND_TYPICAL_SECONDS, timingKey } from "../../../src/kinds/index.js";
 import type { ResourceChange } from "../../../src/plan/types.js";
@@ -54,6 +54,8 @@ describe("nextLookAfter", () => {
     { name: "never more often than the smallest interval", elapsed: FIRST_LOOK * 10_000 - 10, expected: 10_000, next: 100 },
     { name: "never less often than the largest", elapsed: 600_000, expected: 10_000, next: 5_000 },
     { name: "with nothing known, backoff from the start", elapsed: 3_000, expected: 0, next: 300 },
+    // This service runs ten times faster than the real one (its smallest interval is 100 ms, not 1 s).
+    { name: "a kind that takes days (a port order) is first looked at within the latest first look", elapsed: 0, expected: 5 * 86_400_000, next: LATEST_FIRST_LOOK_MS / 10 },
   ];
   for (const row of rows) {
     it(row.name, () => {
