@@ -183,13 +183,17 @@ function formsOf(change: ResourceChange): { before?: Body; after?: Body } {
   }
 }
 
+/** A change that moves what the service bills: not a no-op, and not a forget (the service keeps billing the object). */
+type PricedChange = ResourceChange & { action: ResourceCost["action"] };
+const isPricedChange = (change: ResourceChange): change is PricedChange => change.action !== "no-op" && change.action !== "forget";
+
 /** The monthly cost of a plan's priced changes: before and after for each, totals per currency. */
 export async function planCost(api: ApiClient, plan: Plan, book = new PriceBook(api)): Promise<PlanCost> {
   const requestsBefore = api.requestCount;
-  const items: Array<{ change: ResourceChange; side: "before" | "after"; item: Priceable }> = [];
-  for (const change of plan.changes) {
+  const items: Array<{ change: PricedChange; side: "before" | "after"; item: Priceable }> = [];
+  for (const change of plan.changes.filter(isPricedChange)) {
     const pricing = pricingOf(change.kind);
-    if (!pricing || change.action === "no-op" || change.action === "forget") continue;
+    if (!pricing) continue;
     const forms = formsOf(change);
     if (forms.before) items.push({ change, side: "before", item: { address: change.address, pricing, form: forms.before } });
     if (forms.after) items.push({ change, side: "after", item: { address: change.address, pricing, form: forms.after } });
@@ -197,7 +201,7 @@ export async function planCost(api: ApiClient, plan: Plan, book = new PriceBook(
   const products = await productsOf(book, items.map((i) => i.item));
   await book.ask(products.flatMap((p) => ("query" in p ? [p.query] : [])));
 
-  const byAddress = new Map<string, { change: ResourceChange; before?: PricedProduct; after?: PricedProduct }>();
+  const byAddress = new Map<string, { change: PricedChange; before?: PricedProduct; after?: PricedProduct }>();
   items.forEach(({ change, side }, i) => {
     const entry = byAddress.get(change.address) ?? { change };
     entry[side] = products[i]!;
@@ -207,7 +211,7 @@ export async function planCost(api: ApiClient, plan: Plan, book = new PriceBook(
   const unknown: UnknownCost[] = [];
   for (const { change, before, after } of byAddress.values()) {
     // An update that leaves the product as it is (a new name) costs what it cost: not a priced change.
-    if (change.action === "forget" || (change.action !== "replace" && before && after && keyOf(before) === keyOf(after))) continue;
+    if (change.action !== "replace" && before && after && keyOf(before) === keyOf(after)) continue;
     const named = [after, before].find((p): p is Named => p !== undefined && "product" in p);
     const resource: ResourceCost = { address: change.address, kind: change.kind, action: change.action, ...(named ? { product: named.product } : {}), ...(named?.metro ? { metro: named.metro } : {}) };
     for (const [side, product] of [["before", before], ["after", after]] as const) {
