@@ -71,12 +71,8 @@ export interface RequestOptions {
 /** A field of a multipart body: a value, or a file's content under a file name. */
 export type MultipartField = { name: string; value: string } | { name: string; content: string; fileName: string };
 
-/**
- * The order queued requests are sent in. Changes go first: a create, or a dependent's start, must not wait
- * behind status reads, which lose nothing by waiting (the next read sees the same or a later state). A
- * token goes before both, as every request waits for it.
- */
-const PRIORITY = { token: 2, change: 1, read: 0 } as const;
+/** A token goes before the other requests queued for a slot, as every request waits for it. */
+const PRIORITY = { token: 1, request: 0 } as const;
 
 /** Renew this long before the service's stated expiry, so no request carries a token that dies in flight. */
 const RENEW_MARGIN_MS = 60_000;
@@ -84,7 +80,14 @@ const RENEW_MARGIN_MS = 60_000;
 export class ApiClient {
   /** The HTTP client, loaded with the first request: commands that never call the service do not pay for loading it. */
   private http: Promise<{ agent: Agent; request: typeof import("undici").request; FormData: typeof import("undici").FormData }> | undefined;
-  private readonly inFlight: PQueue;
+  /**
+   * Changes and reads have request slots of their own, as many of each as the concurrency: a status read in
+   * flight never holds the slot a create or a dependent's start waits for. With a slow service (a few
+   * hundred milliseconds per answer) shared slots would let polls set the apply's pace; the reads lose
+   * nothing by waiting for each other (the next read sees the same or a later state).
+   */
+  private readonly changes: PQueue;
+  private readonly reads: PQueue;
   private readonly policy: RetryPolicy;
   private readonly sleep: (ms: number) => Promise<void>;
   private token: { value: string; expires: number } | undefined;
@@ -93,7 +96,9 @@ export class ApiClient {
   requestCount = 0;
 
   constructor(private readonly options: ApiClientOptions) {
-    this.inFlight = new PQueue({ concurrency: Math.max(1, options.concurrency ?? 32) });
+    const slots = Math.max(1, options.concurrency ?? 32);
+    this.changes = new PQueue({ concurrency: slots });
+    this.reads = new PQueue({ concurrency: slots });
     this.policy = { ...DEFAULT_RETRY, ...options.retry };
     this.sleep = options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)));
   }
@@ -101,7 +106,9 @@ export class ApiClient {
   private loadHttp(): NonNullable<ApiClient["http"]> {
     this.http ??= import("undici").then(({ Agent, FormData, request }) => {
       const timeout = this.options.timeoutMs ?? 60_000;
-      return { agent: new Agent({ keepAliveTimeout: 30_000, connections: 32, headersTimeout: timeout, bodyTimeout: timeout }), request, FormData };
+      // A connection for every slot of both kinds, so that no request waits for a socket after its slot.
+      const connections = Math.max(32, 2 * this.changes.concurrency + 1);
+      return { agent: new Agent({ keepAliveTimeout: 30_000, connections, headersTimeout: timeout, bodyTimeout: timeout }), request, FormData };
     });
     return this.http;
   }
@@ -211,7 +218,7 @@ export class ApiClient {
       try {
         const token = how.authenticated ? await this.accessToken(forceToken) : undefined;
         forceToken = false;
-        res = await this.inFlight.add(() => this.send(method, path, token ? { ...opts, token } : opts), { priority: how.priority });
+        res = await (how.idempotent ? this.reads : this.changes).add(() => this.send(method, path, token ? { ...opts, token } : opts), { priority: how.priority });
       } catch (cause) {
         if (cause instanceof NetformError) throw cause;
         const retryable = how.idempotent || neverSent(cause);
@@ -266,7 +273,7 @@ export class ApiClient {
 
   private async authenticated(method: string, path: string, opts: RequestOptions): Promise<Response> {
     const idempotent = opts.readOnly || isReadOnly(method);
-    const res = await this.exchange(method, path, opts, { idempotent, authenticated: true, priority: idempotent ? PRIORITY.read : PRIORITY.change });
+    const res = await this.exchange(method, path, opts, { idempotent, authenticated: true, priority: PRIORITY.request });
     if (res.status >= 400) throw new ApiError({ status: res.status, method, path, body: res.body });
     return res;
   }

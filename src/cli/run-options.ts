@@ -53,7 +53,7 @@ export function addRunOptions(cmd: Command, options: { planFlags: boolean }): Co
 
 /** --parallelism, on every command that calls the API. */
 export function addParallelismOption(cmd: Command): Command {
-  return cmd.option("--parallelism <n>", "concurrent API operations (default: provider.parallelism, else 10)");
+  return cmd.option("--parallelism <n>", "API calls that change something in flight at once, with as many reads beside them (default: provider.parallelism, else 10)");
 }
 
 /** --lock-timeout, on every command that takes the state lock, and --lock=false for those that only read. */

@@ -79,7 +79,7 @@ export function parseYaml(file: string, text: string, sections: Sections = NO_SE
 
 function parseYamlText(file: string, text: string, sections: Sections): ParsedFile {
   const lineCounter = new LineCounter();
-  const deep = tooDeepAt(text);
+  const deep = mayBeTooDeep(text) ? tooDeepAt(text) : undefined;
   if (deep !== undefined) {
     const lines = text.slice(0, deep).split("\n");
     return { file, value: null, index: { root: new Map(), scopes: new Map() }, diagnostics: [tooDeep({ file, line: lines.length, column: (lines.at(-1)?.length ?? 0) + 1 })] };
@@ -162,6 +162,49 @@ function syntaxError(file: string, text: string, errors: readonly YAMLError[], l
 export const MAX_NESTING = 64;
 /** How many values aliases may expand to in one file: generous for anchors reused across resources, and a few milliseconds of walking. */
 export const MAX_ALIASED_VALUES = 100_000;
+
+/**
+ * Whether the text might nest deeper than MAX_NESTING, by a scan of its characters that is cheap next to
+ * lexing it (tooDeepAt): a large configuration would otherwise be lexed twice. A line's block depth is
+ * at most its indentation plus one, plus the "- " and "? " indicators on it (the levels open at its first token have
+ * smaller columns, each its own); flow depth at most the brackets opened and not yet closed. Brackets in
+ * quotes or comments count too, which can only overstate the depth: then tooDeepAt decides. (A closing
+ * bracket in quotes could understate it: the walk of the parsed document stops at MAX_NESTING all the same.)
+ */
+function mayBeTooDeep(text: string): boolean {
+  let flow = 0;
+  let indent = 0;
+  let atLineStart = true;
+  let indicators = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x0a) {
+      atLineStart = true;
+      indent = 0;
+      indicators = 0;
+      continue;
+    }
+    if (atLineStart) {
+      if (c === 0x20 || c === 0x09) {
+        indent++;
+        continue;
+      }
+      atLineStart = false;
+    }
+    if (c === 0x5b || c === 0x7b) flow++; // [ {
+    else if ((c === 0x5d || c === 0x7d) && flow > 0) flow--; // ] }
+    else if ((c === 0x2d || c === 0x3f) && isBlankAt(text, i + 1)) indicators++; // "- " "? " (not the dashes of a uuid)
+    if (indent + 1 + indicators + flow > MAX_NESTING) return true;
+  }
+  return false;
+}
+
+/** Whether the text has a blank (space, tab, line end) or its end at `i`. */
+function isBlankAt(text: string, i: number): boolean {
+  if (i >= text.length) return true;
+  const c = text.charCodeAt(i);
+  return c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d;
+}
 
 /**
  * Where the text nests deeper than MAX_NESTING, if it does, by flow brackets and block indentation (each

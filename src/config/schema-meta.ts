@@ -64,7 +64,7 @@ export const providerSchema = (kinds: readonly string[]) =>
       .describe('"embedded" (the built-in simulator) or the service\'s base URL; NETFORM_ENDPOINT overrides it'),
     projectId: z.string().min(1).optional().describe("default project for kinds that take one"),
     accountNumber: z.union([z.int().min(0), z.string().regex(/^\d+$/)], { error: "accountNumber must be a number" }).optional().describe("default account for devices"),
-    parallelism: z.int().min(1, { error: "parallelism must be 1 to 100" }).max(100, { error: "parallelism must be 1 to 100" }).optional().describe("concurrent API operations during apply (default 10)"),
+    parallelism: z.int().min(1, { error: "parallelism must be 1 to 100" }).max(100, { error: "parallelism must be 1 to 100" }).optional().describe("API calls that change something in flight at once, with as many reads beside them (default 10)"),
     timeouts: z
       .strictObject(Object.fromEntries(kinds.map((k) => [k, duration.optional()])) as Record<string, z.ZodOptional<typeof duration>>)
       .optional()

@@ -9,6 +9,22 @@ import { SENSITIVE_TEXT } from "./sensitive.js";
 /** A path's segments with list indexes left out: a secret in one item of a list is a secret in all of them. */
 const segmentsOf = (path: string): string[] => path.replace(/\[\d*\]/g, "").split(".").filter((s) => s !== "");
 
+/**
+ * The dotted form of a path, remembered: every object of a kind asks about the same few paths, and a plan
+ * of thousands of objects would otherwise split the same strings again for each.
+ */
+const dotted = new Map<string, string>();
+const DOTTED_LIMIT = 10_000;
+function dottedOf(path: string): string {
+  let known = dotted.get(path);
+  if (known === undefined) {
+    known = segmentsOf(path).join(".");
+    if (dotted.size >= DOTTED_LIMIT) dotted.clear();
+    dotted.set(path, known);
+  }
+  return known;
+}
+
 export class SecretPaths {
   static readonly NONE = new SecretPaths([]);
 
@@ -45,13 +61,14 @@ export class SecretPaths {
 
   /** The path is a secret field or lies inside one. */
   covers(path: string): boolean {
-    const p = segmentsOf(path).join(".");
+    if (this.paths.length === 0) return false;
+    const p = dottedOf(path);
     return this.paths.some((s) => p === s || p.startsWith(`${s}.`));
   }
 
   /** A walk may find a secret at or below this path (it is a secret or an ancestor of one). */
   mayHold(path: string): boolean {
-    return this.prefixes.has(segmentsOf(path).join(".")) || this.covers(path);
+    return this.prefixes.has(dottedOf(path)) || this.covers(path);
   }
 
   /**
@@ -59,7 +76,8 @@ export class SecretPaths {
    * one, or is a list with a secret somewhere inside its items.
    */
   holdsSecret(leaf: string): boolean {
-    return this.covers(leaf) || this.prefixes.has(segmentsOf(leaf).join("."));
+    if (this.paths.length === 0) return false;
+    return this.covers(leaf) || this.prefixes.has(dottedOf(leaf));
   }
 
   /**

@@ -19,6 +19,7 @@ import type { ResourceState, StateStore } from "../state/index.js";
 import type { EventSink, StepKind, StepTiming } from "./events.js";
 import { appliedValues, conditionError, failedConditions } from "./conditions.js";
 import { CreateBatcher } from "./create-batcher.js";
+import { remainingSeconds } from "./estimate.js";
 import { InterruptedError } from "./interrupt.js";
 import { notAdopted, whyNotOurs } from "./adoption.js";
 import { ownedByOthers } from "./refresh.js";
@@ -26,6 +27,7 @@ import { deposedAddress, Recorder } from "./records.js";
 import type { SecretHasher } from "./secrets.js";
 import type { Session } from "./session.js";
 import { TransitionTimes } from "./transition-times.js";
+import { Turns } from "./turns.js";
 import { paceOf, Poller } from "./wait.js";
 
 export interface ApplyInput {
@@ -49,6 +51,10 @@ interface StepContext extends ApplyInput {
   times: TransitionTimes;
   records: Recorder;
   creates: CreateBatcher;
+  /** Turns for the mutating calls, by the urgency of their steps. */
+  turns: Turns;
+  /** Per step id: the typical seconds of work that waits for it (estimate.ts), its calls' urgency. */
+  urgency: Map<string, number>;
   /** The configuration's dependency graph, built once per apply. */
   dependencies: Graph;
 }
@@ -147,17 +153,21 @@ export function stepGraph(plan: Plan, dependencies: Graph, state: Readonly<Recor
 
 export async function applyPlan(applyInput: ApplyInput): Promise<ApplyOutcome> {
   const { ctx } = applyInput.session;
+  const turns = new Turns(ctx.provider.parallelism);
   const input: StepContext = {
     ...applyInput,
     poller: new Poller(ctx, applyInput.session.poll),
     times: new TransitionTimes(KIND_TYPICAL_SECONDS, applyInput.store.state.timings, paceOf(applyInput.session.poll)),
     records: new Recorder(applyInput.store, applyInput.hash),
-    creates: new CreateBatcher(ctx),
+    creates: new CreateBatcher(ctx, turns),
+    turns,
+    urgency: new Map(),
     dependencies: configGraph(applyInput.config),
   };
   const { plan, store, emit } = input;
   await adoptFoundObjects(input);
   const { graph, steps } = stepGraph(plan, input.dependencies, store.state.resources, input.session.kinds);
+  input.urgency = remainingSeconds(graph, steps, input.times);
   for (const change of plan.changes) if (change.action !== "no-op" || change.awaiting) emit({ type: "planned_change", change });
 
   // Steps the interrupt stopped, or kept from starting: what they block is not "skipped because it failed".
@@ -333,10 +343,11 @@ const UNKNOWN_OUTCOME_TRIES = 3;
  * only then is the call sent again. An interrupt stops the retries: the pending record leaves the
  * observing to the next run.
  */
-async function sendObserving<T>(input: StepContext, send: () => Promise<T>, observe: () => Promise<T | undefined>): Promise<T> {
+async function sendObserving<T>(input: StepContext, stepId: string, send: (urgency: number) => Promise<T>, observe: () => Promise<T | undefined>): Promise<T> {
+  const urgency = input.urgency.get(stepId) ?? 0;
   for (let attempt = 1; ; attempt++) {
     try {
-      return await send();
+      return await send(urgency);
     } catch (error) {
       if (!(error instanceof OutcomeUnknownError)) throw error;
       const observed = await observe();
@@ -376,7 +387,7 @@ async function create(input: StepContext, change: ResourceChange): Promise<strin
   const since = input.records.recorded(change.address)?.pending?.startedAt ?? new Date().toISOString();
   let created: Observed;
   try {
-    created = existing ?? (await sendObserving(input, () => input.creates.create(kind, spec), () => lookFor(input, resource, kind, spec, since, true)));
+    created = existing ?? (await sendObserving(input, `${change.address}+`, (urgency) => input.creates.create(kind, spec, urgency), () => lookFor(input, resource, kind, spec, since, true)));
   } catch (error) {
     if (!outcomeUnknown(error)) await input.records.refused(change.address, begun);
     throw error;
@@ -407,10 +418,11 @@ async function update(input: StepContext, change: ResourceChange): Promise<strin
   const observable = !change.changes.some((c) => c.sensitive);
   await sendObserving(
     input,
-    async () => {
+    `${change.address}+`,
+    (urgency) => input.turns.take(urgency, async () => {
       await kind.update(input.session.ctx, ref, spec, paths);
       return true;
-    },
+    }),
     async () => {
       if (!observable) return undefined;
       const body = await kind.observe(input.session.ctx, ref);
@@ -468,10 +480,11 @@ async function remove(input: StepContext, change: ResourceChange, withParent: bo
   if (!withParent) {
     await sendObserving(
       input,
-      async () => {
+      `${change.address}-`,
+      (urgency) => input.turns.take(urgency, async () => {
         await kind.delete(input.session.ctx, ref);
         return true;
-      },
+      }),
       async () => {
         const body = await kind.observe(input.session.ctx, ref);
         return body === undefined || isLeaving(kind, body) ? true : undefined;

@@ -6,9 +6,11 @@
 
 import { ApiError } from "../api/index.js";
 import type { Body, KindContext, KindHandler, Observed } from "../kinds/index.js";
+import type { Turns } from "./turns.js";
 
 interface Waiting {
   spec: Body;
+  urgency: number;
   resolve(observed: Observed): void;
   reject(error: unknown): void;
 }
@@ -18,17 +20,23 @@ export class CreateBatcher {
   private waiting = new Map<KindHandler, Map<string, Waiting[]>>();
   private scheduled = false;
 
-  constructor(private readonly ctx: KindContext) {}
+  constructor(
+    private readonly ctx: KindContext,
+    private readonly turns: Turns,
+  ) {}
 
-  /** Creates one object: alone, or with the others of its kind and key asked for in the same turn. */
-  create(kind: KindHandler, spec: Body): Promise<Observed> {
+  /**
+   * Creates one object: alone, or with the others of its kind and key asked for in the same turn of the
+   * event loop. The request waits for its turn (turns.ts) with the urgency of its most urgent create.
+   */
+  create(kind: KindHandler, spec: Body, urgency: number): Promise<Observed> {
     const bulk = kind.bulkCreate;
-    if (!bulk) return kind.create(this.ctx, spec);
+    if (!bulk) return this.turns.take(urgency, () => kind.create(this.ctx, spec));
     return new Promise((resolve, reject) => {
       const groups = this.waiting.get(kind) ?? new Map<string, Waiting[]>();
       this.waiting.set(kind, groups);
       const key = bulk.key(spec);
-      groups.set(key, [...(groups.get(key) ?? []), { spec, resolve, reject }]);
+      groups.set(key, [...(groups.get(key) ?? []), { spec, urgency, resolve, reject }]);
       if (this.scheduled) return;
       this.scheduled = true;
       setImmediate(() => this.flush());
@@ -46,7 +54,8 @@ export class CreateBatcher {
     if (group.length === 1) return this.sendAlone(kind, group[0]!);
     let made: Observed[];
     try {
-      made = await kind.bulkCreate!.create(this.ctx, group.map((w) => w.spec));
+      const urgency = Math.max(...group.map((w) => w.urgency));
+      made = await this.turns.take(urgency, () => kind.bulkCreate!.create(this.ctx, group.map((w) => w.spec)));
     } catch (error) {
       // A refusal made nothing: each create is sent alone, so that each address gets its own outcome
       // (the one bad rule among many fails, the others are made). Anything else is every address's.
@@ -62,7 +71,7 @@ export class CreateBatcher {
 
   private async sendAlone(kind: KindHandler, waiting: Waiting): Promise<void> {
     try {
-      waiting.resolve(await kind.create(this.ctx, waiting.spec));
+      waiting.resolve(await this.turns.take(waiting.urgency, () => kind.create(this.ctx, waiting.spec)));
     } catch (error) {
       waiting.reject(error);
     }

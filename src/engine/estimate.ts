@@ -36,12 +36,14 @@ function operationOf(step: TimedStep): Operation | undefined {
 }
 
 /** The estimate for a step graph (edges from a step to those it waits for); undefined when no step waits for anything. */
+/** How long a step typically waits for its object's transition. */
+function typicalSeconds(step: TimedStep, times: TransitionTimes): number {
+  const operation = operationOf(step);
+  return operation ? times.typical(timingKeyOf(step.change, operation), operation).seconds : 0;
+}
+
 export function estimateDuration(graph: Graph, steps: ReadonlyMap<string, TimedStep>, times: TransitionTimes): DurationEstimate | undefined {
-  const weight = (id: string): number => {
-    const step = steps.get(id)!;
-    const operation = operationOf(step);
-    return operation ? times.typical(timingKeyOf(step.change, operation), operation).seconds : 0;
-  };
+  const weight = (id: string): number => typicalSeconds(steps.get(id)!, times);
   const longest = new Map<string, { seconds: number; ids: string[] }>();
   const chainTo = (id: string): { seconds: number; ids: string[] } => {
     const known = longest.get(id);
@@ -65,4 +67,23 @@ export function estimateDuration(graph: Graph, steps: ReadonlyMap<string, TimedS
   if (best.seconds === 0) return undefined;
   const addresses = best.ids.map((id) => steps.get(id)!.change.address);
   return { seconds: Math.round(best.seconds), chain: addresses.filter((a, i) => a !== addresses[i - 1]) };
+}
+
+/**
+ * For each step, the typical seconds from its start to the end of the longest chain of steps that wait for
+ * it (its own transition included): how much of the apply's duration hangs on starting it promptly.
+ */
+export function remainingSeconds(graph: Graph, steps: ReadonlyMap<string, TimedStep>, times: TransitionTimes): Map<string, number> {
+  const remaining = new Map<string, number>();
+  const from = (id: string): number => {
+    const known = remaining.get(id);
+    if (known !== undefined) return known;
+    let after = 0;
+    for (const dependent of graph.dependentsOf(id)) after = Math.max(after, from(dependent));
+    const seconds = typicalSeconds(steps.get(id)!, times) + after;
+    remaining.set(id, seconds);
+    return seconds;
+  };
+  for (const id of graph.nodes) from(id);
+  return remaining;
 }

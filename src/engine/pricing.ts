@@ -56,6 +56,8 @@ export class PriceBook {
   private readonly answers = new Map<string, Promise<Outcome>>();
   private readonly metroOfPort = new Map<string, Promise<string | undefined>>();
   private portFailure: string | undefined;
+  /** Requests this book has sent: its own count, as other reads may run beside it. */
+  requests = 0;
 
   constructor(private readonly api: ApiClient) {}
 
@@ -63,6 +65,7 @@ export class PriceBook {
   async readPorts(uuids: readonly string[]): Promise<void> {
     const fresh = [...new Set(uuids)].filter((u) => !this.metroOfPort.has(u));
     if (fresh.length === 0) return;
+    this.requests++;
     const found = this.api
       .call<{ data?: Body[] }>("POST", PORT_SEARCH, { body: { filter: { and: [{ property: "/uuid", operator: "IN", values: fresh }] }, pagination: { offset: 0, limit: 1000 } }, readOnly: true })
       .then((page) => new Map((page.data ?? []).map((p) => [String(p.uuid), atPointer(p, "/location/metroCode")])))
@@ -103,6 +106,7 @@ export class PriceBook {
       const values = group.batchBy ? [...new Set(group.members.map(([, q]) => q.filter[group.batchBy!]!))] : [];
       const and = Object.entries(group.filter).map(([property, value]) => ({ property, operator: "=", values: [String(value)] }));
       if (group.batchBy) and.push({ property: group.batchBy, operator: "IN", values: values.map(String) });
+      this.requests++;
       const records = this.api.call<{ data?: unknown[] }>("POST", PRICE_SEARCH, { body: { filter: { and } }, readOnly: true }).then((page) => page.data ?? []);
       for (const [key, query] of group.members) {
         this.answers.set(
@@ -122,6 +126,7 @@ export class PriceBook {
   }
 
   private askDevice(query: Record<string, string | number>): Promise<Outcome> {
+    this.requests++;
     return this.api.call("GET", DEVICE_PRICES, { query }).then(
       (answer): Outcome => {
         const money = deviceMoney(answer);
@@ -189,7 +194,7 @@ const isPricedChange = (change: ResourceChange): change is PricedChange => chang
 
 /** The monthly cost of a plan's priced changes: before and after for each, totals per currency. */
 export async function planCost(api: ApiClient, plan: Plan, book = new PriceBook(api)): Promise<PlanCost> {
-  const requestsBefore = api.requestCount;
+  const requestsBefore = book.requests;
   const items: Array<{ change: PricedChange; side: "before" | "after"; item: Priceable }> = [];
   for (const change of plan.changes.filter(isPricedChange)) {
     const pricing = pricingOf(change.kind);
@@ -222,7 +227,7 @@ export async function planCost(api: ApiClient, plan: Plan, book = new PriceBook(
     }
     resources.push(resource);
   }
-  return { totals: costTotals(resources), resources, unknown, requests: api.requestCount - requestsBefore };
+  return { totals: costTotals(resources), resources, unknown, requests: book.requests - requestsBefore };
 }
 
 /** What one recorded object costs each month. */
@@ -254,7 +259,7 @@ function grouped<K extends string>(resources: readonly RecordedCost[], keyName: 
 
 /** Prices every priced object the state records (settled ones: a pending create has no object yet). */
 export async function stateCost(api: ApiClient, state: StateFile, book = new PriceBook(api)): Promise<StateCost> {
-  const requestsBefore = api.requestCount;
+  const requestsBefore = book.requests;
   const items: Priceable[] = [];
   const kinds = new Map<string, string>();
   for (const [address, recorded] of Object.entries(state.resources).sort(([a], [b]) => a.localeCompare(b))) {
@@ -280,6 +285,6 @@ export async function stateCost(api: ApiClient, state: StateFile, book = new Pri
     byMetro: grouped(resources, "metro", (r) => r.metro ?? "(no metro)"),
     totals: sumMoney(resources.map((r) => r.monthly)),
     unknown,
-    requests: api.requestCount - requestsBefore,
+    requests: book.requests - requestsBefore,
   };
 }

@@ -280,17 +280,17 @@ export async function planRun(run: Run, given: PlanRequest, emit: EventSink): Pr
   if (outputChanges) plan.outputChanges = outputChanges;
   if (request.mode === "normal") diagnostics.push(...planConditions(run.config, plan, state, refreshed));
   const before = run.session.api.requestCount;
+  // Prices are asked for while the checks run: both only read, and a large plan would wait for each in turn.
+  const costing = request.cost !== false && request.mode !== "refresh-only" ? unlessInterrupted(planCost(run.session.api, plan), run.signal) : undefined;
+  costing?.catch(() => undefined); // awaited below; a failed check must not leave it unhandled
   diagnostics.push(...(await preflight(run, plan)));
   if (plan.mode !== "refresh-only" && !hasErrors(diagnostics)) {
     const { risks, diagnostics: problems } = await assessRisks(run.session, run.config, plan);
     diagnostics.push(...problems);
     if (risks.length > 0) plan.risks = risks;
   }
+  if (costing) plan.cost = await costing;
   plan.requestCount += run.session.api.requestCount - before;
-  if (request.cost !== false && request.mode !== "refresh-only") {
-    plan.cost = await unlessInterrupted(planCost(run.session.api, plan), run.signal);
-    plan.requestCount += plan.cost.requests;
-  }
   if (plan.mode !== "refresh-only") {
     const estimate = estimatedDuration(run, plan);
     if (estimate) plan.estimatedDuration = estimate;

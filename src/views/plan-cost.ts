@@ -37,7 +37,9 @@ export const planCostSchema = z
 export const planCostDocument = (cost: PlanCost): z.infer<typeof planCostSchema> => structuredClone(cost);
 
 /** "USD 1,240.00". */
-export const formatMoney = (m: Money): string => `${m.currency} ${m.monthly.toLocaleString("en-US", { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
+export const formatMoney = (m: Money): string => `${m.currency} ${(amountFormat ??= new Intl.NumberFormat("en-US", { minimumFractionDigits: 2, maximumFractionDigits: 2 })).format(m.monthly)}`;
+/** Made once, on first use: building a number format is far dearer than using one, and a plan formats prices per change. */
+let amountFormat: Intl.NumberFormat | undefined;
 
 const amounts = (money: readonly Money[] | undefined): string => (money && money.length > 0 ? money.map(formatMoney).join(" + ") : "none");
 

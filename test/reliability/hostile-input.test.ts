@@ -47,6 +47,12 @@ describe("hostile input", () => {
     expect(result.output).toMatch(/netform\.yaml:\d+:\d+ .*nested more than \d+ levels deep/);
   });
 
+  it("reports sequences nested on one line (a compact sequence opens a level with each dash)", async () => {
+    const result = await validate(`${HEADER}routeFilters:\n${filter("f", `    description:\n      ${"- ".repeat(200)}x\n`)}`);
+    expect(result.code).toBe(1);
+    expect(result.output).toMatch(/netform\.yaml:10:\d+ .*nested more than \d+ levels deep/);
+  });
+
   it("bounds dependsOn, at its place", async () => {
     const entries = Array.from({ length: 100_000 }, () => "      - routeFilters.b").join("\n");
     const result = await validate(`${HEADER}routeFilters:\n${filter("b")}${filter("a", `    dependsOn:\n${entries}\n`)}`);

@@ -121,10 +121,12 @@ const overlaps = (a: VlanClaim, b: VlanClaim) => a.port === b.port && a.outer ==
 /** The service takes a VLAN once per port, as the simulator's checkVlanFree does: two declared connections that share one are refused. */
 function vlansReused(own: readonly ConfigResource[]): Diagnostic[] {
   const diagnostics: Diagnostic[] = [];
-  const seen: VlanClaim[] = [];
+  // By port and outer tag: only claims there can overlap, so thousands of connections are not compared pairwise.
+  const seen = new Map<string, VlanClaim[]>();
   for (const r of own) {
     for (const claim of claimsOf(r)) {
-      const first = seen.find((other) => other.address !== claim.address && overlaps(claim, other));
+      const key = `${claim.port} ${claim.outer}`;
+      const first = seen.get(key)?.find((other) => other.address !== claim.address && overlaps(claim, other));
       if (first) {
         const tags = claim.inner === undefined ? String(claim.outer) : `${claim.outer}.${claim.inner}`;
         diagnostics.push(
@@ -133,7 +135,7 @@ function vlansReused(own: readonly ConfigResource[]): Diagnostic[] {
             { path: claim.path, code: "rule.vlan-reused", message: `VLAN ${tags} on this port is already taken by ${first.address}; the service takes a VLAN once per port`, hint: "give one of the connections another VLAN tag" },
           ),
         );
-      } else seen.push(claim);
+      } else seen.set(key, [...(seen.get(key) ?? []), claim]);
     }
   }
   return diagnostics;

@@ -4,7 +4,7 @@
 
 import { describe, expect, it } from "vitest";
 import { stepGraph } from "../../../src/engine/apply.js";
-import { estimateDuration } from "../../../src/engine/estimate.js";
+import { estimateDuration, remainingSeconds } from "../../../src/engine/estimate.js";
 import { TransitionTimes, withSample } from "../../../src/engine/transition-times.js";
 import { FIRST_LOOK, LATEST_FIRST_LOOK_MS, nextLookAfter, paceOf, REAL_SERVICE_POLLING } from "../../../src/engine/wait.js";
 import { Graph } from "../../../src/graph/index.js";
@@ -120,4 +120,28 @@ describe("estimateDuration", () => {
       if (row.chain) expect(estimate?.chain).toEqual(row.chain);
     });
   }
+});
+
+describe("remainingSeconds (the urgency of a step's calls)", () => {
+  const C = "connections.c";
+  const D = "routingProtocols.direct";
+  const B = "routingProtocols.bgp";
+  const F = "routeFilters.f";
+  const A = "routeFilterAttachments.a";
+
+  it("weighs each step by its own transition and the longest chain that waits for it", () => {
+    const changes = [change(C, "create"), change(D, "create", { after: { type: "DIRECT" } }), change(B, "create", { after: { type: "BGP" } }), change(F, "create"), change(A, "create")];
+    const dependencies = new Graph();
+    for (const c of changes) dependencies.addNode(c.address);
+    for (const [dependent, dependency] of [[D, C], [B, C], [B, D], [A, C], [A, F]] as const) dependencies.addEdge(dependent, dependency);
+    const { graph, steps } = stepGraph(plan(changes), dependencies, {}, KIND_HANDLERS);
+    const remaining = remainingSeconds(graph, steps, new TransitionTimes(KIND_TYPICAL_SECONDS));
+    const typical = (kind: string) => KIND_TYPICAL_SECONDS.get(kind)!.create!;
+    expect(remaining.get(`${B}+`)).toBe(typical("routingProtocols/BGP"));
+    expect(remaining.get(`${D}+`)).toBe(typical("routingProtocols/DIRECT") + typical("routingProtocols/BGP"));
+    expect(remaining.get(`${C}+`)).toBe(typical("connections") + typical("routingProtocols/DIRECT") + typical("routingProtocols/BGP"));
+    // A filter's attachment is short work: the routing protocols released by the same connection go first.
+    expect(remaining.get(`${A}+`)).toBeLessThan(remaining.get(`${D}+`)!);
+    expect(remaining.get(`${F}+`)).toBe(typical("routeFilters") + typical("routeFilterAttachments"));
+  });
 });
