@@ -58,6 +58,9 @@ export function isLive(status: AttachmentStatus): boolean {
 
 const connectionOf = (attachment: SimObject) => String(attachment.meta.connectionUuid);
 const filterOf = (attachment: SimObject) => String(attachment.meta.routeFilterUuid);
+/** Attachments filed by connection and by filter: attaching, listing and counting ask by one or the other. */
+const BY_CONNECTION = "connection";
+const BY_FILTER = "routeFilter";
 
 /** A deleted connection uses no filter any more, whether it is gone or still readable as DEPROVISIONED. */
 export function connectionInService(world: World, connectionUuid: string): boolean {
@@ -67,8 +70,13 @@ export function connectionInService(world: World, connectionUuid: string): boole
 
 /** Attachments (in any status) of a connection, or of a filter, whose connection is still in service. */
 export function attachmentsWhere(world: World, match: { connectionUuid?: string; routeFilterUuid?: string }): SimObject[] {
-  return world
-    .list(ATTACHMENT_KIND)
+  const candidates =
+    match.connectionUuid !== undefined
+      ? world.lookup(ATTACHMENT_KIND, BY_CONNECTION, match.connectionUuid)
+      : match.routeFilterUuid !== undefined
+        ? world.lookup(ATTACHMENT_KIND, BY_FILTER, match.routeFilterUuid)
+        : world.list(ATTACHMENT_KIND);
+  return candidates
     .filter((a) => (match.connectionUuid === undefined || connectionOf(a) === match.connectionUuid) && (match.routeFilterUuid === undefined || filterOf(a) === match.routeFilterUuid))
     .filter((a) => connectionInService(world, connectionOf(a)));
 }
@@ -83,6 +91,8 @@ export function defineAttachmentKind(world: World): void {
     eventType: "equinix.fabric.connection.route_filter",
     subject: (o) => `/fabric/v4/connections/${connectionOf(o)}/routeFilters/${filterOf(o)}`,
   });
+  world.defineIndex(ATTACHMENT_KIND, BY_CONNECTION, (_body, obj) => [connectionOf(obj)]);
+  world.defineIndex(ATTACHMENT_KIND, BY_FILTER, (_body, obj) => [filterOf(obj)]);
 }
 
 // ── checks ───────────────────────────────────────────────────────────────────────────────

@@ -30,6 +30,8 @@ import {
 import { getPointer, setPointer, type Json, type JsonObject, type SimObject, type World } from "../core/world.js";
 
 const KIND = "routingProtocols";
+/** The routing protocols of each connection, filed by its uuid: every create and list asks for them. */
+const BY_CONNECTION = "connection";
 
 type RoutingProtocolState = "PROVISIONING" | "PROVISIONED" | "REPROVISIONING" | "DEPROVISIONING" | "DEPROVISIONED" | "FAILED";
 type ChangeType = "ROUTING_PROTOCOL_CREATION" | "ROUTING_PROTOCOL_UPDATE" | "ROUTING_PROTOCOL_DELETION";
@@ -237,7 +239,7 @@ function requireProvisioned(world: World, connection: SimObject): void {
 
 /** The connection's instances that have not been deprovisioned, oldest first. */
 function protocolsOf(world: World, connectionUuid: string): SimObject[] {
-  return world.list(KIND).filter((o) => connectionUuidOf(o) === connectionUuid && stateOf(world, o) !== "DEPROVISIONED");
+  return world.lookup(KIND, BY_CONNECTION, connectionUuid).filter((o) => stateOf(world, o) !== "DEPROVISIONED");
 }
 
 function protocolOfType(world: World, connectionUuid: string, type: RoutingProtocolType): SimObject | undefined {
@@ -390,7 +392,7 @@ function list(world: World) {
     rejectUnknownQuery(c, ["offset", "limit"]);
     const request = queryPage(c, LIST_LIMITS);
     const connection = connectionOf(c, world);
-    const items = world.list(KIND).filter((o) => connectionUuidOf(o) === connection.uuid).map((o) => world.view(o));
+    const items = world.lookup(KIND, BY_CONNECTION, connection.uuid).map((o) => world.view(o));
     return c.json(paginate(items, request, pageLink(c)), 200);
   };
 }
@@ -590,6 +592,7 @@ export const routingProtocolsArea: Area = {
       subject: (obj) => protocolHref(connectionUuidOf(obj), obj.uuid),
       render: (body) => renderProtocol(body),
     });
+    world.defineIndex(KIND, BY_CONNECTION, (_body, obj) => [connectionUuidOf(obj)]);
   },
   routes(app: SimApp, world) {
     app.get(ROUTE, list(world));
