@@ -179,6 +179,7 @@ export async function applyPlan(applyInput: ApplyInput): Promise<ApplyOutcome> {
   };
   const outcomes = await walk(graph, {
     concurrency: Number.MAX_SAFE_INTEGER, // API calls are limited by the client (provider.parallelism), waits are not
+    priority: (id) => input.urgency.get(id) ?? 0,
     shouldStart: (id) => {
       if (input.signal?.aborted) stoppedByInterrupt.add(id);
       return !input.signal?.aborted;

@@ -13,6 +13,8 @@ export interface WalkOptions {
   /** Asked before a node starts; a node it returns false for is skipped (and its dependents with it). */
   shouldStart?(id: string): boolean;
   onSkip?(id: string, blockedBy: string): void;
+  /** Nodes that become ready together start in the order of this, largest first (then by id). */
+  priority?(id: string): number;
 }
 
 export async function walk(graph: Graph, options: WalkOptions): Promise<Map<string, NodeOutcome>> {
@@ -29,6 +31,9 @@ export async function walk(graph: Graph, options: WalkOptions): Promise<Map<stri
     for (const dependent of graph.dependentsOf(id)) skip(dependent, blockedBy);
   };
 
+  const priority = options.priority ?? (() => 0);
+  const inOrder = (ids: string[]) => ids.sort((a, b) => priority(b) - priority(a) || (a < b ? -1 : a > b ? 1 : 0));
+
   const ready = (id: string) => !started.has(id) && !outcomes.has(id) && graph.dependenciesOf(id).every((d) => outcomes.get(d)?.status === "done");
 
   const schedule = (id: string): void => {
@@ -41,7 +46,7 @@ export async function walk(graph: Graph, options: WalkOptions): Promise<Map<stri
       try {
         await options.visit(id);
         outcomes.set(id, { status: "done" });
-        for (const dependent of graph.dependentsOf(id).sort()) if (ready(dependent)) schedule(dependent);
+        for (const dependent of inOrder(graph.dependentsOf(id))) if (ready(dependent)) schedule(dependent);
       } catch (error) {
         outcomes.set(id, { status: "failed", error });
         for (const dependent of graph.dependentsOf(id)) skip(dependent, id);
@@ -49,7 +54,7 @@ export async function walk(graph: Graph, options: WalkOptions): Promise<Map<stri
     });
   };
 
-  for (const id of graph.nodes.sort()) if (ready(id)) schedule(id);
+  for (const id of inOrder(graph.nodes)) if (ready(id)) schedule(id);
   await queue.onIdle();
   return outcomes;
 }

@@ -63,6 +63,14 @@ describe("walk", () => {
     expect([...outcomes.values()].every((o) => o.status === "done")).toBe(true);
   });
 
+  it("starts nodes that become ready together in priority order, largest first, then by id", async () => {
+    const g = chain(["attach", "conn"], ["direct", "conn"], ["audit", "conn"]);
+    const order: string[] = [];
+    const priority: Record<string, number> = { conn: 0, attach: 1, direct: 65, audit: 1 };
+    await walk(g, { concurrency: 1, priority: (id) => priority[id] ?? 0, visit: async (id) => void order.push(id) });
+    expect(order).toEqual(["conn", "direct", "attach", "audit"]);
+  });
+
   it("skips what depends on a failure and lets independent work finish", async () => {
     const g = chain(["bgp", "direct"], ["direct", "conn"], ["attach", "filter"]);
     const skipped: string[] = [];
