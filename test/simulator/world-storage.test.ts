@@ -136,7 +136,7 @@ describe("world orders", () => {
 
   it("keep objects by their text, ties in the order they are listed, both ways, following changes", () => {
     const world = weighedWorld();
-    for (const [uuid, stamp] of [["a", "2"], ["b", "1"], ["c", "2"], ["d", "3"]]) world.create("things", { stamp }, { uuid });
+    for (const [uuid, stamp] of [["a", "2"], ["b", "1"], ["c", "2"], ["d", "3"]] as const) world.create("things", { stamp }, { uuid });
     expect(inOrder(world, "ASC")).toEqual(["b", "a", "c", "d"]);
     expect(inOrder(world, "DESC")).toEqual(["d", "a", "c", "b"]);
     world.apply(world.get("a")!, { at: world.now(), set: { "/stamp": "0" } });
@@ -153,7 +153,7 @@ describe("world orders", () => {
   it("place an object in transition where it is when read", () => {
     vi.useFakeTimers({ toFake: ["Date"] });
     const world = weighedWorld();
-    for (const [uuid, stamp] of [["a", "2"], ["b", "4"]]) world.create("things", { stamp }, { uuid });
+    for (const [uuid, stamp] of [["a", "2"], ["b", "4"]] as const) world.create("things", { stamp }, { uuid });
     const c = world.create("things", { stamp: "1" }, { uuid: "c" });
     world.transition(c, {}, [{ afterMs: 60_000, set: { "/stamp": "3" } }, { afterMs: 120_000, set: { "/stamp": "5" } }]);
     expect(inOrder(world, "ASC")).toEqual(["c", "a", "b"]);
