@@ -6,7 +6,7 @@
 
 import { canSee, type Principal } from "../core/context.js";
 import { fail } from "../core/errors.js";
-import { allOf, anyOf, asComparable, bodyPage, compileFilter, pageEnvelope, sortedPage, sortText, type PageRequest, type SearchRules } from "../core/http.js";
+import { allOf, anyOf, asComparable, bodyPage, compileFilter, pageEnvelope, sortedPage, sortText, type PageEnvelope, type PageRequest, type SearchRules } from "../core/http.js";
 import { getPointer, pointerReader, type Json, type JsonObject, type SimObject, type World } from "../core/world.js";
 import { asEnum, asObject, asString } from "./connection-rules.js";
 
@@ -162,7 +162,7 @@ function countedTotal(world: World, principal: Principal, filter: Json | undefin
  * One page of a search whose total the counts give, sorted by last update: the connections read in that
  * order until the page is full. Undefined when the search is not one of those.
  */
-function pageInOrder(world: World, principal: Principal, body: JsonObject, matches: Predicate, page: PageRequest, sort: JsonObject[]): JsonObject | undefined {
+function pageInOrder(world: World, principal: Principal, body: JsonObject, matches: Predicate, page: PageRequest, sort: JsonObject[]): PageEnvelope<JsonObject> | undefined {
   const [only, ...more] = sort;
   if (more.length > 0 || only?.property !== BY_UPDATE_PROPERTY || (only.direction !== "ASC" && only.direction !== "DESC")) return undefined;
   const total = countedTotal(world, principal, body.filter);
@@ -178,23 +178,23 @@ function pageInOrder(world: World, principal: Principal, body: JsonObject, match
     if (skipped < page.offset) skipped++;
     else data.push(view);
   }
-  return { ...pageEnvelope(data, total, page), sort };
+  return pageEnvelope(data, total, page);
 }
 
-/** The answer to a search request: a page of the connections the principal sees that its filter matches. */
-export function searchConnections(world: World, principal: Principal, body: JsonObject): JsonObject {
+/** The answer to a search request: a page of the connections the principal sees that its filter matches, and the sort applied. */
+export function searchConnections(world: World, principal: Principal, body: JsonObject): { page: PageEnvelope<JsonObject>; sort: JsonObject[] } {
   const matches = compileSearch(body.filter);
   const page = bodyPage(body.pagination, SEARCH_PAGE);
   const sort = readSort(body.sort);
   const inOrder = pageInOrder(world, principal, body, matches, page, sort);
-  if (inOrder) return inOrder;
+  if (inOrder) return { page: inOrder, sort };
   const found: JsonObject[] = [];
   for (const obj of candidatesNamed(world, body.filter) ?? world.list(KIND)) {
     if (!canSee(principal, obj)) continue;
     const view = world.view(obj);
     if (matches(view)) found.push(view);
   }
-  return { ...sortedPage(found, sort, SORT_PROPERTIES, page), sort };
+  return { page: sortedPage(found, sort, SORT_PROPERTIES, page), sort };
 }
 
 /** The indexes, counts and order the searches use. */

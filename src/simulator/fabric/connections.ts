@@ -7,7 +7,7 @@ import type { Context } from "hono";
 import { iso } from "../core/clock.js";
 import { findVisible, projectFor, type Area, type Principal, type SimApp, type SimEnv } from "../core/context.js";
 import { fail } from "../core/errors.js";
-import { changeLogUpdate, newChangeLog, readArray, readObject, rejectUnknownQuery } from "../core/http.js";
+import { changeLogUpdate, newChangeLog, pageResponse, readArray, readObject, rejectUnknownQuery } from "../core/http.js";
 import {
   CONNECTION_TYPES,
   accountOf,
@@ -452,7 +452,8 @@ function routes(app: SimApp, world: World): void {
 
   app.post(`${BASE}/search`, async (c) => {
     rejectUnknownQuery(c, []);
-    return c.json(searchConnections(world, c.get("principal"), await readObject(c)));
+    const { page, sort } = searchConnections(world, c.get("principal"), await readObject(c));
+    return pageResponse(c, page, { sort });
   });
 
   app.get(`${BASE}/:connectionId`, (c) => {
