@@ -77,6 +77,8 @@ interface ChangeRecord {
 
 const changesOf = (obj: SimObject): ChangeRecord[] => (obj.meta.changes ?? []) as unknown as ChangeRecord[];
 const connectionUuidOf = (obj: SimObject): string => String(obj.meta.connectionUuid);
+/** Instances by the connection they are on, so that a connection's are found without reading every instance. */
+const BY_CONNECTION = "connection";
 const protocolHref = (connectionUuid: string, uuid: string) => `/fabric/v4/connections/${connectionUuid}/routingProtocols/${uuid}`;
 const changeHref = (obj: SimObject, changeUuid: string) => `${protocolHref(connectionUuidOf(obj), obj.uuid)}/changes/${changeUuid}`;
 
@@ -237,7 +239,7 @@ function requireProvisioned(world: World, connection: SimObject): void {
 
 /** The connection's instances that have not been deprovisioned, oldest first. */
 function protocolsOf(world: World, connectionUuid: string): SimObject[] {
-  return world.list(KIND).filter((o) => connectionUuidOf(o) === connectionUuid && stateOf(world, o) !== "DEPROVISIONED");
+  return world.lookup(KIND, BY_CONNECTION, connectionUuid).filter((o) => stateOf(world, o) !== "DEPROVISIONED");
 }
 
 function protocolOfType(world: World, connectionUuid: string, type: RoutingProtocolType): SimObject | undefined {
@@ -390,7 +392,7 @@ function list(world: World) {
     rejectUnknownQuery(c, ["offset", "limit"]);
     const request = queryPage(c, LIST_LIMITS);
     const connection = connectionOf(c, world);
-    const items = world.list(KIND).filter((o) => connectionUuidOf(o) === connection.uuid).map((o) => world.view(o));
+    const items = world.lookup(KIND, BY_CONNECTION, connection.uuid).map((o) => world.view(o));
     return c.json(paginate(items, request, pageLink(c)), 200);
   };
 }
@@ -590,6 +592,7 @@ export const routingProtocolsArea: Area = {
       subject: (obj) => protocolHref(connectionUuidOf(obj), obj.uuid),
       render: (body) => renderProtocol(body),
     });
+    world.defineIndex(KIND, BY_CONNECTION, (_body, obj) => [connectionUuidOf(obj)]);
   },
   routes(app: SimApp, world) {
     app.get(ROUTE, list(world));
