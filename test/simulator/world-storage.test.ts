@@ -115,6 +115,18 @@ describe("world tallies", () => {
     expect(world.tally("things", "weight", "blue")).toBe(0);
   });
 
+  it("count an object under a key that only a phase between its first and its last gives", () => {
+    vi.useFakeTimers({ toFake: ["Date"] });
+    const world = weighedWorld();
+    const a = world.create("things", { colour: "red", weight: 3 }, { uuid: "a" });
+    world.transition(a, {}, [{ afterMs: 60_000, set: { "/colour": "green" } }, { afterMs: 120_000, set: { "/colour": "blue" } }]);
+    expect(world.tally("things", "weight", "green")).toBe(0);
+    vi.setSystemTime(Date.now() + 60_000);
+    expect(world.tally("things", "weight", "green")).toBe(3);
+    vi.setSystemTime(Date.now() + 60_000);
+    expect([world.tally("things", "weight", "green"), world.tally("things", "weight", "blue")]).toEqual([0, 3]);
+  });
+
   it("are rebuilt when a world is loaded, and emptied when it is cleared", () => {
     const file = join(dir, "world.json");
     const world = weighedWorld(file);

@@ -7,8 +7,9 @@
 // Each request must cost the same in a world of ten objects or ten thousand: bodies and metadata are
 // stored deep-frozen and replaced on change (copy-on-write), so a read shares them instead of copying;
 // objects are kept per kind, and areas declare indexes for the lookups their rules make (a VLAN per
-// port, a parent's children) instead of scanning a kind, and tallies for the sums they check (the
-// bandwidth a port's connections use) instead of adding them up on each request.
+// port, a parent's children) instead of scanning a kind, tallies for the sums and counts they need (the
+// bandwidth a port's connections use) instead of adding them up on each request, and orders for the
+// sorts that searches read a page of.
 
 import { AsyncLocalStorage } from "node:async_hooks";
 import { closeSync, fchmodSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, truncateSync, writeFileSync } from "node:fs";
@@ -352,7 +353,7 @@ export class World {
   private indexes = new Map<string, Map<string, Index>>();
   /** Per kind, per tally name. */
   private tallies = new Map<string, Map<string, Tally>>();
-  /** Where in which index or tally each object is filed, to take it out when it changes. */
+  /** Where in which index, tally or order each object is filed, to take it out when it changes. */
   private filed = new WeakMap<SimObject, Filing[]>();
   private phased = new WeakMap<SimObject, PhasedView>();
   /** Creation order, so that a lookup lists what it finds in the order `list` would. */
@@ -417,7 +418,7 @@ export class World {
 
   /**
    * Keeps the objects of `kind` filed under `keysOf` of their body, so that `lookup` finds them without a
-   * scan. An object with pending phases is also filed under the keys of its body once they are applied, so
+   * scan. An object with pending phases is also filed under the keys of its body as each is applied, so
    * a lookup may return objects that no longer (or do not yet) match: callers check what they find.
    */
   defineIndex(kind: string, name: string, keysOf: IndexKeys): void {
@@ -429,8 +430,8 @@ export class World {
 
   /**
    * Keeps, for each key, the sum of what `amountsOf` gives for the live objects of `kind`, so that `tally`
-   * reads it without a scan. An object with pending phases is read when the tally is, under the keys of its
-   * body with and without them applied: a key only its intermediate phases give is not counted.
+   * reads it without a scan. An object with pending phases is filed under the keys of its body as each is
+   * applied, and what it adds is read from its body when the tally is.
    */
   defineTally(kind: string, name: string, amountsOf: TallyAmounts): void {
     let ofKind = this.tallies.get(kind);
@@ -570,12 +571,14 @@ export class World {
     const orders = this.orders.get(obj.kind);
     const now = this.now();
     if ((!indexes && !tallies && !orders) || !this.alive(obj, now)) return;
-    let settled = obj.body;
-    if (obj.phases.length > 0) {
-      settled = structuredClone(obj.body);
-      for (const phase of obj.phases) for (const [pointer, value] of Object.entries(phase.set)) setPointer(settled, pointer, value);
+    // The body before and after each pending phase: an index or a tally files the object under the keys of every one.
+    const bodies = [obj.body];
+    for (const phase of obj.phases) {
+      const next = structuredClone(bodies[bodies.length - 1]!);
+      for (const [pointer, value] of Object.entries(phase.set)) setPointer(next, pointer, value);
+      bodies.push(next);
     }
-    const bodies = settled === obj.body ? [obj.body] : [obj.body, settled];
+    const settled = bodies[bodies.length - 1]!;
     const filed: Filing[] = [];
     const fileIn = (sets: Map<string, Set<SimObject>>, keys: Set<string>) => {
       for (const key of keys) {
