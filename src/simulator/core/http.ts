@@ -187,6 +187,7 @@ export function allOf(parts: Predicate[]): Predicate {
   };
 }
 
+/** Predicates that are true when any of `parts` is. */
 export function anyOf(parts: Predicate[]): Predicate {
   if (parts.length === 1) return parts[0]!;
   return (item) => {
@@ -300,7 +301,6 @@ function compareSortValues(a: SortValue, b: SortValue): number {
 }
 
 interface SortKey {
-  property: string;
   read: (item: JsonObject) => Json | undefined;
   /** 1 ascending, -1 descending. */
   sign: number;
@@ -326,7 +326,7 @@ function sortKeys(sort: Json | undefined, allowed: readonly string[], defaultDir
       fail("invalidProperty", `/sort/${i}/property`, `sort property must be one of ${allowed.join(", ")}`);
     }
     if (direction !== "ASC" && direction !== "DESC") fail("unsupportedSortDirection", `/sort/${i}/direction`, "direction must be ASC or DESC");
-    return { property: property as string, read: pointerReader(property as string), sign: direction === "ASC" ? 1 : -1 };
+    return { read: pointerReader(property as string), sign: direction === "ASC" ? 1 : -1 };
   });
 }
 

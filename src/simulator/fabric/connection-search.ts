@@ -134,7 +134,7 @@ function* countsOf(body: JsonObject, obj: SimObject): Iterable<readonly [string,
   }
 }
 
-/** The one expression of a filter that is one (alone, or alone in an `and`). */
+/** The filter's expression when it has just one (bare, or the only one in an `and`). */
 function soleExpression(filter: JsonObject): JsonObject | undefined {
   if (filter.and === undefined && filter.or === undefined) return filter;
   const parts = filter.or === undefined ? filter.and : undefined;
