@@ -469,8 +469,8 @@ export class World {
   }
 
   /**
-   * The live objects of `kind` in order `name` (ties in the order of `list`), read as far as the caller goes;
-   * undefined while a value cannot be ordered as text.
+   * The live objects of `kind` in order `name` (ties in the order of `list`), read as far as the caller goes
+   * and before anything changes; undefined while a value cannot be ordered as text.
    */
   inOrder(kind: string, name: string, direction: "ASC" | "DESC"): Iterable<SimObject> | undefined {
     const order = this.orders.get(kind)?.get(name);
