@@ -149,6 +149,31 @@ describe("POST /fabric/v4/connections: colocation ports", () => {
     const reason = await expectProblem(connectionBody({ aSide: coloSide(seededPort("DC", "PRIMARY"), 11), zSide: coloSide(seededPort("SV", "PRIMARY"), 10), bandwidth: 5000 }), "EQ-2010010", "/bandwidth");
     expect(reason).toMatch(/4000 Mbps available on port/);
   });
+
+  it("gives a port's bandwidth back when a connection shrinks, is deleted or fails to provision, for the next to use", async () => {
+    const [dcPrimary, dcSecondary] = [seededPort("DC", "PRIMARY"), seededPort("DC", "SECONDARY")];
+    const onPorts = (vlanTag: number, bandwidth: number) => connectionBody({ aSide: coloSide(dcPrimary, vlanTag), zSide: coloSide(dcSecondary, vlanTag), bandwidth });
+    const wide = await provisioned(t, { aSide: coloSide(dcPrimary, 20), zSide: coloSide(dcSecondary, 20), bandwidth: 6000 });
+    expect(await expectProblem(onPorts(21, 5000), "EQ-2010010", "/bandwidth")).toMatch(`4000 Mbps available on port ${dcPrimary}`);
+
+    expect((await t.call("PATCH", `${CONNECTIONS}/${wide}`, { body: [{ op: "replace", path: "/bandwidth", value: 2000 }] })).status).toBe(202);
+    const middle = await t.call("POST", CONNECTIONS, { body: onPorts(21, 5000) });
+    expect(middle.status, middle.text).toBe(201);
+    expect(await expectProblem(onPorts(22, 4000), "EQ-2010010", "/bandwidth")).toMatch("3000 Mbps available");
+
+    await t.waitFor(`${CONNECTIONS}/${middle.body.uuid}`, "/state", "PROVISIONED");
+    expect((await t.call("DELETE", `${CONNECTIONS}/${middle.body.uuid}`)).status).toBe(200);
+    await t.waitFor(`${CONNECTIONS}/${middle.body.uuid}`, "/state", "DEPROVISIONED");
+    expect((await t.call("POST", CONNECTIONS, { body: onPorts(22, 4000) })).status).toBe(201);
+
+    // 4000 Mbps left: a connection that takes them and fails to provision leaves them to the next one.
+    await t.call("POST", "/__sim/faults", { body: { failTransitions: { kind: "connections", count: 1 } } });
+    const failing = await t.call("POST", CONNECTIONS, { body: onPorts(23, 4000) });
+    expect(failing.status, failing.text).toBe(201);
+    expect(await expectProblem(onPorts(24, 1), "EQ-2010010", "/bandwidth")).toMatch("0 Mbps available");
+    await t.waitFor(`${CONNECTIONS}/${failing.body.uuid}`, "/state", "FAILED");
+    expect((await t.call("POST", CONNECTIONS, { body: onPorts(24, 4000) })).status).toBe(201);
+  });
 });
 
 describe("POST /fabric/v4/connections: virtual devices, networks, cloud routers and service tokens", () => {

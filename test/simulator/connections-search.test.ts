@@ -81,3 +81,67 @@ describe("POST /fabric/v4/connections/search", () => {
     expect((await t.call("POST", `${SEARCH}?limit=5`, { body: {} })).status).toBe(400);
   });
 });
+
+describe("POST /fabric/v4/connections/search by state, sorted by last update", () => {
+  const T0 = "2026-01-01T00:00:00.000Z";
+  const T1 = "2026-01-02T00:00:00.000Z";
+  const T2 = "2026-01-03T00:00:00.000Z";
+  const byState = (state: string, extra: Record<string, unknown> = {}) => ({ ...where("/state", "=", [state]), ...extra });
+  const inOrder = (res: { body: { data: Array<{ name: string }> } }) => res.body.data.map((c) => c.name);
+  const sorted = (direction: string) => ({ sort: [{ property: "/changeLog/updatedDateTime", direction }] });
+
+  /** Gives the connection `name` this last update time, so that some tie. */
+  function updatedAt(name: string, at: string): void {
+    const world = t.sim.world;
+    const connection = world.list("connections").find((o) => world.view(o).name === name)!;
+    world.edit(connection, (body) => void ((body.changeLog as Record<string, unknown>).updatedDateTime = at));
+  }
+
+  beforeEach(() => {
+    updatedAt("alpha-dc", T1);
+    updatedAt("beta-dc", T1);
+    updatedAt("gamma-sv", T2);
+    updatedAt("delta-sandbox", T0);
+  });
+
+  it("orders both ways, connections updated at the same time in the order they were created", async () => {
+    const descending = await search(byState("PROVISIONED", sorted("DESC")));
+    expect(inOrder(descending)).toEqual(["gamma-sv", "alpha-dc", "beta-dc", "delta-sandbox"]);
+    expect(descending.body.pagination).toEqual({ offset: 0, limit: 20, total: 4 });
+    expect(inOrder(await search(byState("PROVISIONED")))).toEqual(inOrder(descending));
+    expect(inOrder(await search(byState("PROVISIONED", sorted("ASC"))))).toEqual(["delta-sandbox", "alpha-dc", "beta-dc", "gamma-sv"]);
+    expect(inOrder(await search(sorted("ASC")))).toEqual(["delta-sandbox", "alpha-dc", "beta-dc", "gamma-sv"]);
+  });
+
+  it("cuts pages across ties, and answers an offset past the end with no connections and the total", async () => {
+    const page = await search(byState("PROVISIONED", { ...sorted("DESC"), pagination: { offset: 1, limit: 2 } }));
+    expect(inOrder(page)).toEqual(["alpha-dc", "beta-dc"]);
+    expect(page.body.pagination).toEqual({ offset: 1, limit: 2, total: 4 });
+    expect(inOrder(await search(byState("PROVISIONED", { ...sorted("ASC"), pagination: { offset: 2, limit: 1 } })))).toEqual(["beta-dc"]);
+    for (const offset of [4, 9]) {
+      const past = await search(byState("PROVISIONED", { pagination: { offset, limit: 2 } }));
+      expect(past.body).toMatchObject({ data: [], pagination: { offset, limit: 2, total: 4 } });
+    }
+  });
+
+  it("counts only what the caller sees, each asked state once, and a connection in the state it has reached", async () => {
+    const limited = await search(byState("PROVISIONED"), "limited");
+    expect(inOrder(limited)).toEqual(["delta-sandbox"]);
+    expect(limited.body.pagination.total).toBe(1);
+    const twice = await search(where("/operation/equinixStatus", "IN", ["PROVISIONED", "PROVISIONED", "FAILED"]));
+    expect(twice.body.pagination.total).toBe(4);
+
+    const beta = (await search(where("/name", "=", ["beta-dc"]))).body.data[0].uuid;
+    expect((await t.call("DELETE", `/fabric/v4/connections/${beta}`)).status).toBe(200);
+    const created = await t.call("POST", "/fabric/v4/connections", { body: connectionBody({ name: "epsilon-dc", aSide: coloSide(seededPort("DC", "PRIMARY"), 102) }) });
+    // Whichever step of provisioning it is at, the new connection is the last updated.
+    const provisioning = await search(where("/operation/equinixStatus", "IN", ["PROVISIONING", "PROVISIONED"]));
+    expect(inOrder(provisioning)).toEqual(["epsilon-dc", "gamma-sv", "alpha-dc", "delta-sandbox"]);
+    expect(provisioning.body.pagination.total).toBe(4);
+
+    await t.waitFor(`/fabric/v4/connections/${created.body.uuid}`, "/state", "PROVISIONED");
+    await t.waitFor(`/fabric/v4/connections/${beta}`, "/state", "DEPROVISIONED");
+    expect((await search(byState("PROVISIONED"))).body.pagination.total).toBe(4);
+    expect(inOrder(await search(byState("DEPROVISIONED")))).toEqual(["beta-dc"]);
+  });
+});

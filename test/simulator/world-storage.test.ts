@@ -1,10 +1,10 @@
-// The world's storage: indexes that stand in for scans, frozen snapshots that reads share, the data
-// file's change log (replay, compaction, a save cut short), and the bounded request log.
+// The world's storage: indexes, tallies and orders that stand in for scans, frozen snapshots that reads
+// share, the data file's change log (replay, compaction, a save cut short), and the bounded request log.
 
 import { appendFileSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { createSimulator } from "../../src/simulator/index.js";
 import { logFileOf, World, type JsonObject } from "../../src/simulator/core/world.js";
 import { PRODUCTION, coloSide, connectionBody, seededPort } from "./connections-fixtures.js";
@@ -71,6 +71,127 @@ describe("world indexes", () => {
   });
 });
 
+/** A world that tallies the weight of things per colour and keeps them in the order of their stamp. */
+function weighedWorld(dataFile?: string): World {
+  const world = new World({ seed: 3, ...(dataFile ? { dataFile } : {}) });
+  world.defineTally("things", "weight", (body) => (typeof body.colour === "string" && typeof body.weight === "number" ? [[body.colour, body.weight]] : []));
+  world.defineOrder("things", "stamp", (body) => (typeof body.stamp === "number" ? undefined : String(body.stamp ?? "")));
+  return world;
+}
+const inOrder = (world: World, direction: "ASC" | "DESC") => {
+  const ordered = world.inOrder("things", "stamp", direction);
+  return ordered && [...ordered].map((o) => o.uuid);
+};
+
+describe("world tallies", () => {
+  afterEach(() => vi.useRealTimers());
+
+  it("add up what live objects give, following updates, replacements and removals", () => {
+    const world = weighedWorld();
+    const a = world.create("things", { colour: "red", weight: 3 }, { uuid: "a" });
+    world.create("things", { colour: "red", weight: 4 }, { uuid: "b" });
+    expect(world.tally("things", "weight", "red")).toBe(7);
+    world.apply(a, { at: world.now(), set: { "/colour": "blue" } });
+    expect([world.tally("things", "weight", "red"), world.tally("things", "weight", "blue")]).toEqual([4, 3]);
+    world.replace(a, { colour: "blue", weight: 5 });
+    expect(world.tally("things", "weight", "blue")).toBe(5);
+    world.create("things", { colour: "red", weight: 1 }, { uuid: "b" });
+    expect(world.tally("things", "weight", "red")).toBe(1);
+    world.remove(a);
+    expect(world.tally("things", "weight", "blue")).toBe(0);
+  });
+
+  it("count an object in transition as it is when read, and as it ends once its phases have come", () => {
+    vi.useFakeTimers({ toFake: ["Date"] });
+    const world = weighedWorld();
+    const a = world.create("things", { colour: "red", weight: 3 }, { uuid: "a" });
+    world.transition(a, {}, [{ afterMs: 60_000, set: { "/weight": 10 } }, { afterMs: 120_000, set: { "/colour": "blue" } }, { afterMs: 180_000, set: {}, gone: true }]);
+    expect(world.tally("things", "weight", "red")).toBe(3);
+    vi.setSystemTime(Date.now() + 60_000);
+    expect([world.tally("things", "weight", "red"), world.tally("things", "weight", "blue")]).toEqual([10, 0]);
+    vi.setSystemTime(Date.now() + 60_000);
+    expect([world.tally("things", "weight", "red"), world.tally("things", "weight", "blue")]).toEqual([0, 10]);
+    vi.setSystemTime(Date.now() + 60_000);
+    expect(world.tally("things", "weight", "blue")).toBe(0);
+  });
+
+  it("count an object under a key that only a phase between its first and its last gives", () => {
+    vi.useFakeTimers({ toFake: ["Date"] });
+    const world = weighedWorld();
+    const a = world.create("things", { colour: "red", weight: 3 }, { uuid: "a" });
+    world.transition(a, {}, [{ afterMs: 60_000, set: { "/colour": "green" } }, { afterMs: 120_000, set: { "/colour": "blue" } }]);
+    expect(world.tally("things", "weight", "green")).toBe(0);
+    vi.setSystemTime(Date.now() + 60_000);
+    expect(world.tally("things", "weight", "green")).toBe(3);
+    vi.setSystemTime(Date.now() + 60_000);
+    expect([world.tally("things", "weight", "green"), world.tally("things", "weight", "blue")]).toEqual([0, 3]);
+  });
+
+  it("are rebuilt when a world is loaded, and emptied when it is cleared", () => {
+    const file = join(dir, "world.json");
+    const world = weighedWorld(file);
+    world.clear();
+    world.create("things", { colour: "red", weight: 3 }, { uuid: "a" });
+    world.save();
+    world.create("things", { colour: "red", weight: 4 }, { uuid: "b" });
+    world.save();
+    const again = weighedWorld(file);
+    expect(again.load()).toBe(true);
+    expect(again.tally("things", "weight", "red")).toBe(7);
+    world.clear();
+    expect(world.tally("things", "weight", "red")).toBe(0);
+  });
+});
+
+describe("world orders", () => {
+  afterEach(() => vi.useRealTimers());
+
+  it("keep objects by their text, ties in the order they are listed, both ways, following changes", () => {
+    const world = weighedWorld();
+    for (const [uuid, stamp] of [["a", "2"], ["b", "1"], ["c", "2"], ["d", "3"]] as const) world.create("things", { stamp }, { uuid });
+    expect(inOrder(world, "ASC")).toEqual(["b", "a", "c", "d"]);
+    expect(inOrder(world, "DESC")).toEqual(["d", "a", "c", "b"]);
+    world.apply(world.get("a")!, { at: world.now(), set: { "/stamp": "0" } });
+    world.remove(world.get("d")!);
+    expect(inOrder(world, "ASC")).toEqual(["a", "b", "c"]);
+    // Replaced, an object comes last in the listing, so last among its ties.
+    world.create("things", { stamp: "1" }, { uuid: "b" });
+    world.create("things", { stamp: "1" }, { uuid: "e" });
+    world.create("things", { stamp: "1" }, { uuid: "b" });
+    expect(inOrder(world, "DESC")).toEqual(["c", "e", "b", "a"]);
+    expect(world.list("things").map((o) => o.uuid)).toEqual(["a", "c", "e", "b"]);
+  });
+
+  it("place an object in transition where it is when read", () => {
+    vi.useFakeTimers({ toFake: ["Date"] });
+    const world = weighedWorld();
+    for (const [uuid, stamp] of [["a", "2"], ["b", "4"]] as const) world.create("things", { stamp }, { uuid });
+    const c = world.create("things", { stamp: "1" }, { uuid: "c" });
+    world.transition(c, {}, [{ afterMs: 60_000, set: { "/stamp": "3" } }, { afterMs: 120_000, set: { "/stamp": "5" } }]);
+    expect(inOrder(world, "ASC")).toEqual(["c", "a", "b"]);
+    vi.setSystemTime(Date.now() + 60_000);
+    expect(inOrder(world, "ASC")).toEqual(["a", "c", "b"]);
+    vi.setSystemTime(Date.now() + 60_000);
+    expect(inOrder(world, "DESC")).toEqual(["c", "b", "a"]);
+  });
+
+  it("are not offered while a value would be ordered as a number, and are rebuilt when a world is loaded", () => {
+    const file = join(dir, "world.json");
+    const world = weighedWorld(file);
+    world.clear();
+    world.create("things", { stamp: "b" }, { uuid: "a" });
+    const numbered = world.create("things", { stamp: 7 }, { uuid: "n" });
+    world.create("things", {}, { uuid: "none" });
+    expect(inOrder(world, "ASC")).toBeUndefined();
+    world.remove(numbered);
+    expect(inOrder(world, "ASC")).toEqual(["none", "a"]);
+    world.save();
+    const again = weighedWorld(file);
+    expect(again.load()).toBe(true);
+    expect(inOrder(again, "DESC")).toEqual(["a", "none"]);
+  });
+});
+
 describe("world snapshots", () => {
   it("cannot be changed by whoever reads them", () => {
     const world = colouredWorld();
@@ -117,6 +238,21 @@ describe("the connection indexes", () => {
     expect((await call("DELETE", `/fabric/v4/connections/${reused.body.uuid}`)).status).toBe(200);
     await until(async () => (await call("GET", `/fabric/v4/connections/${reused.body.uuid}`)).body.state === "DEPROVISIONED");
     expect((await call("POST", "/fabric/v4/connections", connectionBody({ name: "after-delete", aSide: coloSide(port, 300) }))).status).toBe(201);
+  });
+});
+
+describe("the port bandwidth tally", () => {
+  it("counts what the connections of a world restored from its data file use", async () => {
+    const file = join(dir, "world.json");
+    const port = seededPort("DC", "PRIMARY");
+    const onPort = (vlanTag: number, bandwidth: number) => connectionBody({ aSide: coloSide(port, vlanTag), zSide: coloSide(seededPort("DC", "SECONDARY"), vlanTag), bandwidth });
+    const sim = createSimulator({ dataFile: file, seed: 5 });
+    expect((await (await caller(sim))("POST", "/fabric/v4/connections", onPort(30, 6000))).status).toBe(201);
+    const restored = await caller(createSimulator({ dataFile: file, seed: 5 }));
+    const refused = await restored("POST", "/fabric/v4/connections", onPort(31, 5000));
+    expect(refused.status).toBe(400);
+    expect(JSON.stringify(refused.body)).toContain(`4000 Mbps available on port ${port}`);
+    expect((await restored("POST", "/fabric/v4/connections", onPort(31, 4000))).status).toBe(201);
   });
 });
 

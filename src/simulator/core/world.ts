@@ -7,7 +7,9 @@
 // Each request must cost the same in a world of ten objects or ten thousand: bodies and metadata are
 // stored deep-frozen and replaced on change (copy-on-write), so a read shares them instead of copying;
 // objects are kept per kind, and areas declare indexes for the lookups their rules make (a VLAN per
-// port, a parent's children) instead of scanning a kind.
+// port, a parent's children) instead of scanning a kind, tallies for the sums and counts they need (the
+// bandwidth a port's connections use) instead of adding them up on each request, and orders for the
+// sorts that searches read a page of.
 
 import { AsyncLocalStorage } from "node:async_hooks";
 import { closeSync, fchmodSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, truncateSync, writeFileSync } from "node:fs";
@@ -154,6 +156,9 @@ export function deepFreeze<T>(value: T): T {
 /** Keys under which an index files an object, computed from a body (with or without its pending phases). */
 export type IndexKeys = (body: JsonObject, obj: SimObject) => Iterable<string>;
 
+/** What an object adds to a tally, per key, computed from its body as the API shows it (due phases applied). */
+export type TallyAmounts = (body: JsonObject, obj: SimObject) => Iterable<readonly [string, number]>;
+
 /** Reads a value at a JSON pointer ("/a/b/0"); undefined when absent. */
 export function getPointer(doc: Json | undefined, pointer: string): Json | undefined {
   if (pointer === "" || pointer === "/") return doc;
@@ -165,6 +170,24 @@ export function getPointer(doc: Json | undefined, pointer: string): Json | undef
   return cur;
 }
 
+/** A reader of one JSON pointer, parsed once: for reading the same pointer from many objects. */
+export function pointerReader(pointer: string): (doc: Json | undefined) => Json | undefined {
+  if (pointer === "" || pointer === "/") return (doc) => doc;
+  const keys = parsePointer(pointer);
+  return (doc) => {
+    let cur: Json | undefined = doc;
+    for (const key of keys) {
+      if (cur === null || typeof cur !== "object") return undefined;
+      cur = Array.isArray(cur) ? cur[Number(key)] : cur[key];
+    }
+    return cur;
+  };
+}
+
+function parsePointer(pointer: string): string[] {
+  return pointer.split("/").slice(1).map((raw) => raw.replace(/~1/g, "/").replace(/~0/g, "~"));
+}
+
 /** Searches and sorts read the same few pointers from thousands of objects: each is parsed once. */
 const parsedPointers = new Map<string, string[]>();
 const MAX_PARSED_POINTERS = 10_000;
@@ -172,7 +195,7 @@ const MAX_PARSED_POINTERS = 10_000;
 function pointerKeys(pointer: string): string[] {
   let keys = parsedPointers.get(pointer);
   if (!keys) {
-    keys = pointer.split("/").slice(1).map((raw) => raw.replace(/~1/g, "/").replace(/~0/g, "~"));
+    keys = parsePointer(pointer);
     // Pointers come from requests too: the cache must not grow with what clients send.
     if (parsedPointers.size >= MAX_PARSED_POINTERS) parsedPointers.clear();
     parsedPointers.set(pointer, keys);
@@ -182,7 +205,7 @@ function pointerKeys(pointer: string): string[] {
 
 /** Sets a value at a JSON pointer, creating intermediate objects. */
 export function setPointer(doc: JsonObject, pointer: string, value: Json): void {
-  const keys = pointer.split("/").slice(1).map((k) => k.replace(/~1/g, "/").replace(/~0/g, "~"));
+  const keys = parsePointer(pointer);
   let cur: JsonObject | Json[] = doc;
   for (const [i, key] of keys.entries()) {
     const last = i === keys.length - 1;
@@ -225,6 +248,92 @@ interface Index {
   entries: Map<string, Set<SimObject>>;
 }
 
+/**
+ * A running sum per key. An object whose phases are all due adds a fixed amount, kept in `totals` until the
+ * object changes; one with phases to come adds what its body says at the time of reading, so it is only
+ * filed in `moving` and its amount is worked out then (there are as many as transitions in flight).
+ */
+interface Tally {
+  amountsOf: TallyAmounts;
+  totals: Map<string, number>;
+  moving: Map<string, Set<SimObject>>;
+}
+
+/** An object's place in an order: the text it is ordered by, then where `list` puts it. */
+interface OrderEntry {
+  obj: SimObject;
+  text: string;
+  listed: number;
+}
+
+/**
+ * The live objects of a kind kept in the order of a text of their bodies. As in a tally, objects with phases
+ * to come are kept apart and placed when the order is read; so are those whose value cannot be ordered as
+ * text, whose presence makes the order unusable.
+ */
+interface Order {
+  textOf: (body: JsonObject) => string | undefined;
+  entries: OrderEntry[];
+  /** Under the key "": objects with phases to come, and objects whose value is not text. */
+  moving: Map<string, Set<SimObject>>;
+  unordered: Map<string, Set<SimObject>>;
+}
+
+/** Where an object is filed: a set of an index (or of a tally or order), an amount in a tally's total, or a place in an order. */
+type Filing =
+  | { sets: Map<string, Set<SimObject>>; key: string }
+  | { totals: Map<string, number>; key: string; amount: number }
+  | { order: Order; entry: OrderEntry };
+
+/** Entries before `entry` (by text, then listing) in an order's entries. */
+function entriesBefore(entries: OrderEntry[], entry: { text: string; listed: number }): number {
+  let low = 0;
+  let high = entries.length;
+  while (low < high) {
+    const mid = (low + high) >> 1;
+    const e = entries[mid]!;
+    if (e.text < entry.text || (e.text === entry.text && e.listed < entry.listed)) low = mid + 1;
+    else high = mid;
+  }
+  return low;
+}
+
+/** Entries whose text is before `text`. */
+function textsBefore(entries: OrderEntry[], text: string, end: number): number {
+  let low = 0;
+  let high = end;
+  while (low < high) {
+    const mid = (low + high) >> 1;
+    if (entries[mid]!.text < text) low = mid + 1;
+    else high = mid;
+  }
+  return low;
+}
+
+/** An order's entries by text descending, those of one text in listing order (as a stable sort puts them). */
+function* descending(entries: OrderEntry[]): Generator<OrderEntry> {
+  for (let end = entries.length; end > 0; ) {
+    const start = textsBefore(entries, entries[end - 1]!.text, end);
+    for (let i = start; i < end; i++) yield entries[i]!;
+    end = start;
+  }
+}
+
+/** Two sequences, each in order, merged. */
+function* merged(a: Iterator<OrderEntry>, b: Iterator<OrderEntry>, before: (x: OrderEntry, y: OrderEntry) => boolean): Generator<OrderEntry> {
+  let x = a.next();
+  let y = b.next();
+  while (!x.done || !y.done) {
+    if (y.done || (!x.done && before(x.value, y.value))) {
+      yield x.value;
+      x = a.next();
+    } else {
+      yield y.value;
+      y = b.next();
+    }
+  }
+}
+
 /** A body with its due phases applied, kept while neither the body nor the phases change. */
 interface PhasedView {
   body: JsonObject;
@@ -242,12 +351,19 @@ export class World {
   private byKind = new Map<string, Map<string, SimObject>>();
   /** Per kind, per index name. */
   private indexes = new Map<string, Map<string, Index>>();
-  /** Under which keys of which index each object is filed, to take it out when it changes. */
-  private filed = new WeakMap<SimObject, Array<{ index: Index; key: string }>>();
+  /** Per kind, per tally name. */
+  private tallies = new Map<string, Map<string, Tally>>();
+  /** Where in which index, tally or order each object is filed, to take it out when it changes. */
+  private filed = new WeakMap<SimObject, Filing[]>();
   private phased = new WeakMap<SimObject, PhasedView>();
   /** Creation order, so that a lookup lists what it finds in the order `list` would. */
   private ordinals = new WeakMap<SimObject, number>();
   private created = 0;
+  /** Per kind, per order name. */
+  private orders = new Map<string, Map<string, Order>>();
+  /** Where each object comes in `list` (a replaced object comes last), which breaks ties in an order. */
+  private listings = new WeakMap<SimObject, number>();
+  private listed = 0;
   /** Objects changed since the world was last written to its data file. */
   private unsaved = new Set<SimObject>();
   /** How many of `events` the data file holds. */
@@ -302,7 +418,7 @@ export class World {
 
   /**
    * Keeps the objects of `kind` filed under `keysOf` of their body, so that `lookup` finds them without a
-   * scan. An object with pending phases is also filed under the keys of its body once they are applied, so
+   * scan. An object with pending phases is also filed under the keys of its body as each is applied, so
    * a lookup may return objects that no longer (or do not yet) match: callers check what they find.
    */
   defineIndex(kind: string, name: string, keysOf: IndexKeys): void {
@@ -310,6 +426,72 @@ export class World {
     if (!ofKind) this.indexes.set(kind, (ofKind = new Map()));
     ofKind.set(name, { keysOf, entries: new Map() });
     for (const obj of this.byKind.get(kind)?.values() ?? []) this.refile(obj);
+  }
+
+  /**
+   * Keeps, for each key, the sum of what `amountsOf` gives for the live objects of `kind`, so that `tally`
+   * reads it without a scan. An object with pending phases is filed under the keys of its body as each is
+   * applied, and what it adds is read from its body when the tally is.
+   */
+  defineTally(kind: string, name: string, amountsOf: TallyAmounts): void {
+    let ofKind = this.tallies.get(kind);
+    if (!ofKind) this.tallies.set(kind, (ofKind = new Map()));
+    ofKind.set(name, { amountsOf, totals: new Map(), moving: new Map() });
+    for (const obj of this.byKind.get(kind)?.values() ?? []) this.refile(obj);
+  }
+
+  /** What the live objects of `kind` add to `key` of tally `name` now. */
+  tally(kind: string, name: string, key: string): number {
+    const tally = this.tallies.get(kind)?.get(name);
+    if (!tally) throw new Error(`no tally ${name} on ${kind}`);
+    const now = this.now();
+    const moving = tally.moving.get(key);
+    // Those whose phases have all come since they were filed have a fixed amount now: into the totals.
+    if (moving) for (const obj of [...moving]) if (!this.pending(obj, now)) this.refile(obj);
+    let sum = tally.totals.get(key) ?? 0;
+    for (const obj of tally.moving.get(key) ?? []) {
+      if (!this.alive(obj, now)) continue;
+      for (const [at, amount] of tally.amountsOf(this.phasedBody(obj, now), obj)) if (at === key) sum += amount;
+    }
+    return sum;
+  }
+
+  /**
+   * Keeps the live objects of `kind` in the order of `textOf` their body, so that a search sorted that way
+   * reads the first ones without a scan. `textOf` gives undefined for a value that does not order as text
+   * (a number is ordered as one): the order is not offered while an object has one.
+   */
+  defineOrder(kind: string, name: string, textOf: (body: JsonObject) => string | undefined): void {
+    let ofKind = this.orders.get(kind);
+    if (!ofKind) this.orders.set(kind, (ofKind = new Map()));
+    ofKind.set(name, { textOf, entries: [], moving: new Map(), unordered: new Map() });
+    for (const obj of this.byKind.get(kind)?.values() ?? []) this.refile(obj);
+  }
+
+  /**
+   * The live objects of `kind` in order `name` (ties in the order of `list`), read as far as the caller goes
+   * and before anything changes; undefined while a value cannot be ordered as text.
+   */
+  inOrder(kind: string, name: string, direction: "ASC" | "DESC"): Iterable<SimObject> | undefined {
+    const order = this.orders.get(kind)?.get(name);
+    if (!order) throw new Error(`no order ${name} on ${kind}`);
+    const now = this.now();
+    for (const obj of [...(order.moving.get("") ?? [])]) if (!this.pending(obj, now)) this.refile(obj);
+    if (order.unordered.size > 0) return undefined;
+    const placed: OrderEntry[] = [];
+    for (const obj of order.moving.get("") ?? []) {
+      if (!this.alive(obj, now)) continue;
+      const text = order.textOf(this.phasedBody(obj, now));
+      if (text === undefined) return undefined;
+      placed.push({ obj, text, listed: this.listings.get(obj)! });
+    }
+    const sign = direction === "ASC" ? 1 : -1;
+    const before = (x: OrderEntry, y: OrderEntry) => (x.text === y.text ? x.listed < y.listed : (x.text < y.text ? -1 : 1) * sign < 0);
+    placed.sort((x, y) => (before(x, y) ? -1 : 1));
+    const settled = direction === "ASC" ? order.entries.values() : descending(order.entries);
+    return (function* () {
+      for (const entry of merged(settled, placed.values(), before)) yield entry.obj;
+    })();
   }
 
   /** The live objects of `kind` that index `name` files under `key`, in creation order. */
@@ -350,6 +532,7 @@ export class World {
 
   private admit(obj: SimObject, replaced?: SimObject): void {
     this.ordinals.set(obj, (replaced && this.ordinals.get(replaced)) ?? this.created++);
+    this.listings.set(obj, this.listed++);
     this.objects.set(obj.uuid, obj);
     let ofKind = this.byKind.get(obj.kind);
     if (!ofKind) this.byKind.set(obj.kind, (ofKind = new Map()));
@@ -364,36 +547,82 @@ export class World {
   }
 
   private unfile(obj: SimObject): void {
-    for (const { index, key } of this.filed.get(obj) ?? []) {
-      const set = index.entries.get(key);
-      set?.delete(obj);
-      if (set?.size === 0) index.entries.delete(key);
+    for (const filing of this.filed.get(obj) ?? []) {
+      if ("order" in filing) {
+        const { entries } = filing.order;
+        entries.splice(entriesBefore(entries, filing.entry), 1);
+      } else if ("sets" in filing) {
+        const set = filing.sets.get(filing.key);
+        set?.delete(obj);
+        if (set?.size === 0) filing.sets.delete(filing.key);
+      } else {
+        const left = (filing.totals.get(filing.key) ?? 0) - filing.amount;
+        if (left === 0) filing.totals.delete(filing.key);
+        else filing.totals.set(filing.key, left);
+      }
     }
     this.filed.delete(obj);
   }
 
   private refile(obj: SimObject): void {
     this.unfile(obj);
-    const ofKind = this.indexes.get(obj.kind);
-    if (!ofKind || !this.alive(obj, this.now())) return;
+    const indexes = this.indexes.get(obj.kind);
+    const tallies = this.tallies.get(obj.kind);
+    const orders = this.orders.get(obj.kind);
+    const now = this.now();
+    if ((!indexes && !tallies && !orders) || !this.alive(obj, now)) return;
+    // The body before and after each pending phase: an index or a tally files the object under the keys of every one.
     const bodies = [obj.body];
-    if (obj.phases.length > 0) {
-      const settled = structuredClone(obj.body);
-      for (const phase of obj.phases) for (const [pointer, value] of Object.entries(phase.set)) setPointer(settled, pointer, value);
-      bodies.push(settled);
+    for (const phase of obj.phases) {
+      const next = structuredClone(bodies[bodies.length - 1]!);
+      for (const [pointer, value] of Object.entries(phase.set)) setPointer(next, pointer, value);
+      bodies.push(next);
     }
-    const filed: Array<{ index: Index; key: string }> = [];
-    for (const index of ofKind.values()) {
+    const settled = bodies[bodies.length - 1]!;
+    const filed: Filing[] = [];
+    const fileIn = (sets: Map<string, Set<SimObject>>, keys: Set<string>) => {
+      for (const key of keys) {
+        let set = sets.get(key);
+        if (!set) sets.set(key, (set = new Set()));
+        set.add(obj);
+        filed.push({ sets, key });
+      }
+    };
+    for (const index of indexes?.values() ?? []) {
       const keys = new Set<string>();
       for (const body of bodies) for (const key of index.keysOf(body, obj)) keys.add(key);
-      for (const key of keys) {
-        let set = index.entries.get(key);
-        if (!set) index.entries.set(key, (set = new Set()));
-        set.add(obj);
-        filed.push({ index, key });
+      fileIn(index.entries, keys);
+    }
+    const pending = this.pending(obj, now);
+    for (const tally of tallies?.values() ?? []) {
+      if (pending) {
+        const keys = new Set<string>();
+        for (const body of bodies) for (const [key] of tally.amountsOf(body, obj)) keys.add(key);
+        fileIn(tally.moving, keys);
+        continue;
+      }
+      // Every phase is due: the settled body is what the API shows until the object changes again.
+      for (const [key, amount] of tally.amountsOf(settled, obj)) {
+        tally.totals.set(key, (tally.totals.get(key) ?? 0) + amount);
+        filed.push({ totals: tally.totals, key, amount });
       }
     }
+    for (const order of orders?.values() ?? []) {
+      const text = pending ? undefined : order.textOf(settled);
+      if (text === undefined) {
+        fileIn(pending ? order.moving : order.unordered, new Set([""]));
+        continue;
+      }
+      const entry: OrderEntry = { obj, text, listed: this.listings.get(obj)! };
+      order.entries.splice(entriesBefore(order.entries, entry), 0, entry);
+      filed.push({ order, entry });
+    }
     this.filed.set(obj, filed);
+  }
+
+  /** Whether the object will still change on the clock: a phase or its removal is yet to come. */
+  private pending(obj: SimObject, now: number): boolean {
+    return obj.phases.some((p) => p.at > now) || (obj.goneAt !== undefined && obj.goneAt > now);
   }
 
   /** After any change to an object: its index entries follow, and the data file will take it. */
@@ -429,7 +658,13 @@ export class World {
    * be shared with other readers: copy it to change it.
    */
   view(obj: SimObject): JsonObject {
-    const now = this.now();
+    const body = this.phasedBody(obj, this.now());
+    const def = this.kinds.get(obj.kind);
+    return def?.render ? def.render(body, obj, this) : body;
+  }
+
+  /** The stored body with the phases due at `now` applied (frozen, cached while the object does not change). */
+  private phasedBody(obj: SimObject, now: number): JsonObject {
     let due = 0;
     while (due < obj.phases.length && obj.phases[due]!.at <= now) due++;
     let body = obj.body;
@@ -437,16 +672,15 @@ export class World {
       const cached = this.phased.get(obj);
       if (cached && cached.body === obj.body && cached.phases === obj.phases && cached.due === due) body = cached.view;
       else {
-        const phasedBody = structuredClone(obj.body);
+        const applied = structuredClone(obj.body);
         for (const phase of obj.phases.slice(0, due)) {
-          for (const [pointer, value] of Object.entries(phase.set)) setPointer(phasedBody, pointer, value);
+          for (const [pointer, value] of Object.entries(phase.set)) setPointer(applied, pointer, value);
         }
-        body = deepFreeze(phasedBody);
+        body = deepFreeze(applied);
         this.phased.set(obj, { body: obj.body, phases: obj.phases, due, view: body });
       }
     }
-    const def = this.kinds.get(obj.kind);
-    return def?.render ? def.render(body, obj, this) : body;
+    return body;
   }
 
   /** The current value of the kind's state field. */
@@ -677,7 +911,7 @@ export class World {
     this.logBytes = kept;
     this.objects.clear();
     this.byKind.clear();
-    for (const index of [...this.indexes.values()].flatMap((ofKind) => [...ofKind.values()])) index.entries.clear();
+    this.clearFilings();
     for (const obj of objects.values()) {
       deepFreeze(obj.body);
       deepFreeze(obj.meta);
@@ -692,12 +926,31 @@ export class World {
   clear(): void {
     this.objects.clear();
     this.byKind.clear();
-    for (const index of [...this.indexes.values()].flatMap((ofKind) => [...ofKind.values()])) index.entries.clear();
+    this.clearFilings();
     this.events = [];
     this.pendingFailures.clear();
     this.unsaved.clear();
     this.savedEvents = 0;
     this.snapshotDue = true;
+  }
+
+  private clearFilings(): void {
+    // An object dropped here must not take its amounts out of the totals of those that replace it.
+    this.filed = new WeakMap();
+    for (const ofKind of this.indexes.values()) for (const index of ofKind.values()) index.entries.clear();
+    for (const ofKind of this.tallies.values()) {
+      for (const tally of ofKind.values()) {
+        tally.totals.clear();
+        tally.moving.clear();
+      }
+    }
+    for (const ofKind of this.orders.values()) {
+      for (const order of ofKind.values()) {
+        order.entries.length = 0;
+        order.moving.clear();
+        order.unordered.clear();
+      }
+    }
   }
 
   /** Every object, alive or not, for the control API's listing. */

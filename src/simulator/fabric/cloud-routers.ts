@@ -9,7 +9,7 @@
 import type { Context } from "hono";
 import { canSee, findVisible, projectFor, type Area, type Principal, type SimApp, type SimEnv } from "../core/context.js";
 import { fail } from "../core/errors.js";
-import { bodyPage, changeLogUpdate, newChangeLog, paginate, pageLink, queryPage, readArray, readObject, rejectUnknownQuery, sortBy, type SearchRules } from "../core/http.js";
+import { bodyPage, changeLogUpdate, newChangeLog, paginate, pageLink, queryPage, readArray, readObject, rejectUnknownQuery, sortedPage, type SearchRules } from "../core/http.js";
 import { METRO_BY_CODE } from "../core/metros-data.js";
 import { getPointer, type Json, type JsonObject, type SimObject, type World } from "../core/world.js";
 import { ROUTER_PACKAGE_CODES, ROUTER_PACKAGES, isRouterPackageCode, type RouterPackageCode } from "./cloud-router-packages.js";
@@ -270,7 +270,7 @@ function routes(app: SimApp, world: World): void {
       .filter((o) => canSee(principal, o))
       .map((o) => world.view(o))
       .filter((v) => (withDeleted || v.state !== GONE) && matches(v));
-    return c.json(paginate(sortBy(found, body.sort ?? DEFAULT_SORT, SORT_PROPERTIES), page));
+    return c.json(sortedPage(found, body.sort ?? DEFAULT_SORT, SORT_PROPERTIES, page));
   });
 
   app.get(`${BASE}/:routerId`, (c) => {

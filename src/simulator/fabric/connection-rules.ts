@@ -267,13 +267,12 @@ type NamingPointer = (typeof NAMING_POINTERS)[number];
 
 /**
  * The index the connection rules look connections up in, instead of scanning them all on each request:
- * by the VLAN each side holds on its port, by port, by redundancy group and by the objects its sides name.
+ * by the VLAN each side holds on its port, by redundancy group and by the objects its sides name.
  */
 export const CONNECTION_REFERENCES = "references";
 
 export function* connectionReferences(connection: JsonObject): Iterable<string> {
   for (const claim of claimsOf(connection)) yield `vlan:${claim.portUuid}:${claim.outer}`;
-  for (const port of connectionPorts(connection)) yield `port:${port}`;
   const group = getPointer(connection, "/redundancy/group");
   if (typeof group === "string") yield `group:${group}`;
   for (const pointer of NAMING_POINTERS) {
@@ -350,12 +349,25 @@ export function checkVlanFree(world: World, claim: VlanClaim, path: string, exce
   if (reserved) fail("invalidProperty", path, `VLAN ${tags} on port ${claim.portUuid} is reserved by service token ${reserved.token}, which is not used yet`, claim.outer);
 }
 
+/**
+ * The tally of the bandwidth connections use on each port, kept as they change rather than added up on each
+ * request: a port may carry thousands of connections.
+ */
+export const PORT_BANDWIDTH = "portBandwidth";
+
+/** The bandwidth a connection uses on each of its ports (once on a port both its sides are on): none once released. */
+export function* portBandwidthUse(connection: JsonObject): Iterable<readonly [string, number]> {
+  if (!isLive(connection) || typeof connection.bandwidth !== "number") return;
+  for (const port of new Set(connectionPorts(connection))) yield [port, connection.bandwidth];
+}
+
 /** Bandwidth left on a port: its bandwidth less what live connections on it use. */
 export function portBandwidthLeft(world: World, port: JsonObject, exceptUuid?: string): number | undefined {
   if (typeof port.bandwidth !== "number") return undefined;
-  const used = liveConnections(world, `port:${String(port.uuid)}`, exceptUuid)
-    .filter((c) => connectionPorts(c).includes(String(port.uuid)))
-    .reduce((sum, c) => sum + (typeof c.bandwidth === "number" ? c.bandwidth : 0), 0);
+  const portUuid = String(port.uuid);
+  let used = world.tally("connections", PORT_BANDWIDTH, portUuid);
+  const except = exceptUuid === undefined ? undefined : world.get(exceptUuid, "connections");
+  if (except) for (const [at, amount] of portBandwidthUse(world.view(except))) if (at === portUuid) used -= amount;
   return port.bandwidth - used;
 }
 

@@ -1,24 +1,13 @@
 // Virtual connections (sections 2.5, 3.3 and 4.5): create, read, patch, delete, actions and search
 // under /fabric/v4/connections. A connection is created PENDING_AUTO_APPROVAL and provisions on the
 // clock; deletion deprovisions it on the clock and leaves it readable as DEPROVISIONED. The rules
-// that a request must meet live in connection-rules.ts.
+// that a request must meet live in connection-rules.ts, the search in connection-search.ts.
 
 import type { Context } from "hono";
 import { iso } from "../core/clock.js";
-import { canSee, findVisible, projectFor, type Area, type Principal, type SimApp, type SimEnv } from "../core/context.js";
+import { findVisible, projectFor, type Area, type Principal, type SimApp, type SimEnv } from "../core/context.js";
 import { fail } from "../core/errors.js";
-import {
-  bodyPage,
-  changeLogUpdate,
-  compileFilter,
-  newChangeLog,
-  paginate,
-  readArray,
-  readObject,
-  rejectUnknownQuery,
-  sortBy,
-  type SearchRules,
-} from "../core/http.js";
+import { changeLogUpdate, newChangeLog, pageResponse, readArray, readObject, rejectUnknownQuery } from "../core/http.js";
 import {
   CONNECTION_TYPES,
   accountOf,
@@ -36,7 +25,9 @@ import {
   deviceAccessPoint,
   isLive,
   locationOf,
+  portBandwidthUse,
   portReference,
+  PORT_BANDWIDTH,
   readBandwidth,
   readNotifications,
   readRedundancy,
@@ -47,6 +38,7 @@ import {
   type RuleContext,
   type VlanClaim,
 } from "./connection-rules.js";
+import { defineSearchIndexes, searchConnections } from "./connection-search.js";
 import { getPointer, type Json, type JsonObject, type SimObject, type World } from "../core/world.js";
 
 const KIND = "connections";
@@ -87,42 +79,6 @@ const ACTION_TYPES = [
 ] as const;
 type ActionType = (typeof ACTION_TYPES)[number];
 
-/** Official search filter properties (SearchFieldName) and operators (Expression.operator). */
-const SEARCH_PROPERTIES = [
-  "/isRemote", "/name", "/uuid", "/type", "/geoScope", "/account/orgId",
-  "/aSide/accessPoint/account/accountName", "/aSide/accessPoint/account/accountNumber", "/aSide/accessPoint/router/uuid",
-  "/aSide/accessPoint/linkProtocol/vlanTagMin", "/aSide/accessPoint/linkProtocol/vlanTagMax",
-  "/aSide/accessPoint/location/metroCode", "/aSide/accessPoint/location/metroName", "/aSide/accessPoint/name",
-  "/aSide/accessPoint/port/uuid", "/aSide/accessPoint/port/name", "/aSide/accessPoint/type",
-  "/aSide/accessPoint/virtualDevice/name", "/aSide/accessPoint/virtualDevice/uuid", "/aSide/serviceToken/uuid",
-  "/bandwidth", "/change/status", "/changeLog/createdBy", "/changeLog/createdDateTime", "/changeLog/deletedBy",
-  "/changeLog/deletedDateTime", "/changeLog/lastUpdatedBy", "/operation/equinixStatus", "/operation/providerStatus",
-  "/operation/maintenanceStatus", "/operation/lockEnabled", "/project/projectId", "/redundancy/group", "/redundancy/priority",
-  "/zSide/accessPoint/account/accountName", "/zSide/accessPoint/authenticationKey",
-  "/zSide/accessPoint/linkProtocol/vlanTagMin", "/zSide/accessPoint/linkProtocol/vlanTagMax",
-  "/zSide/accessPoint/location/metroCode", "/zSide/accessPoint/location/metroName", "/zSide/accessPoint/sellerRegion",
-  "/zSide/accessPoint/name", "/zSide/accessPoint/port/uuid", "/zSide/accessPoint/network/uuid", "/zSide/accessPoint/port/name",
-  "/zSide/accessPoint/profile/uuid", "/zSide/accessPoint/type", "/zSide/accessPoint/role",
-  "/zSide/accessPoint/virtualDevice/name", "/zSide/accessPoint/virtualDevice/uuid", "/zSide/serviceToken/uuid",
-  "/zSide/internetAccess/uuid", "/state",
-] as const;
-const SEARCH_RULES: SearchRules = {
-  properties: SEARCH_PROPERTIES,
-  operators: ["=", "!=", ">", ">=", "<", "<=", "like", "IN", "BETWEEN"],
-  aliases: { "/changeLog/lastUpdatedBy": "/changeLog/updatedBy" },
-};
-/** Official SortBy enumeration; the default sort is the most recently updated first. */
-const SORT_PROPERTIES = [
-  "/name", "/direction", "/aSide/accessPoint/name", "/aSide/accessPoint/type", "/aSide/accessPoint/account/accountName",
-  "/aSide/accessPoint/location/metroName", "/aSide/accessPoint/location/metroCode", "/aSide/accessPoint/linkProtocol/vlanCTag",
-  "/aSide/accessPoint/linkProtocol/vlanSTag", "/zSide/accessPoint/name", "/zSide/accessPoint/type", "/zSide/accessPoint/role",
-  "/zSide/accessPoint/account/accountName", "/zSide/accessPoint/location/metroName", "/zSide/accessPoint/location/metroCode",
-  "/zSide/accessPoint/linkProtocol/vlanCTag", "/zSide/accessPoint/linkProtocol/vlanSTag", "/zSide/accessPoint/authenticationKey",
-  "/bandwidth", "/geoScope", "/uuid", "/changeLog/createdDateTime", "/changeLog/updatedDateTime", "/operation/equinixStatus",
-  "/operation/providerStatus", "/redundancy/priority",
-] as const;
-const DEFAULT_SORT = { property: "/changeLog/updatedDateTime", direction: "DESC" } as const;
-const SEARCH_PAGE = { defaultLimit: 20, maxLimit: 100 };
 
 // ── small helpers ────────────────────────────────────────────────────────────────────────
 
@@ -481,70 +437,6 @@ function requestZSideMigration(ctx: RuleContext, obj: SimObject, view: JsonObjec
   return { zSide: state.next.zSide ?? {} };
 }
 
-// ── search ───────────────────────────────────────────────────────────────────────────────
-
-type Predicate = (item: JsonObject) => boolean;
-
-/** The official operators compileFilter does not spell the same way: LIKE/ILKE, IS NULL, IS NOT NULL. */
-function compileSearch(filter: Json | undefined, path = "/filter"): Predicate {
-  if (filter === undefined || filter === null) return () => true;
-  const f = asObject(filter, path)!;
-  for (const key of ["and", "or"] as const) {
-    const parts = f[key];
-    if (parts === undefined) continue;
-    if (!Array.isArray(parts)) return fail("invalidProperty", `${path}/${key}`, `${key} must be an array of expressions`);
-    const compiled = parts.map((p, i) => compileSearch(p, `${path}/${key}/${i}`));
-    return key === "and" ? (item) => compiled.every((p) => p(item)) : (item) => compiled.some((p) => p(item));
-  }
-  const operator = f.operator;
-  if (operator === "IS NULL" || operator === "IS NOT NULL") {
-    const property = asString(f.property, `${path}/property`)!;
-    if (!(SEARCH_PROPERTIES as readonly string[]).includes(property)) fail("unsupportedSearchProperty", `${path}/property`, `unsupported search property ${property}`, property);
-    const pointer = SEARCH_RULES.aliases?.[property] ?? property;
-    const isNull = (item: JsonObject) => {
-      const v = getPointer(item, pointer);
-      return v === undefined || v === null;
-    };
-    return operator === "IS NULL" ? isNull : (item) => !isNull(item);
-  }
-  const normalised = operator === "LIKE" || operator === "ILKE" ? "like" : operator;
-  return compileFilter({ ...f, ...(normalised === undefined ? {} : { operator: normalised }) }, SEARCH_RULES, path);
-}
-
-/** Connections by name, so that a search for names need not read every connection. */
-const BY_NAME = "name";
-
-/**
- * The only connections a filter can match when it requires a name or a uuid (an `=` or `IN` with one value
- * on /name or /uuid at its top level); undefined when it does not, and every connection has to be read.
- */
-function candidatesNamed(world: World, filter: Json | undefined): SimObject[] | undefined {
-  const f = filter as JsonObject | null | undefined;
-  const terms = f && typeof f === "object" && Array.isArray(f.and) ? f.and : [f];
-  for (const term of terms) {
-    const t = term as JsonObject | null | undefined;
-    // One value only: several would have to be merged back into the order a full read gives.
-    if (!t || typeof t !== "object" || (t.operator !== "=" && t.operator !== "IN") || !Array.isArray(t.values) || t.values.length !== 1) continue;
-    const [value] = t.values;
-    if (typeof value !== "string") continue;
-    if (t.property === "/name") return world.lookup(KIND, BY_NAME, value);
-    if (t.property === "/uuid") return world.get(value, KIND) ? [world.get(value, KIND)!] : [];
-  }
-  return undefined;
-}
-
-function readSort(raw: Json | undefined): JsonObject[] {
-  if (raw === undefined || raw === null) return [{ ...DEFAULT_SORT }];
-  if (!Array.isArray(raw)) return fail("invalidProperty", "/sort", "sort must be an array of {property, direction}");
-  return raw.map((entry, i) => {
-    const s = asObject(entry, `/sort/${i}`)!;
-    return {
-      property: asEnum(s.property, SORT_PROPERTIES, `/sort/${i}/property`, false) ?? DEFAULT_SORT.property,
-      direction: s.direction === undefined ? DEFAULT_SORT.direction : (s.direction as Json),
-    };
-  });
-}
-
 // ── routes ───────────────────────────────────────────────────────────────────────────────
 
 function routes(app: SimApp, world: World): void {
@@ -560,14 +452,8 @@ function routes(app: SimApp, world: World): void {
 
   app.post(`${BASE}/search`, async (c) => {
     rejectUnknownQuery(c, []);
-    const body = await readObject(c);
-    const matches = compileSearch(body.filter);
-    const page = bodyPage(body.pagination, SEARCH_PAGE);
-    const sort = readSort(body.sort);
-    const principal = c.get("principal");
-    const candidates = candidatesNamed(world, body.filter) ?? world.list(KIND);
-    const found = candidates.filter((o) => canSee(principal, o)).map((o) => world.view(o)).filter(matches);
-    return c.json({ ...paginate(sortBy(found, sort, SORT_PROPERTIES), page), sort });
+    const { page, sort } = searchConnections(world, c.get("principal"), await readObject(c));
+    return pageResponse(c, page, { sort });
   });
 
   app.get(`${BASE}/:connectionId`, (c) => {
@@ -635,7 +521,8 @@ export const connectionsArea: Area = {
   define(world) {
     world.defineKind(KIND, { statePath: "/state", eventType: "equinix.fabric.connection", subject: (o) => `${BASE}/${o.uuid}` });
     world.defineIndex(KIND, CONNECTION_REFERENCES, connectionReferences);
-    world.defineIndex(KIND, BY_NAME, (body) => (typeof body.name === "string" ? [body.name] : []));
+    defineSearchIndexes(world);
+    world.defineTally(KIND, PORT_BANDWIDTH, portBandwidthUse);
   },
   routes,
 };

@@ -10,7 +10,7 @@ import type { Context } from "hono";
 import { iso } from "../core/clock.js";
 import { canSee, findVisible, projectFor, type Area, type Principal, type SimApp, type SimEnv } from "../core/context.js";
 import { fail } from "../core/errors.js";
-import { bodyPage, changeLogUpdate, newChangeLog, paginate, readArray, readObject, rejectUnknownQuery, sortBy, type Actor, type SearchRules } from "../core/http.js";
+import { bodyPage, changeLogUpdate, newChangeLog, paginate, readArray, readObject, rejectUnknownQuery, sortedPage, type Actor, type SearchRules } from "../core/http.js";
 import { getPointer, type Json, type JsonObject, type SimObject, type World } from "../core/world.js";
 import { accountOf, asEnum, asObject, asString, liveConnectionsNaming, readNotifications } from "./connection-rules.js";
 import { compileSearch, mentions } from "./search.js";
@@ -234,7 +234,7 @@ function routes(app: SimApp, world: World): void {
       .filter((o) => canSee(principal, o))
       .map((o) => world.view(o))
       .filter((v) => (withDeleted || v.state !== "DELETED") && matches(v));
-    return c.json({ ...paginate(sortBy(found, sort, SORT_PROPERTIES), page), sort });
+    return c.json({ ...sortedPage(found, sort, SORT_PROPERTIES, page), sort });
   });
 
   app.get(`${BASE}/:networkId`, (c) => {

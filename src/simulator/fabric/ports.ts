@@ -8,7 +8,7 @@ import { ACCOUNTS } from "../core/auth.js";
 import { fail } from "../core/errors.js";
 import { canSee, findVisible, projectFor, type Area, type Principal } from "../core/context.js";
 import { metroHref } from "./metros.js";
-import { bodyPage, changeLogUpdate, compileFilter, newChangeLog, pageLink, paginate, queryPage, readArray, readObject, rejectUnknownQuery, sortBy } from "../core/http.js";
+import { bodyPage, changeLogUpdate, compileFilter, newChangeLog, pageLink, paginate, queryPage, readArray, readObject, rejectUnknownQuery, sortBy, sortedPage } from "../core/http.js";
 import { METRO_BY_CODE } from "../core/metros-data.js";
 import type { Json, JsonObject, SimObject, World } from "../core/world.js";
 
@@ -550,7 +550,7 @@ export const portsArea: Area = {
         .filter((p) => canSee(principal, p) && (viewPoint === "aSide" || ownsProfile(principal, p.projectId)))
         .map((p) => world.view(p))
         .filter((p) => profileMatches(p, matches));
-      return c.json(paginate(sortBy(found, body.sort, PROFILE_SORT_PROPERTIES), page));
+      return c.json(sortedPage(found, body.sort, PROFILE_SORT_PROPERTIES, page));
     });
 
     app.get("/fabric/v4/serviceProfiles/:serviceProfileId", (c) => {

@@ -99,13 +99,14 @@ export interface PrefixRules {
 
 const FAMILY_NAME: Record<Family, string> = { 4: "IPv4", 6: "IPv6" };
 
+/** The index of rules by their parent, so that a parent's are found without reading every rule. */
+export const RULES_BY_PARENT = "parent";
+
 export function prefixRules(config: PrefixRulesConfig): PrefixRules {
   const parentOf = (rule: SimObject) => String(rule.meta.parentUuid);
   const ruleHref = (parentUuid: string, uuid: string) => `${config.parentBase}/${parentUuid}/${config.segment}/${uuid}`;
 
-  /** A parent's rules, filed by its uuid: a filter of hundreds of rules would otherwise scan every rule for each. */
-  const BY_PARENT = "parent";
-  const rulesOf = (world: World, parentUuid: string): SimObject[] => world.lookup(config.kind, BY_PARENT, parentUuid);
+  const rulesOf = (world: World, parentUuid: string): SimObject[] => world.lookup(config.kind, RULES_BY_PARENT, parentUuid);
   const liveRulesOf = (world: World, parentUuid: string) => rulesOf(world, parentUuid).filter((r) => stateOf(world, r) !== "DEPROVISIONED");
 
   /** The request fields a change record shows as the rule after the change. */
@@ -422,7 +423,7 @@ export function prefixRules(config: PrefixRulesConfig): PrefixRules {
   return {
     define(world) {
       world.defineKind(config.kind, { statePath: "/state", eventType: config.eventType, subject: (o) => String(o.body.href) });
-      world.defineIndex(config.kind, BY_PARENT, (_body, obj) => [parentOf(obj)]);
+      world.defineIndex(config.kind, RULES_BY_PARENT, (_body, rule) => [parentOf(rule)]);
     },
     routes,
     liveRulesOf,

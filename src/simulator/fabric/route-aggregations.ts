@@ -11,7 +11,7 @@
 import type { Context } from "hono";
 import { canSee, findVisible, type Area, type SimApp, type SimEnv } from "../core/context.js";
 import { fail } from "../core/errors.js";
-import { bodyPage, changeLogUpdate, compileFilter, newChangeLog, paginate, pageLink, queryPage, readArray, readObject, rejectUnknownQuery, sortBy } from "../core/http.js";
+import { bodyPage, changeLogUpdate, compileFilter, newChangeLog, paginate, pageLink, queryPage, readArray, readObject, rejectUnknownQuery, sortedPage } from "../core/http.js";
 import type { Json, JsonObject, World } from "../core/world.js";
 import { changeOf, changesOf, startChange } from "./change-records.js";
 import { connectionSummary, mentionsState, optionalString, readProjectId, readReplacements, readType, requireState } from "./policy-requests.js";
@@ -111,7 +111,7 @@ function routes(app: SimApp, world: World): void {
       .filter((o) => canSee(principal, o))
       .map((o) => world.view(o))
       .filter((v) => (includeDeleted || v.state !== "DEPROVISIONED") && matches(v));
-    return c.json(paginate(sortBy(found, body.sort ?? DEFAULT_SORT, SORT_PROPERTIES), page, pageLink(c)));
+    return c.json(sortedPage(found, body.sort ?? DEFAULT_SORT, SORT_PROPERTIES, page, { link: pageLink(c) }));
   });
 
   app.get(`${BASE}/:routeAggregationId`, (c) => {

@@ -10,6 +10,7 @@ import { fail } from "../core/errors.js";
 import { getPointer, type SimObject, type World } from "../core/world.js";
 import { ROUTER_PACKAGES, isRouterPackageCode, type RouterPackageCode } from "./cloud-router-packages.js";
 import { liveConnectionsNaming } from "./connection-rules.js";
+import { RULES_BY_PARENT } from "./prefix-rules.js";
 import type { Family } from "./prefixes.js";
 
 const ROUTER_KIND = "routers";
@@ -28,7 +29,7 @@ export const familyOfFilter = (world: World, filter: SimObject): Family => (worl
 
 /** The live rules of a filter. */
 function ruleCount(world: World, filterUuid: string): number {
-  return world.list(RULE_KIND).filter((r) => r.meta.parentUuid === filterUuid && world.view(r).state !== "DEPROVISIONED").length;
+  return world.lookup(RULE_KIND, RULES_BY_PARENT, filterUuid).filter((r) => world.view(r).state !== "DEPROVISIONED").length;
 }
 
 /** Attachments that bind a filter INBOUND: being attached, attached or being detached. */

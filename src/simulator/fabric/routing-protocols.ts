@@ -30,8 +30,6 @@ import {
 import { getPointer, setPointer, type Json, type JsonObject, type SimObject, type World } from "../core/world.js";
 
 const KIND = "routingProtocols";
-/** The routing protocols of each connection, filed by its uuid: every create and list asks for them. */
-const BY_CONNECTION = "connection";
 
 type RoutingProtocolState = "PROVISIONING" | "PROVISIONED" | "REPROVISIONING" | "DEPROVISIONING" | "DEPROVISIONED" | "FAILED";
 type ChangeType = "ROUTING_PROTOCOL_CREATION" | "ROUTING_PROTOCOL_UPDATE" | "ROUTING_PROTOCOL_DELETION";
@@ -79,6 +77,8 @@ interface ChangeRecord {
 
 const changesOf = (obj: SimObject): ChangeRecord[] => (obj.meta.changes ?? []) as unknown as ChangeRecord[];
 const connectionUuidOf = (obj: SimObject): string => String(obj.meta.connectionUuid);
+/** Instances by the connection they are on, so that a connection's are found without reading every instance. */
+const BY_CONNECTION = "connection";
 const protocolHref = (connectionUuid: string, uuid: string) => `/fabric/v4/connections/${connectionUuid}/routingProtocols/${uuid}`;
 const changeHref = (obj: SimObject, changeUuid: string) => `${protocolHref(connectionUuidOf(obj), obj.uuid)}/changes/${changeUuid}`;
 
