@@ -63,6 +63,8 @@ interface Waiter {
   options: WaitOptions;
   started: number;
   due: number;
+  /** A read of it is in flight: it is not read again until that one is answered. */
+  reading?: boolean;
   resolve(body: Body | undefined): void;
   reject(error: unknown): void;
   /** Settles the wait as interrupted. */
@@ -79,7 +81,6 @@ export class Poller {
   private readonly waiters = new Set<Waiter>();
   private readonly bySignal = new Map<AbortSignal, SignalWaiters>();
   private timer: NodeJS.Timeout | undefined;
-  private ticking = false;
 
   constructor(
     private readonly ctx: KindContext,
@@ -129,31 +130,40 @@ export class Poller {
   }
 
   private schedule(): void {
-    if (this.ticking) return;
     clearTimeout(this.timer);
     this.timer = undefined;
-    if (this.waiters.size === 0) return;
-    const next = Math.min(...[...this.waiters].map((w) => w.due));
-    this.timer = setTimeout(() => void this.tick(), Math.max(0, next - this.now()));
+    let next = Infinity;
+    for (const w of this.waiters) if (!w.reading && w.due < next) next = w.due;
+    if (next === Infinity) return;
+    this.timer = setTimeout(() => this.tick(), Math.max(0, next - this.now()));
   }
 
-  /** Reads every due object, a kind's all at once where it can, and settles or reschedules each. */
-  private async tick(): Promise<void> {
-    this.ticking = true;
-    try {
-      // Objects due within half the smallest interval are read now too: one request serves them all.
-      const horizon = this.now() + this.settings.minIntervalMs / 2;
-      const dueReads = new Set([...this.waiters].filter((w) => w.due <= horizon).map(sharedRead));
-      // A read of many objects in one request takes along its waiters not yet due: the request costs the
-      // same, and waits that started apart stay in one read instead of drifting into one read each.
-      const due = [...this.waiters].filter((w) => w.due <= horizon || (w.kind.observeMany !== undefined && dueReads.has(sharedRead(w))));
-      const byKind = new Map<KindHandler, Waiter[]>();
-      for (const w of due) byKind.set(w.kind, [...(byKind.get(w.kind) ?? []), w]);
-      await Promise.all([...byKind].map(([kind, waiters]) => this.observe(kind, waiters)));
-    } finally {
-      this.ticking = false;
-      this.schedule();
+  /**
+   * Reads every due object, a kind's all at once where it can, and settles or reschedules each. Reads
+   * already in flight do not hold up the next tick: a slow read of many routing protocol lists must not
+   * keep a connection that finished from being noticed.
+   */
+  private tick(): void {
+    this.timer = undefined;
+    const idle = [...this.waiters].filter((w) => !w.reading);
+    // Objects due within half the smallest interval are read now too: one request serves them all.
+    const horizon = this.now() + this.settings.minIntervalMs / 2;
+    const dueReads = new Set(idle.filter((w) => w.due <= horizon).map(sharedRead));
+    // A read of many objects in one request takes along its waiters not yet due: the request costs the
+    // same, and waits that started apart stay in one read instead of drifting into one read each.
+    const due = idle.filter((w) => w.due <= horizon || (w.kind.observeMany !== undefined && dueReads.has(sharedRead(w))));
+    const byKind = new Map<KindHandler, Waiter[]>();
+    for (const w of due) {
+      w.reading = true;
+      byKind.set(w.kind, [...(byKind.get(w.kind) ?? []), w]);
     }
+    for (const [kind, waiters] of byKind) {
+      void this.observe(kind, waiters).finally(() => {
+        for (const w of waiters) w.reading = false;
+        this.schedule();
+      });
+    }
+    this.schedule();
   }
 
   private async observe(kind: KindHandler, waiters: Waiter[]): Promise<void> {

@@ -50,6 +50,19 @@ describe("Poller", () => {
     expect(reads.many).toBeGreaterThan(0);
   });
 
+  it("notices a ready object of one kind while a slow read of another kind is still in flight", async () => {
+    const fast = fakeKind(new Map([["c", "PROVISIONED"]]));
+    let answerSlow!: () => void;
+    const slowKind = { ...fakeKind(new Map()).kind, noun: "routing protocol", observe: () => new Promise<Body>((resolve) => (answerSlow = () => resolve({ uuid: "p", state: "PROVISIONED" }))) } as unknown as KindHandler;
+    const poller = new Poller({} as KindContext, settings);
+    const slow = poller.wait(slowKind, { id: "p", parent: "c0" }, options("routingProtocols.p"));
+    while (!answerSlow) await new Promise((resolve) => setTimeout(resolve, 1));
+    // The slow read is unanswered; the connection is read and settled all the same.
+    await expect(poller.wait(fast.kind, { id: "c" }, options("connections.c"))).resolves.toMatchObject({ uuid: "c" });
+    answerSlow();
+    await expect(slow).resolves.toMatchObject({ uuid: "p" });
+  });
+
   it("fails a wait on a failed state with the service's reason, without failing the others", async () => {
     const states = new Map<string, string | undefined>([["a", "FAILED"], ["b", "PROVISIONED"]]);
     const { kind } = fakeKind(states);
