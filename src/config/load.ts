@@ -295,7 +295,7 @@ function collectVariables(file: ParsedFile, value: unknown, declarations: Map<st
       continue;
     }
     const body = decl ?? {};
-    const parsedDecl = variableSchema.safeParse(body);
+    const parsedDecl = variableSchema().safeParse(body);
     if (!parsedDecl.success) {
       for (const issue of parsedDecl.error.issues) {
         const path = issue.path.filter((s): s is string | number => typeof s !== "symbol");
@@ -404,7 +404,7 @@ function buildBackend(backend: { value: unknown; file: ParsedFile; span: NodeSpa
   const out: InterpolationResult = newResult();
   const value = revealAll(interpolate(backend.value, [], scope, out));
   for (const p of out.problems) diagnostics.push(placeDiagnostic(loc, p));
-  const result = backendSchema.safeParse(value);
+  const result = backendSchema().safeParse(value);
   if (!result.success) {
     // "exactly one backend" says nothing more when a field under the block is itself wrong.
     const specific = result.error.issues.filter((i) => i.code !== "custom");
@@ -421,7 +421,7 @@ function buildBackend(backend: { value: unknown; file: ParsedFile; span: NodeSpa
   return toBackendConfig(result.data);
 }
 
-function toBackendConfig({ local, postgres, http }: z.infer<typeof backendSchema>): BackendConfig {
+function toBackendConfig({ local, postgres, http }: z.infer<ReturnType<typeof backendSchema>>): BackendConfig {
   if (postgres) return { type: "postgres", url: postgres.url, schema: postgres.schema ?? "netform", name: postgres.name };
   if (http) return { type: "http", address: http.address, ...(http.lockAddress ? { lockAddress: http.lockAddress } : {}), ...(http.unlockAddress ? { unlockAddress: http.unlockAddress } : {}) };
   return { type: "local", ...(local?.path ? { path: local.path } : {}) };
@@ -438,7 +438,7 @@ export function backendFromText(text: string): { backend: BackendConfig } | { pr
   } catch (e) {
     return { problem: `not YAML: ${(e as Error).message.split("\n")[0]}` };
   }
-  const result = backendSchema.safeParse(value);
+  const result = backendSchema().safeParse(value);
   if (!result.success) {
     const issue = result.error.issues[0]!;
     const path = issue.path.map(String).join(".");

@@ -6,7 +6,7 @@
 
 import { z } from "zod";
 import { listAll } from "../api/index.js";
-import { cidr, type ConfigResource, identityOf, ipAddress, isPlainObject, placeDiagnostic, Reference, reveal, type RuleContext, SecretPaths, text, uuid, vpnAsn } from "../config/index.js";
+import { cidr, identityOf, ipAddress, isPlainObject, lazily, placeDiagnostic, Reference, reveal, SecretPaths, text, uuid, vpnAsn, type ConfigResource, type RuleContext } from "../config/index.js";
 import type { Diagnostic } from "../diag/index.js";
 import { NetformError } from "../diag/index.js";
 import { asNumber, compact, deleteIdempotently, orGone, readinessFrom, type StateTable } from "./common.js";
@@ -29,13 +29,15 @@ const tunnelSchema = {
   tunnelIp: cidr().describe("local tunnel address in CIDR notation"),
 };
 
-const schema = z.strictObject({
-  virtualDeviceUuid: uuid().describe("the device's uuid, normally ${devices.NAME.uuid}"),
-  siteName: z.string().min(1),
-  ...tunnelSchema,
-  useNetworkServiceConnection: z.boolean().optional().describe("default false; true only if the device has a network service connection"),
-  secondary: z.strictObject(tunnelSchema).optional().describe("the tunnel of the redundant (secondary) device"),
-});
+const schema = lazily(() =>
+  z.strictObject({
+    virtualDeviceUuid: uuid().describe("the device's uuid, normally ${devices.NAME.uuid}"),
+    siteName: z.string().min(1),
+    ...tunnelSchema,
+    useNetworkServiceConnection: z.boolean().optional().describe("default false; true only if the device has a network service connection"),
+    secondary: z.strictObject(tunnelSchema).optional().describe("the tunnel of the redundant (secondary) device"),
+  }),
+);
 
 function rules(r: RuleContext): void {
   for (const at of [[], ["secondary"]] as const) {
@@ -206,7 +208,9 @@ const handler: KindHandler = {
 export const vpns: KindDefinition<"vpns"> = {
   name: "vpns",
   description: "VPN configurations on virtual devices, by name",
-  spec: schema,
+  get spec() {
+    return schema();
+  },
   rules,
   crossRules,
   defaults: (d) => d.set("useNetworkServiceConnection", false),
