@@ -6,6 +6,7 @@
 import { z } from "zod";
 import type { Diagnostic } from "../diag/index.js";
 import { formatPath, type FieldPath } from "./address.js";
+import { PARSE_WITHOUT_COMPILING } from "./schema-common.js";
 import type { KindSchema } from "./catalog.js";
 import { spanAt, type PositionIndex, type SourcePosition } from "./positions.js";
 import { ruleContext, validationView, valueAt, UNKNOWN, type RuleReport } from "./rules-context.js";
@@ -111,12 +112,7 @@ const errorMap: z.core.$ZodErrorMap = (iss) => {
   }
 };
 
-/**
- * How specs are parsed. Without `jitless`, zod compiles a parser for each object schema the first time it
- * parses one (with `new Function`): that pays for a schema parsed thousands of times, and a command run
- * parses each of its kinds' schemas a few times, so compiling would be most of the cost of validating.
- */
-const PARSE_OPTIONS = { error: errorMap, jitless: true } as const;
+const PARSE_OPTIONS = { error: errorMap, ...PARSE_WITHOUT_COMPILING } as const;
 
 /** The schema of the value at a path, unwrapped; undefined when the path names no field. */
 function schemaAt(schema: z.ZodType, path: FieldPath): z.ZodType | undefined {

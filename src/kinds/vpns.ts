@@ -18,7 +18,7 @@ export const VPN_PASSWORD = /^[A-Za-z][A-Za-z0-9]{3,24}$/;
 const password = () =>
   z.string().refine((s) => VPN_PASSWORD.test(s), { error: "password must be 4 to 25 letters and digits and must not start with a digit" }).describe("BGP password (sensitive)");
 
-const tunnelSchema = {
+const tunnelShape = () => ({
   configName: text(3, 50, "configName"),
   peerIp: ipAddress().describe("address of the remote site; unique per device"),
   peerSharedKey: z.string().min(1).describe("pre-shared key (sensitive); use ${secret.NAME}"),
@@ -27,17 +27,18 @@ const tunnelSchema = {
   password: password().optional(),
   localAsn: vpnAsn(),
   tunnelIp: cidr().describe("local tunnel address in CIDR notation"),
-};
+});
 
-const schema = lazily(() =>
-  z.strictObject({
+const schema = lazily(() => {
+  const tunnel = tunnelShape();
+  return z.strictObject({
     virtualDeviceUuid: uuid().describe("the device's uuid, normally ${devices.NAME.uuid}"),
     siteName: z.string().min(1),
-    ...tunnelSchema,
+    ...tunnel,
     useNetworkServiceConnection: z.boolean().optional().describe("default false; true only if the device has a network service connection"),
-    secondary: z.strictObject(tunnelSchema).optional().describe("the tunnel of the redundant (secondary) device"),
-  }),
-);
+    secondary: z.strictObject(tunnel).optional().describe("the tunnel of the redundant (secondary) device"),
+  });
+});
 
 function rules(r: RuleContext): void {
   for (const at of [[], ["secondary"]] as const) {
