@@ -5,7 +5,6 @@
 
 import { createRequire } from "node:module";
 import type { Command } from "commander";
-import { createProgram } from "./program.js";
 
 type Register = (program: Command) => void;
 
@@ -56,6 +55,10 @@ async function register(program: Command, args: readonly string[]): Promise<void
   for (const c of COMMANDS) program.command(c.usage).description(c.summary);
 }
 
+// The program is bundled (scripts/bundle.mjs): with --debug, stack traces give the sources' lines, which
+// Node reads from the source maps of the modules loaded after this.
+if (process.argv.includes("--debug")) process.setSourceMapsEnabled(true);
+const { createProgram } = await import("./program.js");
 const { version } = createRequire(import.meta.url)("../../package.json") as { version: string };
 const program = createProgram(version);
 await register(program, process.argv.slice(2));

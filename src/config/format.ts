@@ -47,9 +47,9 @@ function topLevelOrder(kinds: KindCatalog): KeyOrder {
   const kindNames = [...kinds.keys()];
   const resourceOrder = (kind: string): KeyOrder => ({ keys: [...Object.keys(kinds.get(kind)!.spec.shape), ...META_KEYS], under: (key) => schemaOrder(kinds.get(kind)!.spec.shape[key]) });
   const sections: Record<string, KeyOrder | undefined> = {
-    variables: { keys: [], under: () => schemaOrder(variableSchema) },
+    variables: { keys: [], under: () => schemaOrder(variableSchema()) },
     provider: schemaOrder(providerSchema(kindNames)),
-    backend: schemaOrder(backendSchema),
+    backend: schemaOrder(backendSchema()),
     [LOOKUPS_SECTION]: { keys: [], under: () => ({ keys: ["kind", "where"], under: () => undefined }) },
     ...Object.fromEntries(kindNames.map((k) => [k, { keys: [], under: () => resourceOrder(k) }])),
   };

@@ -21,6 +21,7 @@ import { buildOutputs, OUTPUTS_SECTION, type RawOutputs } from "./outputs.js";
 import { buildRefactoring, MOVED_SECTION, REMOVED_SECTION, type RawRefactoring } from "./moves.js";
 import { buildLookup, collectLookups, isLookupAddress, LOOKUPS_SECTION, type ConfigLookup, type LookupCatalog, type LookupSchema, type RawLookup } from "./lookups.js";
 import { backendSchema, META_KEYS, providerSchema, VARIABLE_NAME, variableSchema, type VariableType } from "./schema-meta.js";
+import { PARSE_WITHOUT_COMPILING } from "./schema-common.js";
 import { SecretPaths } from "./secret-paths.js";
 import { isSensitive, reveal, Sensitive } from "./sensitive.js";
 import { didYouMean } from "./suggest.js";
@@ -295,7 +296,7 @@ function collectVariables(file: ParsedFile, value: unknown, declarations: Map<st
       continue;
     }
     const body = decl ?? {};
-    const parsedDecl = variableSchema.safeParse(body);
+    const parsedDecl = variableSchema().safeParse(body, PARSE_WITHOUT_COMPILING);
     if (!parsedDecl.success) {
       for (const issue of parsedDecl.error.issues) {
         const path = issue.path.filter((s): s is string | number => typeof s !== "symbol");
@@ -348,7 +349,7 @@ function buildProvider(
       const out: InterpolationResult = newResult();
       value = interpolate(provider.value, [], scope, out) as Record<string, unknown>;
       for (const p of out.problems) diagnostics.push(placeDiagnostic(loc, p));
-      const result = schema.safeParse(revealAll(value));
+      const result = schema.safeParse(revealAll(value), PARSE_WITHOUT_COMPILING);
       if (!result.success) {
         for (const issue of result.error.issues) {
           const path = issue.path.filter((s): s is string | number => typeof s !== "symbol");
@@ -404,7 +405,7 @@ function buildBackend(backend: { value: unknown; file: ParsedFile; span: NodeSpa
   const out: InterpolationResult = newResult();
   const value = revealAll(interpolate(backend.value, [], scope, out));
   for (const p of out.problems) diagnostics.push(placeDiagnostic(loc, p));
-  const result = backendSchema.safeParse(value);
+  const result = backendSchema().safeParse(value, PARSE_WITHOUT_COMPILING);
   if (!result.success) {
     // "exactly one backend" says nothing more when a field under the block is itself wrong.
     const specific = result.error.issues.filter((i) => i.code !== "custom");
@@ -421,7 +422,7 @@ function buildBackend(backend: { value: unknown; file: ParsedFile; span: NodeSpa
   return toBackendConfig(result.data);
 }
 
-function toBackendConfig({ local, postgres, http }: z.infer<typeof backendSchema>): BackendConfig {
+function toBackendConfig({ local, postgres, http }: z.infer<ReturnType<typeof backendSchema>>): BackendConfig {
   if (postgres) return { type: "postgres", url: postgres.url, schema: postgres.schema ?? "netform", name: postgres.name };
   if (http) return { type: "http", address: http.address, ...(http.lockAddress ? { lockAddress: http.lockAddress } : {}), ...(http.unlockAddress ? { unlockAddress: http.unlockAddress } : {}) };
   return { type: "local", ...(local?.path ? { path: local.path } : {}) };
@@ -438,7 +439,7 @@ export function backendFromText(text: string): { backend: BackendConfig } | { pr
   } catch (e) {
     return { problem: `not YAML: ${(e as Error).message.split("\n")[0]}` };
   }
-  const result = backendSchema.safeParse(value);
+  const result = backendSchema().safeParse(value, PARSE_WITHOUT_COMPILING);
   if (!result.success) {
     const issue = result.error.issues[0]!;
     const path = issue.path.map(String).join(".");

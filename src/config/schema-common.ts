@@ -6,6 +6,23 @@ import { z } from "zod";
 import { METRO_CODES } from "./metros.js";
 import { cidrFamily, ipFamily } from "./network.js";
 
+/**
+ * A schema (or any value) built the first time it is read, and kept. The kinds declare their specs this way:
+ * a run reads only the kinds its configuration declares, and building every kind's schemas when the kinds
+ * are loaded cost each command more than reading a small configuration does.
+ */
+export function lazily<T>(build: () => T): () => T {
+  let built: { value: T } | undefined;
+  return () => (built ??= { value: build() }).value;
+}
+
+/**
+ * How the configuration's schemas parse. Without `jitless`, zod compiles a parser for each object schema the
+ * first time it parses one (with `new Function`): that pays for a schema parsed thousands of times, and a
+ * command parses each of its schemas a few times, so compiling would be most of the cost of validating.
+ */
+export const PARSE_WITHOUT_COMPILING = { jitless: true } as const;
+
 /** Any 8-4-4-4-12 hex identifier: the service's own identifiers do not all carry an RFC 4122 version. */
 export const UUID_PATTERN = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
 

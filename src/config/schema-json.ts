@@ -20,34 +20,37 @@ function lookupsSchema(lookups: LookupCatalog) {
 }
 
 // Anchored at the start only, so that keyed addresses (KIND.NAME["key"]) pass too.
-const ADDRESS = z.string().regex(/^[A-Za-z]+\.[a-z0-9]/).describe("a resource address, KIND.NAME");
+const address = () => z.string().regex(/^[A-Za-z]+\.[a-z0-9]/).describe("a resource address, KIND.NAME");
 
-const outputsSchema = z
-  .record(
-    z.string().regex(OUTPUT_NAME),
-    z.union([
-      z
-        .strictObject({
-          value: z.unknown().describe("a reference (${KIND.NAME.ATTRIBUTE}), a variable, a template or a literal"),
-          description: z.string().optional(),
-          sensitive: z.boolean().optional().describe("required when the value uses a secret or a sensitive variable: then only `netform output NAME` shows it"),
-        })
-        .describe("an output in full"),
-      z.union([z.string(), z.number(), z.boolean(), z.array(z.unknown())]).describe("an output written as its value alone (a mapping is always the full form)"),
-    ]),
-  )
-  .optional()
-  .describe("values apply records for `netform output`, by name");
+const outputsSchema = () =>
+  z
+    .record(
+      z.string().regex(OUTPUT_NAME),
+      z.union([
+        z
+          .strictObject({
+            value: z.unknown().describe("a reference (${KIND.NAME.ATTRIBUTE}), a variable, a template or a literal"),
+            description: z.string().optional(),
+            sensitive: z.boolean().optional().describe("required when the value uses a secret or a sensitive variable: then only `netform output NAME` shows it"),
+          })
+          .describe("an output in full"),
+        z.union([z.string(), z.number(), z.boolean(), z.array(z.unknown())]).describe("an output written as its value alone (a mapping is always the full form)"),
+      ]),
+    )
+    .optional()
+    .describe("values apply records for `netform output`, by name");
 
-const movedSchema = z
-  .array(z.strictObject({ from: ADDRESS.describe("the address the state records, no longer declared"), to: ADDRESS.describe("the new address, of the same kind") }))
-  .optional()
-  .describe("objects renamed: the state moves them to their new address, and the service is not called");
+const movedSchema = () =>
+  z
+    .array(z.strictObject({ from: address().describe("the address the state records, no longer declared"), to: address().describe("the new address, of the same kind") }))
+    .optional()
+    .describe("objects renamed: the state moves them to their new address, and the service is not called");
 
-const removedSchema = z
-  .array(z.strictObject({ from: ADDRESS.describe("the address the state records, no longer declared"), destroy: z.boolean().describe("false: forget the object and leave it on the service; true: delete it") }))
-  .optional()
-  .describe("objects netform stops managing");
+const removedSchema = () =>
+  z
+    .array(z.strictObject({ from: address().describe("the address the state records, no longer declared"), destroy: z.boolean().describe("false: forget the object and leave it on the service; true: delete it") }))
+    .optional()
+    .describe("objects netform stops managing");
 
 export function configurationSchema(kinds: KindCatalog, lookups: LookupCatalog = new Map()) {
   const names = [...kinds.keys()];
@@ -56,12 +59,12 @@ export function configurationSchema(kinds: KindCatalog, lookups: LookupCatalog =
     .strictObject({
       netform: z.literal(1).describe("format version"),
       provider: providerSchema(names).optional(),
-      backend: backendSchema.optional(),
-      variables: z.record(z.string().regex(VARIABLE_NAME), variableSchema).optional().describe("input variables, by name"),
+      backend: backendSchema().optional(),
+      variables: z.record(z.string().regex(VARIABLE_NAME), variableSchema()).optional().describe("input variables, by name"),
       ...(lookupSection ? { [LOOKUPS_SECTION]: lookupSection } : {}),
-      [OUTPUTS_SECTION]: outputsSchema,
-      [MOVED_SECTION]: movedSchema,
-      [REMOVED_SECTION]: removedSchema,
+      [OUTPUTS_SECTION]: outputsSchema(),
+      [MOVED_SECTION]: movedSchema(),
+      [REMOVED_SECTION]: removedSchema(),
       ...Object.fromEntries([...kinds.values()].map((k) => [k.name, z.record(z.string().regex(NAME_PATTERN), resourceSchema(k, names)).optional().describe(k.description)])),
     })
     .describe("a netform configuration file");

@@ -2,7 +2,7 @@
 // top-level blocks that are not resources (provider, variables).
 
 import { z } from "zod";
-import { uuid } from "./schema-common.js";
+import { lazily, uuid } from "./schema-common.js";
 
 export const META_KEYS = ["dependsOn", "lifecycle", "import", "preconditions", "postconditions"] as const;
 export type MetaKey = (typeof META_KEYS)[number];
@@ -13,13 +13,14 @@ export const MAX_DEPENDS_ON = 1000;
 /** An address of one of these kinds, as dependsOn writes it. */
 const addressPattern = (kinds: readonly string[]): RegExp => new RegExp(`^(${kinds.join("|")})\\.[a-z0-9][a-z0-9_-]*(\\["([^"\\\\]|\\\\.)*"\\])?$`);
 
-export const lifecycleSchema = z
-  .strictObject({
-    preventDestroy: z.boolean().optional().describe("refuse any plan that would delete this object"),
-    ignoreChanges: z.array(z.string().min(1)).optional().describe("field paths whose differences are not planned, e.g. bgpIpv4.outboundMED"),
-    createBeforeDestroy: z.boolean().optional().describe("when replacing, create the new object before deleting the old one"),
-  })
-  .describe("how changes to this object are planned");
+const lifecycleSchema = () =>
+  z
+    .strictObject({
+      preventDestroy: z.boolean().optional().describe("refuse any plan that would delete this object"),
+      ignoreChanges: z.array(z.string().min(1)).optional().describe("field paths whose differences are not planned, e.g. bgpIpv4.outboundMED"),
+      createBeforeDestroy: z.boolean().optional().describe("when replacing, create the new object before deleting the old one"),
+    })
+    .describe("how changes to this object are planned");
 
 /** The meta keys' schemas, for a configuration of these kinds. */
 export const metaShape = (kinds: readonly string[]) => ({
@@ -28,7 +29,7 @@ export const metaShape = (kinds: readonly string[]) => ({
     .max(MAX_DEPENDS_ON, { error: `dependsOn lists at most ${MAX_DEPENDS_ON} addresses` })
     .optional()
     .describe("addresses this object waits for, beside those its references imply"),
-  lifecycle: lifecycleSchema.optional(),
+  lifecycle: lifecycleSchema().optional(),
   import: uuid().optional().describe("adopt the existing object with this uuid instead of creating one"),
   forEach: z
     .union([z.array(z.string()), z.record(z.string(), z.unknown())])
@@ -48,10 +49,12 @@ const conditionsSchema = (when: string) =>
     )
     .describe(when);
 
-const duration = z
-  .string()
-  .regex(/^(?=\d)(\d+h)?(\d+m)?(\d+s)?$/, { error: "must be a duration such as 90m, 1h30m or 45s" })
-  .describe("a duration: hours, minutes, seconds, e.g. 1h30m");
+const duration = lazily(() =>
+  z
+    .string()
+    .regex(/^(?=\d)(\d+h)?(\d+m)?(\d+s)?$/, { error: "must be a duration such as 90m, 1h30m or 45s" })
+    .describe("a duration: hours, minutes, seconds, e.g. 1h30m"),
+);
 
 /** The provider block, for a configuration of these kinds (timeouts are per kind). */
 export const providerSchema = (kinds: readonly string[]) =>
@@ -66,10 +69,10 @@ export const providerSchema = (kinds: readonly string[]) =>
     accountNumber: z.union([z.int().min(0), z.string().regex(/^\d+$/)], { error: "accountNumber must be a number" }).optional().describe("default account for devices"),
     parallelism: z.int().min(1, { error: "parallelism must be 1 to 100" }).max(100, { error: "parallelism must be 1 to 100" }).optional().describe("API calls that change something in flight at once, with as many reads beside them (default 10)"),
     timeouts: z
-      .strictObject(Object.fromEntries(kinds.map((k) => [k, duration.optional()])) as Record<string, z.ZodOptional<typeof duration>>)
+      .strictObject(Object.fromEntries(kinds.map((k) => [k, duration().optional()])) as Record<string, z.ZodOptional<ReturnType<typeof duration>>>)
       .optional()
       .describe("how long to wait for each kind's objects to become ready"),
-    maxRetryAfter: duration.optional().describe("the longest wait a Retry-After header is honoured for (default 60s); NETFORM_MAX_RETRY_AFTER_S overrides it"),
+    maxRetryAfter: duration().optional().describe("the longest wait a Retry-After header is honoured for (default 60s); NETFORM_MAX_RETRY_AFTER_S overrides it"),
     maintenanceNotices: z
       .array(z.string().min(1, { error: "a maintenance notice id is not empty" }))
       .optional()
@@ -77,10 +80,11 @@ export const providerSchema = (kinds: readonly string[]) =>
   })
   .describe("where and how netform talks to the service");
 
-const stateName = z
-  .string()
-  .regex(/^[A-Za-z0-9][A-Za-z0-9_.-]*$/, { error: "must be letters, digits, '.', '_' and '-', e.g. prod" })
-  .describe("the state's name: one row per name");
+const stateName = () =>
+  z
+    .string()
+    .regex(/^[A-Za-z0-9][A-Za-z0-9_.-]*$/, { error: "must be letters, digits, '.', '_' and '-', e.g. prod" })
+    .describe("the state's name: one row per name");
 
 const httpUrl = (what: string) =>
   z
@@ -88,46 +92,50 @@ const httpUrl = (what: string) =>
     .regex(/^https?:\/\/[^\s/]+/, { error: `${what} must be an http:// or https:// URL` });
 
 /** Where the state and its lock live: one of the backends, or (without this block) the file beside the configuration. */
-export const backendSchema = z
-  .strictObject({
-    local: z
-      .strictObject({ path: z.string().min(1).optional().describe("the state file, relative to the configuration (default netform.state.json)") })
-      .optional()
-      .describe("the state file beside the configuration (the default)"),
-    postgres: z
-      .strictObject({
-        url: z.string().regex(/^postgres(ql)?:\/\//, { error: "url must be a postgres:// connection URL, e.g. ${env.NETFORM_PG_URL}" }).describe("the connection URL, e.g. ${env.NETFORM_PG_URL}"),
-        schema: z
-          .string()
-          .regex(/^[a-z_][a-z0-9_]*$/, { error: "schema must be a lowercase SQL identifier, e.g. netform" })
-          .optional()
-          .describe("the database schema holding netform's tables (default netform)"),
-        name: stateName,
-      })
-      .optional()
-      .describe("a PostgreSQL database: the state in a table, every version kept, the lock held on the run's own session"),
-    http: z
-      .strictObject({
-        address: httpUrl("address").describe("the state's URL: GET reads it, POST writes it"),
-        lockAddress: httpUrl("lockAddress").optional().describe("where LOCK is sent (default: address)"),
-        unlockAddress: httpUrl("unlockAddress").optional().describe("where UNLOCK is sent (default: address)"),
-      })
-      .optional()
-      .describe("a server speaking the HTTP state protocol (GET/POST the state, LOCK/UNLOCK); basic auth from NETFORM_HTTP_USERNAME and NETFORM_HTTP_PASSWORD"),
-  })
-  .refine((b) => Object.values(b).filter((v) => v !== undefined).length === 1, { error: "backend takes exactly one of local, postgres, http" })
-  .describe("where the state and its lock are kept (default: the file beside the configuration)");
+export const backendSchema = lazily(() =>
+  z
+    .strictObject({
+      local: z
+        .strictObject({ path: z.string().min(1).optional().describe("the state file, relative to the configuration (default netform.state.json)") })
+        .optional()
+        .describe("the state file beside the configuration (the default)"),
+      postgres: z
+        .strictObject({
+          url: z.string().regex(/^postgres(ql)?:\/\//, { error: "url must be a postgres:// connection URL, e.g. ${env.NETFORM_PG_URL}" }).describe("the connection URL, e.g. ${env.NETFORM_PG_URL}"),
+          schema: z
+            .string()
+            .regex(/^[a-z_][a-z0-9_]*$/, { error: "schema must be a lowercase SQL identifier, e.g. netform" })
+            .optional()
+            .describe("the database schema holding netform's tables (default netform)"),
+          name: stateName(),
+        })
+        .optional()
+        .describe("a PostgreSQL database: the state in a table, every version kept, the lock held on the run's own session"),
+      http: z
+        .strictObject({
+          address: httpUrl("address").describe("the state's URL: GET reads it, POST writes it"),
+          lockAddress: httpUrl("lockAddress").optional().describe("where LOCK is sent (default: address)"),
+          unlockAddress: httpUrl("unlockAddress").optional().describe("where UNLOCK is sent (default: address)"),
+        })
+        .optional()
+        .describe("a server speaking the HTTP state protocol (GET/POST the state, LOCK/UNLOCK); basic auth from NETFORM_HTTP_USERNAME and NETFORM_HTTP_PASSWORD"),
+    })
+    .refine((b) => Object.values(b).filter((v) => v !== undefined).length === 1, { error: "backend takes exactly one of local, postgres, http" })
+    .describe("where the state and its lock are kept (default: the file beside the configuration)"),
+);
 
 export const VARIABLE_TYPES = ["string", "number", "boolean", "list", "map"] as const;
 export type VariableType = (typeof VARIABLE_TYPES)[number];
 
 export const VARIABLE_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
-export const variableSchema = z
-  .strictObject({
-    type: z.enum(VARIABLE_TYPES).optional().describe("the value's type; default: the default's type, else string"),
-    default: z.unknown().optional().describe("the value when none is given with --var, --var-file or NETFORM_VAR_<NAME>"),
-    description: z.string().optional(),
-    sensitive: z.boolean().optional().describe("never print the value"),
-  })
-  .describe("an input variable, used as ${var.NAME}");
+export const variableSchema = lazily(() =>
+  z
+    .strictObject({
+      type: z.enum(VARIABLE_TYPES).optional().describe("the value's type; default: the default's type, else string"),
+      default: z.unknown().optional().describe("the value when none is given with --var, --var-file or NETFORM_VAR_<NAME>"),
+      description: z.string().optional(),
+      sensitive: z.boolean().optional().describe("never print the value"),
+    })
+    .describe("an input variable, used as ${var.NAME}"),
+);

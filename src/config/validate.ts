@@ -6,6 +6,7 @@
 import { z } from "zod";
 import type { Diagnostic } from "../diag/index.js";
 import { formatPath, type FieldPath } from "./address.js";
+import { PARSE_WITHOUT_COMPILING } from "./schema-common.js";
 import type { KindSchema } from "./catalog.js";
 import { spanAt, type PositionIndex, type SourcePosition } from "./positions.js";
 import { ruleContext, validationView, valueAt, UNKNOWN, type RuleReport } from "./rules-context.js";
@@ -14,12 +15,19 @@ import { metaShape } from "./schema-meta.js";
 import { didYouMean } from "./suggest.js";
 
 const resourceSchemas = new WeakMap<KindSchema, z.ZodObject>();
+/** The meta keys' schemas by the list of kind names they were built for: one build for every kind of a load. */
+const metaShapes = new WeakMap<readonly string[], ReturnType<typeof metaShape>>();
 
 /** The kind's spec with the meta keys beside it: the shape a resource is written in. */
 export function resourceSchema(kind: KindSchema, kindNames: readonly string[]): z.ZodObject {
   let s = resourceSchemas.get(kind);
   if (!s) {
-    s = kind.spec.extend(metaShape(kindNames));
+    let meta = metaShapes.get(kindNames);
+    if (!meta) {
+      meta = metaShape(kindNames);
+      metaShapes.set(kindNames, meta);
+    }
+    s = kind.spec.extend(meta);
     resourceSchemas.set(kind, s);
   }
   return s;
@@ -104,6 +112,8 @@ const errorMap: z.core.$ZodErrorMap = (iss) => {
   }
 };
 
+const PARSE_OPTIONS = { error: errorMap, ...PARSE_WITHOUT_COMPILING } as const;
+
 /** The schema of the value at a path, unwrapped; undefined when the path names no field. */
 function schemaAt(schema: z.ZodType, path: FieldPath): z.ZodType | undefined {
   let s: z.ZodType | undefined = schema;
@@ -142,7 +152,7 @@ export function validateSpec(kind: KindSchema, spec: Record<string, unknown>, op
   const { view, unknown } = validationView(spec);
   const schema = options.withMetaFor ? resourceSchema(kind, options.withMetaFor) : kind.spec;
   const diagnostics: Diagnostic[] = [];
-  const result = schema.safeParse(view, { error: errorMap });
+  const result = schema.safeParse(view, PARSE_OPTIONS);
   const defaultedHint = (path: FieldPath): string | undefined => {
     const p = formatPath(path);
     return options.defaulted?.has(p) ? `${p} defaults to the resource name; set ${p} to a valid value` : undefined;

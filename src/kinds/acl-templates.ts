@@ -6,7 +6,7 @@
 
 import { z } from "zod";
 import { listAll } from "../api/index.js";
-import { cidr4, isPlainObject, SecretPaths, text } from "../config/index.js";
+import { cidr4, isPlainObject, lazily, SecretPaths, text } from "../config/index.js";
 import { compact, deleteIdempotently, orGone, uuidOf } from "./common.js";
 import type { Body, KindContext, KindDefinition, KindHandler, ObjectRef, UpdateMethod } from "./types.js";
 
@@ -22,20 +22,24 @@ const port = () =>
     .optional()
     .describe('default "any"');
 
-const rule = z.strictObject({
-  protocol: z.enum(PROTOCOLS),
-  subnet: cidr4().describe("the source network let in, e.g. 198.51.100.0/24"),
-  srcPort: port(),
-  dstPort: port(),
-  description: z.string().max(200).optional(),
-});
+const rule = lazily(() =>
+  z.strictObject({
+    protocol: z.enum(PROTOCOLS),
+    subnet: cidr4().describe("the source network let in, e.g. 198.51.100.0/24"),
+    srcPort: port(),
+    dstPort: port(),
+    description: z.string().max(200).optional(),
+  }),
+);
 
-const schema = z.strictObject({
-  name: text(1, 50, "name").optional().describe("default: the resource name"),
-  description: z.string().max(200).optional(),
-  projectId: z.string().min(1).optional().describe("default: provider.projectId"),
-  inboundRules: z.array(rule).min(1, { error: "inboundRules needs at least one rule" }).describe("in order: the service numbers them as listed"),
-});
+const schema = lazily(() =>
+  z.strictObject({
+    name: text(1, 50, "name").optional().describe("default: the resource name"),
+    description: z.string().max(200).optional(),
+    projectId: z.string().min(1).optional().describe("default: provider.projectId"),
+    inboundRules: z.array(rule()).min(1, { error: "inboundRules needs at least one rule()" }).describe("in order: the service numbers them as listed"),
+  }),
+);
 
 const templatePath = (uuid: string) => `${BASE}/${encodeURIComponent(uuid)}`;
 const portOf = (v: unknown): unknown => (v === undefined || v === null ? ANY : String(v));
@@ -118,7 +122,9 @@ const handler: KindHandler = {
 export const aclTemplates: KindDefinition<"aclTemplates"> = {
   name: "aclTemplates",
   description: "ACL templates for virtual devices' interfaces, by name",
-  spec: schema,
+  get spec() {
+    return schema();
+  },
   displayName: "name",
   defaults: (d) => {
     if (d.provider.projectId) d.set("projectId", d.provider.projectId);

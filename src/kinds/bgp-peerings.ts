@@ -5,7 +5,7 @@
 
 import { z } from "zod";
 import { listAll } from "../api/index.js";
-import { cidr4, ipv4, SecretPaths, uuid } from "../config/index.js";
+import { cidr4, ipv4, lazily, SecretPaths, uuid } from "../config/index.js";
 import { asNumber, compact, orGone, readinessFrom, uuidOf, type StateTable } from "./common.js";
 import type { Body, KindContext, KindDefinition, KindHandler, ObjectRef, Readiness, UpdateMethod } from "./types.js";
 
@@ -13,14 +13,16 @@ const BASE = "/ne/v1/bgp";
 const PAGE_SIZE = 100;
 const asn = () => z.int().min(1, { error: "ASN must be 1 to 4294967295" }).max(4294967295, { error: "ASN must be 1 to 4294967295" });
 
-const schema = z.strictObject({
-  connectionUuid: uuid().describe("the connection the session runs on, normally ${connections.NAME.uuid}; it must end at a device"),
-  localIpAddress: cidr4().describe("the device's address on the connection, with its prefix, e.g. 100.210.1.221/30"),
-  localAsn: asn(),
-  remoteIpAddress: ipv4().describe("the remote peer's address"),
-  remoteAsn: asn(),
-  authenticationKey: z.string().min(6).max(80).optional().describe("BGP MD5 key (sensitive); use ${secret.NAME}"),
-});
+const schema = lazily(() =>
+  z.strictObject({
+    connectionUuid: uuid().describe("the connection the session runs on, normally ${connections.NAME.uuid}; it must end at a device"),
+    localIpAddress: cidr4().describe("the device's address on the connection, with its prefix, e.g. 100.210.1.221/30"),
+    localAsn: asn(),
+    remoteIpAddress: ipv4().describe("the remote peer's address"),
+    remoteAsn: asn(),
+    authenticationKey: z.string().min(6).max(80).optional().describe("BGP MD5 key (sensitive); use ${secret.NAME}"),
+  }),
+);
 
 const TABLE: StateTable = {
   done: { create: ["PROVISIONED"], update: ["PROVISIONED"], delete: ["DEPROVISIONED"] },
@@ -100,7 +102,9 @@ const handler: KindHandler = {
 export const bgpPeerings: KindDefinition<"bgpPeerings"> = {
   name: "bgpPeerings",
   description: "BGP peerings of virtual devices over their connections, by name",
-  spec: schema,
+  get spec() {
+    return schema();
+  },
   sensitive: new SecretPaths(["authenticationKey"]),
   attributes: ["uuid", "connectionUuid", "virtualDeviceUuid", "localIpAddress", "localAsn", "remoteIpAddress", "remoteAsn", "authenticationKey", "provisioningStatus", "state"],
   serverSet: ["uuid", "virtualDeviceUuid", "provisioningStatus", "state", "createdBy", "createdDate", "lastUpdatedBy", "lastUpdatedDate"],

@@ -6,7 +6,7 @@
 // provider's project and reads any router it did not find there one by one.
 
 import { z } from "zod";
-import { digits, metroCode, project, readPath, SecretPaths, text, type RuleContext } from "../config/index.js";
+import { digits, lazily, metroCode, project, readPath, SecretPaths, text, type RuleContext } from "../config/index.js";
 import { searchAll } from "../api/index.js";
 import { asNumber, compact, deleteIdempotently, patchChanged, patchUpdatable, projectFor, projectIdOf, readinessFrom, readUnlessGone, refKey, searchByUuid, type StateTable, uuidOf } from "./common.js";
 import { pricing } from "./cloud-routers-pricing.js";
@@ -22,17 +22,19 @@ export const ROUTER_PACKAGE_LIMITS: Readonly<Record<RouterPackage, { connections
   STANDARD: { routes: { IPv4: 1000, IPv6: 100 } },
 };
 
-const schema = z.strictObject({
-  type: z.enum(["XF_ROUTER"]).optional().describe("default: XF_ROUTER"),
-  name: text(3, 24, "name").optional().describe("display name, 3 to 24 characters; default: the resource name"),
-  location: z.strictObject({ metroCode: metroCode() }).describe("the metro the router runs in"),
-  package: z
-    .strictObject({ code: z.enum(ROUTER_PACKAGES) })
-    .describe("LAB: a trial, 10 connections of up to 10 Mbps and 50 IPv4 and 50 IPv6 routes; STANDARD: 1000 IPv4 and 100 IPv6 routes"),
-  project: project().optional().describe("default: provider.projectId"),
-  account: z.strictObject({ accountNumber: digits("accountNumber") }).optional().describe("the billing account; default: provider.accountNumber"),
-  notifications: notificationsSpec("a cloud router").optional(),
-});
+const schema = lazily(() =>
+  z.strictObject({
+    type: z.enum(["XF_ROUTER"]).optional().describe("default: XF_ROUTER"),
+    name: text(3, 24, "name").optional().describe("display name, 3 to 24 characters; default: the resource name"),
+    location: z.strictObject({ metroCode: metroCode() }).describe("the metro the router runs in"),
+    package: z
+      .strictObject({ code: z.enum(ROUTER_PACKAGES) })
+      .describe("LAB: a trial, 10 connections of up to 10 Mbps and 50 IPv4 and 50 IPv6 routes; STANDARD: 1000 IPv4 and 100 IPv6 routes"),
+    project: project().optional().describe("default: provider.projectId"),
+    account: z.strictObject({ accountNumber: digits("accountNumber") }).optional().describe("the billing account; default: provider.accountNumber"),
+    notifications: notificationsSpec("a cloud router").optional(),
+  }),
+);
 
 function rules(r: RuleContext): void {
   if (!r.has(["project"])) {
@@ -148,7 +150,9 @@ const handler: KindHandler = {
 export const cloudRouters: KindDefinition<"cloudRouters"> = {
   name: "cloudRouters",
   description: "cloud routers (FCR) that IP_VC connections start at, by name",
-  spec: schema,
+  get spec() {
+    return schema();
+  },
   rules,
   displayName: "name",
   defaults: (d) => {

@@ -8,7 +8,7 @@
 
 import { z } from "zod";
 import { listAll } from "../api/index.js";
-import { identityOf, placeDiagnostic, SecretPaths, uuid, type ConfigResource, type OrderingEdge } from "../config/index.js";
+import { identityOf, lazily, placeDiagnostic, SecretPaths, uuid, type ConfigResource, type OrderingEdge } from "../config/index.js";
 import type { Diagnostic } from "../diag/index.js";
 import { NetformError } from "../diag/index.js";
 import { deleteIdempotently, isNotFound, readinessFrom, readUnlessGone, refKey, type StateTable } from "./common.js";
@@ -56,11 +56,13 @@ export function connectionAttachmentKind<Name extends string>(options: Connectio
   const settings = Object.keys(options.settings);
   const attachmentsOf = (connection: string) => `/fabric/v4/connections/${connection}/${options.segment}`;
 
-  const schema = z.strictObject({
-    connection: uuid().describe("the connection's uuid, normally ${connections.NAME.uuid}"),
-    [policyField]: uuid().describe(`the ${options.policyNoun}'s uuid, normally \${${options.policyKind}.NAME.uuid}`),
-    ...options.settings,
-  });
+  const schema = lazily(() =>
+    z.strictObject({
+      connection: uuid().describe("the connection's uuid, normally ${connections.NAME.uuid}"),
+      [policyField]: uuid().describe(`the ${options.policyNoun}'s uuid, normally \${${options.policyKind}.NAME.uuid}`),
+      ...options.settings,
+    }),
+  );
 
   function crossRules(own: readonly ConfigResource[], all: ReadonlyMap<string, ConfigResource>): Diagnostic[] {
     const diagnostics: Diagnostic[] = [];
@@ -196,7 +198,9 @@ export function connectionAttachmentKind<Name extends string>(options: Connectio
   return {
     name: options.name,
     description: options.description,
-    spec: schema,
+    get spec() {
+      return schema();
+    },
     crossRules,
     ordering,
     sensitive: SecretPaths.NONE,

@@ -4,37 +4,39 @@
 // devices by uuid, so it is made after them and deleted before them.
 
 import { z } from "zod";
-import { cidr4, digits, isPlainObject, metroCode, SecretPaths, text, uuid } from "../config/index.js";
+import { cidr4, digits, isPlainObject, lazily, metroCode, SecretPaths, text, uuid } from "../config/index.js";
 import { asNumber, compact, deleteIdempotently, orGone, readinessFrom, uuidOf, type StateTable } from "./common.js";
 import type { Body, KindContext, KindDefinition, KindHandler, ObjectRef, UpdateMethod } from "./types.js";
 
 const BASE = "/ne/v1/links";
 
-const schema = z.strictObject({
-  groupName: text(1, 50, "groupName").optional().describe("default: the resource name"),
-  subnet: cidr4().describe("the private subnet the devices are given addresses in, e.g. 192.168.40.0/29"),
-  redundancyType: z.enum(["PRIMARY", "SECONDARY"]).optional(),
-  linkDevices: z
-    .array(
-      z.strictObject({
-        deviceUuid: uuid().describe("normally ${devices.NAME.uuid}"),
-        asn: z.int().min(1).max(4294967295).optional(),
-        interfaceId: z.int().min(1).optional().describe("the device's interface the link uses"),
-      }),
-    )
-    .min(2, { error: "linkDevices needs at least two devices" }),
-  metroLinks: z
-    .array(
-      z.strictObject({
-        metroCode: metroCode(),
-        throughput: digits("throughput"),
-        throughputUnit: z.enum(["Mbps", "Gbps"]),
-        accountNumber: digits("accountNumber").optional().describe("default: the caller's first account"),
-      }),
-    )
-    .optional()
-    .describe("one per metro, when the devices are in more than one"),
-});
+const schema = lazily(() =>
+  z.strictObject({
+    groupName: text(1, 50, "groupName").optional().describe("default: the resource name"),
+    subnet: cidr4().describe("the private subnet the devices are given addresses in, e.g. 192.168.40.0/29"),
+    redundancyType: z.enum(["PRIMARY", "SECONDARY"]).optional(),
+    linkDevices: z
+      .array(
+        z.strictObject({
+          deviceUuid: uuid().describe("normally ${devices.NAME.uuid}"),
+          asn: z.int().min(1).max(4294967295).optional(),
+          interfaceId: z.int().min(1).optional().describe("the device's interface the link uses"),
+        }),
+      )
+      .min(2, { error: "linkDevices needs at least two devices" }),
+    metroLinks: z
+      .array(
+        z.strictObject({
+          metroCode: metroCode(),
+          throughput: digits("throughput"),
+          throughputUnit: z.enum(["Mbps", "Gbps"]),
+          accountNumber: digits("accountNumber").optional().describe("default: the caller's first account"),
+        }),
+      )
+      .optional()
+      .describe("one per metro, when the devices are in more than one"),
+  }),
+);
 
 const TABLE: StateTable = {
   done: { create: ["PROVISIONED"], update: ["PROVISIONED"], delete: ["DEPROVISIONED"] },
@@ -127,7 +129,9 @@ const handler: KindHandler = {
 export const deviceLinks: KindDefinition<"deviceLinks"> = {
   name: "deviceLinks",
   description: "device link groups joining virtual devices, by name",
-  spec: schema,
+  get spec() {
+    return schema();
+  },
   displayName: "groupName",
   sensitive: new SecretPaths([]),
   attributes: ["uuid", "groupName", "subnet", "redundancyType", "status", "linkDevices", "metroLinks", "createdBy", "createdDate", "lastUpdatedBy", "lastUpdatedDate"],

@@ -10,7 +10,7 @@ import { readFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { z } from "zod";
 import type { MultipartField } from "../api/index.js";
-import { metroCode, reveal, SecretPaths, Sensitive } from "../config/index.js";
+import { lazily, metroCode, reveal, SecretPaths, Sensitive } from "../config/index.js";
 import { NetformError } from "../diag/index.js";
 import type { Body, KindDefinition, KindHandler } from "./types.js";
 
@@ -18,16 +18,18 @@ const BASE = "/ne/v1/files";
 /** The service's request limit (4.11). */
 const MAX_BYTES = 5 * 1024 * 1024;
 
-const schema = z.strictObject({
-  path: z.string().min(1).optional().describe("the local file to upload, relative to this configuration file"),
-  content: z.string().min(1).optional().describe("the file's content (sensitive), in place of path: ${secret.NAME}"),
-  fileName: z.string().min(1).optional().describe("the name the service records; default: path's file name, or the resource name"),
-  deviceTypeCode: z.string().min(1).describe("the device type the file is for, e.g. C8000V"),
-  metroCode: metroCode(),
-  processType: z.enum(["LICENSE", "CLOUD_INIT"]),
-  deviceManagementType: z.enum(["SELF-CONFIGURED", "EQUINIX-CONFIGURED", "PROVIDER-CONFIGURED"]).optional(),
-  licenseType: z.enum(["BYOL", "SUB"]).optional(),
-});
+const schema = lazily(() =>
+  z.strictObject({
+    path: z.string().min(1).optional().describe("the local file to upload, relative to this configuration file"),
+    content: z.string().min(1).optional().describe("the file's content (sensitive), in place of path: ${secret.NAME}"),
+    fileName: z.string().min(1).optional().describe("the name the service records; default: path's file name, or the resource name"),
+    deviceTypeCode: z.string().min(1).describe("the device type the file is for, e.g. C8000V"),
+    metroCode: metroCode(),
+    processType: z.enum(["LICENSE", "CLOUD_INIT"]),
+    deviceManagementType: z.enum(["SELF-CONFIGURED", "EQUINIX-CONFIGURED", "PROVIDER-CONFIGURED"]).optional(),
+    licenseType: z.enum(["BYOL", "SUB"]).optional(),
+  }),
+);
 
 /** Reads the file a spec names into its sensitive content; an unreadable or oversized file is reported at path. */
 function readContent(file: string, path: string, report: (path: string, message: string, hint?: string) => void): Sensitive<string> | undefined {
@@ -83,7 +85,9 @@ const handler: KindHandler = {
 export const files: KindDefinition<"files"> = {
   name: "files",
   description: "licence and cloud-init files uploaded for devices, by name",
-  spec: schema,
+  get spec() {
+    return schema();
+  },
   defaults: (d) => {
     const path = d.spec.path;
     if (typeof path === "string" && d.spec.content !== undefined) {

@@ -6,7 +6,7 @@
 // readable as DELETED, which counts as gone.
 
 import { z } from "zod";
-import { project, readPath, SecretPaths, type RuleContext } from "../config/index.js";
+import { lazily, project, readPath, SecretPaths, type RuleContext } from "../config/index.js";
 import { compact, deleteIdempotently, patchChanged, patchUpdatable, projectFor, projectIdOf, readinessFrom, readUnlessGone, sameNameAndType, searchByUuid, type StateTable, uuidOf } from "./common.js";
 import { notificationsSpec, sortedNotifications } from "./notifications.js";
 import type { Body, KindContext, KindDefinition, KindHandler, ObjectRef, Observed, Operation, Readiness } from "./types.js";
@@ -16,14 +16,16 @@ export const NETWORK_TYPES = ["EVPLAN", "EPLAN", "IPWAN", "EVPTREE", "EPTREE"] a
 export const NETWORK_SCOPES = ["GLOBAL", "REGIONAL", "LOCAL"] as const;
 const REGIONS = ["AMER", "EMEA", "APAC"] as const;
 
-const schema = z.strictObject({
-  type: z.enum(NETWORK_TYPES).describe("what connections join it as: EVPLAN_VC to an EVPLAN network, and so on"),
-  name: z.string().min(1).optional().describe("display name; default: the resource name"),
-  scope: z.enum(NETWORK_SCOPES).describe("GLOBAL: every metro; REGIONAL: the metros of location.region; LOCAL: one metro, that of its first connection"),
-  location: z.strictObject({ region: z.enum(REGIONS) }).optional().describe("REGIONAL only: the region"),
-  project: project().optional().describe("default: provider.projectId"),
-  notifications: notificationsSpec("a network"),
-});
+const schema = lazily(() =>
+  z.strictObject({
+    type: z.enum(NETWORK_TYPES).describe("what connections join it as: EVPLAN_VC to an EVPLAN network, and so on"),
+    name: z.string().min(1).optional().describe("display name; default: the resource name"),
+    scope: z.enum(NETWORK_SCOPES).describe("GLOBAL: every metro; REGIONAL: the metros of location.region; LOCAL: one metro, that of its first connection"),
+    location: z.strictObject({ region: z.enum(REGIONS) }).optional().describe("REGIONAL only: the region"),
+    project: project().optional().describe("default: provider.projectId"),
+    notifications: notificationsSpec("a network"),
+  }),
+);
 
 function rules(r: RuleContext): void {
   const scope = r.get(["scope"]);
@@ -126,7 +128,9 @@ const handler: KindHandler = {
 export const networks: KindDefinition<"networks"> = {
   name: "networks",
   description: "EVPLAN, EPLAN, IPWAN and tree networks that connections join, by name",
-  spec: schema,
+  get spec() {
+    return schema();
+  },
   rules,
   displayName: "name",
   defaults: (d) => {

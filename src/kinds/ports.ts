@@ -8,7 +8,7 @@
 
 import { z } from "zod";
 import { ApiError, searchAll } from "../api/index.js";
-import { digits, metroCode, placeDiagnostic, project, readPath, SecretPaths, text, type ConfigResource, type RuleContext } from "../config/index.js";
+import { digits, lazily, metroCode, placeDiagnostic, project, readPath, SecretPaths, text, type ConfigResource, type RuleContext } from "../config/index.js";
 import type { Diagnostic } from "../diag/index.js";
 import { asNumber, compact, deleteIdempotently, patchChanged, patchUpdatable, projectFor, projectIdOf, readinessFrom, readUnlessGone, searchByUuid, type StateTable, uuidOf } from "./common.js";
 import { portPricing } from "./ports-pricing.js";
@@ -21,54 +21,56 @@ const OPTICS = ["1000BASE_LX", "1000BASE_SX", "10GBASE_LR", "10GBASE_ER", "10GBA
 const NOTIFICATION_TYPES = ["TECHNICAL", "NOTIFICATION", "PEERING", "ESCALATION"] as const;
 const IBX = /^[A-Z]{2}\d{1,2}$/;
 
-const schema = z.strictObject({
-  type: z.enum(["XF_PORT"]).optional().describe("default: XF_PORT"),
-  name: text(1, 50, "name").optional().describe("display name; default: the resource name"),
-  description: z.string().min(1).optional(),
-  physicalPortsSpeed: z
-    .int()
-    .refine((v) => (SPEEDS as readonly number[]).includes(v), { error: `physicalPortsSpeed must be one of ${SPEEDS.join(", ")} (Mbps)` })
-    .describe(`speed of each physical port in Mbps: ${SPEEDS.join(", ")}`),
-  physicalPortsType: z.enum(OPTICS).describe("the optics, which must run at physicalPortsSpeed"),
-  physicalPortsCount: z.int().min(1).max(8).optional().describe("physical ports in the order, 1 to 8 (more than one needs lagEnabled); default: 1"),
-  connectivitySourceType: z.enum(["COLO", "BMMR", "REMOTE"]).describe("COLO: in your cage; BMMR: in a meet-me room; REMOTE: through a provider"),
-  location: z.strictObject({ metroCode: metroCode() }).describe("the metro the port is ordered in"),
-  demarcationPointIbx: z.string().regex(IBX, { error: "must be a data-center code such as DC6" }).optional().describe("the data center of the port's demarcation point, in the location's metro"),
-  lagEnabled: z.boolean().optional().describe("a link aggregation group; default: false"),
-  package: z.strictObject({ code: z.enum(["STANDARD", "UNLIMITED", "UNLIMITED_PLUS"]) }).optional().describe("default: STANDARD"),
-  settings: z
-    .strictObject({ buyout: z.boolean().optional(), placeVcOrderPermission: z.boolean().optional(), viewPortPermission: z.boolean().optional() })
-    .optional(),
-  encapsulation: z
-    .strictObject({ type: z.enum(["DOT1Q", "QINQ", "UNTAGGED"]), tagProtocolId: z.enum(["0x8100", "0x88A8", "0x9100"]).optional().describe("DOT1Q: 0x8100; QINQ: 0x88A8 (default), 0x9100 or 0x8100") })
-    .describe("how the port tags its traffic"),
-  redundancy: z
-    .strictObject({ priority: z.enum(["PRIMARY", "SECONDARY"]), group: z.string().min(1).optional().describe("the redundancy group of the primary a SECONDARY port joins") })
-    .optional()
-    .describe("default: a PRIMARY port of a new group"),
-  notifications: z
-    .array(z.strictObject({ type: z.enum(NOTIFICATION_TYPES), registeredUsers: z.array(z.string().min(1)).min(1) }))
-    .min(1)
-    .optional()
-    .describe("who the service informs; the types left out go to the TECHNICAL contacts"),
-  order: z
-    .strictObject({
-      customerReferenceId: z.string().min(1).optional(),
-      purchaseOrder: z
-        .strictObject({
-          type: z.enum(["NEW", "EXISTING", "BLANKET", "EXEMPTION"]),
-          number: z.string().min(1).optional(),
-          amount: z.string().min(1).optional(),
-          startDate: z.string().optional(),
-          endDate: z.string().optional(),
-        })
-        .optional(),
-    })
-    .optional()
-    .describe("the purchase order the port is billed under"),
-  project: project().optional().describe("default: provider.projectId"),
-  account: z.strictObject({ accountNumber: digits("accountNumber") }).optional().describe("the billing account; default: provider.accountNumber"),
-});
+const schema = lazily(() =>
+  z.strictObject({
+    type: z.enum(["XF_PORT"]).optional().describe("default: XF_PORT"),
+    name: text(1, 50, "name").optional().describe("display name; default: the resource name"),
+    description: z.string().min(1).optional(),
+    physicalPortsSpeed: z
+      .int()
+      .refine((v) => (SPEEDS as readonly number[]).includes(v), { error: `physicalPortsSpeed must be one of ${SPEEDS.join(", ")} (Mbps)` })
+      .describe(`speed of each physical port in Mbps: ${SPEEDS.join(", ")}`),
+    physicalPortsType: z.enum(OPTICS).describe("the optics, which must run at physicalPortsSpeed"),
+    physicalPortsCount: z.int().min(1).max(8).optional().describe("physical ports in the order, 1 to 8 (more than one needs lagEnabled); default: 1"),
+    connectivitySourceType: z.enum(["COLO", "BMMR", "REMOTE"]).describe("COLO: in your cage; BMMR: in a meet-me room; REMOTE: through a provider"),
+    location: z.strictObject({ metroCode: metroCode() }).describe("the metro the port is ordered in"),
+    demarcationPointIbx: z.string().regex(IBX, { error: "must be a data-center code such as DC6" }).optional().describe("the data center of the port's demarcation point, in the location's metro"),
+    lagEnabled: z.boolean().optional().describe("a link aggregation group; default: false"),
+    package: z.strictObject({ code: z.enum(["STANDARD", "UNLIMITED", "UNLIMITED_PLUS"]) }).optional().describe("default: STANDARD"),
+    settings: z
+      .strictObject({ buyout: z.boolean().optional(), placeVcOrderPermission: z.boolean().optional(), viewPortPermission: z.boolean().optional() })
+      .optional(),
+    encapsulation: z
+      .strictObject({ type: z.enum(["DOT1Q", "QINQ", "UNTAGGED"]), tagProtocolId: z.enum(["0x8100", "0x88A8", "0x9100"]).optional().describe("DOT1Q: 0x8100; QINQ: 0x88A8 (default), 0x9100 or 0x8100") })
+      .describe("how the port tags its traffic"),
+    redundancy: z
+      .strictObject({ priority: z.enum(["PRIMARY", "SECONDARY"]), group: z.string().min(1).optional().describe("the redundancy group of the primary a SECONDARY port joins") })
+      .optional()
+      .describe("default: a PRIMARY port of a new group"),
+    notifications: z
+      .array(z.strictObject({ type: z.enum(NOTIFICATION_TYPES), registeredUsers: z.array(z.string().min(1)).min(1) }))
+      .min(1)
+      .optional()
+      .describe("who the service informs; the types left out go to the TECHNICAL contacts"),
+    order: z
+      .strictObject({
+        customerReferenceId: z.string().min(1).optional(),
+        purchaseOrder: z
+          .strictObject({
+            type: z.enum(["NEW", "EXISTING", "BLANKET", "EXEMPTION"]),
+            number: z.string().min(1).optional(),
+            amount: z.string().min(1).optional(),
+            startDate: z.string().optional(),
+            endDate: z.string().optional(),
+          })
+          .optional(),
+      })
+      .optional()
+      .describe("the purchase order the port is billed under"),
+    project: project().optional().describe("default: provider.projectId"),
+    account: z.strictObject({ accountNumber: digits("accountNumber") }).optional().describe("the billing account; default: provider.accountNumber"),
+  }),
+);
 
 function rules(r: RuleContext): void {
   if (!r.has(["account"])) {
@@ -235,7 +237,9 @@ async function preflight(ctx: KindContext, creates: readonly ConfigResource[]): 
 export const ports: KindDefinition<"ports"> = {
   name: "ports",
   description: "port orders: physical ports (or link aggregation groups) in a data center, by name",
-  spec: schema,
+  get spec() {
+    return schema();
+  },
   rules,
   displayName: "name",
   defaults: (d) => {

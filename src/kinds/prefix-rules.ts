@@ -7,7 +7,7 @@
 
 import { z } from "zod";
 import { listAll, OutcomeUnknownError, searchAll } from "../api/index.js";
-import { parsePrefix, placeDiagnostic, Reference, reveal, SecretPaths, uuid, type ConfigResource, type Prefix } from "../config/index.js";
+import { lazily, parsePrefix, placeDiagnostic, Reference, reveal, SecretPaths, uuid, type ConfigResource, type Prefix } from "../config/index.js";
 import type { Diagnostic } from "../diag/index.js";
 import { NetformError } from "../diag/index.js";
 import { compact, deleteIdempotently, isNotFound, readinessFrom, readUnlessGone, refKey, type StateTable, uuidOf } from "./common.js";
@@ -79,15 +79,17 @@ export function prefixRuleKind<Name extends string>(options: PrefixRuleOptions<N
   const ruleHref = (ref: ObjectRef) => `${rulesOf(parentOf(ref))}/${ref.id}`;
   const fields = ["prefix", ...(options.prefixMatch ? ["prefixMatch"] : []), "name", "description"] as const;
 
-  const schema = z.strictObject({
-    [parentField]: uuid().describe(`the ${options.parentNoun}'s uuid, normally \${${options.parentKind}.NAME.uuid}`),
-    prefix: prefixSchema(options.onlyFamily).describe(
-      options.onlyFamily ? `${FAMILY_NAME[options.onlyFamily]} prefix in CIDR notation, e.g. 192.168.0.0/24` : `prefix in CIDR notation, of the ${options.parentNoun}'s family, e.g. 192.168.0.0/24 or 2001:db8::/32`,
-    ),
-    ...(options.prefixMatch ? { prefixMatch: z.enum(PREFIX_MATCHES).optional().describe("exact: the prefix only; orlonger (default): the prefix and the longer ones within it") } : {}),
-    name: z.string().min(1).optional().describe("display name; default: the resource name"),
-    description: z.string().optional(),
-  });
+  const schema = lazily(() =>
+    z.strictObject({
+      [parentField]: uuid().describe(`the ${options.parentNoun}'s uuid, normally \${${options.parentKind}.NAME.uuid}`),
+      prefix: prefixSchema(options.onlyFamily).describe(
+        options.onlyFamily ? `${FAMILY_NAME[options.onlyFamily]} prefix in CIDR notation, e.g. 192.168.0.0/24` : `prefix in CIDR notation, of the ${options.parentNoun}'s family, e.g. 192.168.0.0/24 or 2001:db8::/32`,
+      ),
+      ...(options.prefixMatch ? { prefixMatch: z.enum(PREFIX_MATCHES).optional().describe("exact: the prefix only; orlonger (default): the prefix and the longer ones within it") } : {}),
+      name: z.string().min(1).optional().describe("display name; default: the resource name"),
+      description: z.string().optional(),
+    }),
+  );
 
   function parentOf(ref: ObjectRef): string {
     if (ref.parent === undefined) throw new NetformError({ code: "internal.no_parent", source: "internal", message: `${noun} ${ref.id} has no ${options.parentNoun} in its ref` });
@@ -225,7 +227,9 @@ export function prefixRuleKind<Name extends string>(options: PrefixRuleOptions<N
   return {
     name: options.name,
     description: options.description,
-    spec: schema,
+    get spec() {
+      return schema();
+    },
     displayName: "name",
     crossRules: (own, all) => crossRules(options, own, all),
     sensitive: SecretPaths.NONE,

@@ -4,7 +4,7 @@
 // requires a project, which may come from provider.projectId.
 
 import { z } from "zod";
-import { project, SecretPaths, type RuleContext } from "../config/index.js";
+import { lazily, project, SecretPaths, type RuleContext } from "../config/index.js";
 import { compact, deleteIdempotently, patchChanged, type PatchPath, patchUpdatable, projectFor, projectIdOf, readinessFrom, readUnlessGone, sameNameAndType, searchByUuid, type StateTable, uuidOf } from "./common.js";
 import type { Body, KindContext, KindDefinition, KindHandler, ObjectRef, Observed, Operation, Readiness, TypicalSeconds } from "./types.js";
 
@@ -56,12 +56,14 @@ function comparable(body: Body): Body {
 export function routingPolicyKind<Name extends string>(options: RoutingPolicyOptions<Name>): KindDefinition<Name> {
   const { base, noun } = options;
 
-  const schema = z.strictObject({
-    type: z.enum(options.types).describe(options.typeDescription),
-    name: z.string().min(1).optional().describe("display name; default: the resource name"),
-    description: z.string().optional(),
-    project: project().optional().describe("default: provider.projectId"),
-  });
+  const schema = lazily(() =>
+    z.strictObject({
+      type: z.enum(options.types).describe(options.typeDescription),
+      name: z.string().min(1).optional().describe("display name; default: the resource name"),
+      description: z.string().optional(),
+      project: project().optional().describe("default: provider.projectId"),
+    }),
+  );
 
   function rules(r: RuleContext): void {
     if (!r.has(["project"])) {
@@ -119,7 +121,9 @@ export function routingPolicyKind<Name extends string>(options: RoutingPolicyOpt
   return {
     name: options.name,
     description: options.description,
-    spec: schema,
+    get spec() {
+      return schema();
+    },
     rules,
     displayName: "name",
     defaults: (d) => {

@@ -14,7 +14,7 @@
 
 import { z } from "zod";
 import { ApiError } from "../api/index.js";
-import { isPlainObject, project, readPath, SecretPaths, uuid, vlanTag, type FieldPath, type RuleContext } from "../config/index.js";
+import { isPlainObject, lazily, project, readPath, SecretPaths, uuid, vlanTag, type FieldPath, type RuleContext } from "../config/index.js";
 import { asNumber, compact, deleteIdempotently, isNotFound, patchChanged, patchUpdatable, projectFor, projectIdOf, readinessFrom, sameNameAndType, searchByUuid, type StateTable, uuidOf } from "./common.js";
 import { notificationsSpec, sortedNotifications } from "./notifications.js";
 import type { Body, KindContext, KindDefinition, KindHandler, ObjectRef, Observed, Operation, Readiness } from "./types.js";
@@ -27,39 +27,45 @@ const MAX_BANDWIDTH = 100_000;
 
 const bandwidth = () => z.int().min(1, { error: `a bandwidth is 1 to ${MAX_BANDWIDTH} Mbps` }).max(MAX_BANDWIDTH, { error: `a bandwidth is 1 to ${MAX_BANDWIDTH} Mbps` });
 
-const selectorSpec = z.strictObject({
-  type: z.enum(SELECTOR_TYPES),
-  port: z.strictObject({ uuid: uuid() }).optional().describe("COLO: the port"),
-  linkProtocol: z
-    .strictObject({ type: z.enum(["UNTAGGED", "DOT1Q", "QINQ"]), vlanTag: vlanTag().optional(), vlanSTag: vlanTag().optional(), vlanCTag: vlanTag().optional() })
-    .optional()
-    .describe("COLO: the port's encapsulation and the tag the connection gets"),
-  virtualDevice: z.strictObject({ type: z.enum(["EDGE"]).optional(), uuid: uuid() }).optional().describe("VD: the device"),
-  interface: z.strictObject({ type: z.enum(["NETWORK"]).optional(), id: z.int().min(0) }).optional().describe("VD: the device interface"),
-  network: z.strictObject({ uuid: uuid() }).optional().describe("NETWORK (z-side only): the network, normally ${networks.NAME.uuid}"),
-});
-
-const sideSpec = z.strictObject({
-  accessPointSelectors: z.array(selectorSpec).length(1, { error: "a token's side takes exactly one access point selector" }),
-});
-
-const schema = z.strictObject({
-  type: z.enum(["VC_TOKEN", "EPL_TOKEN"]).optional().describe("default: VC_TOKEN"),
-  name: z.string().min(1).optional().describe("display name; default: the resource name"),
-  description: z.string().optional(),
-  expirationDateTime: z.iso.datetime({ offset: true, error: "must be a date-time such as 2030-01-31T00:00:00Z" }).describe("when the token stops being usable"),
-  connection: z.strictObject({
-    type: z.enum(TOKEN_CONNECTION_TYPES).describe("the type of the connection made with the token"),
-    allowRemoteConnection: z.boolean().optional().describe("default false: the connection must stay within the token's metro"),
-    allowCustomBandwidth: z.boolean().optional().describe("default false: only supportedBandwidths"),
-    bandwidthLimit: bandwidth().optional().describe("the most the connection may use (Mbps)"),
-    supportedBandwidths: z.array(bandwidth()).min(1).optional().describe("the bandwidths the connection may use (Mbps)"),
-    aSide: sideSpec.optional().describe("an a-side token: connections start at this access point"),
-    zSide: sideSpec.optional().describe("a z-side token: connections end at this access point"),
+const selectorSpec = lazily(() =>
+  z.strictObject({
+    type: z.enum(SELECTOR_TYPES),
+    port: z.strictObject({ uuid: uuid() }).optional().describe("COLO: the port"),
+    linkProtocol: z
+      .strictObject({ type: z.enum(["UNTAGGED", "DOT1Q", "QINQ"]), vlanTag: vlanTag().optional(), vlanSTag: vlanTag().optional(), vlanCTag: vlanTag().optional() })
+      .optional()
+      .describe("COLO: the port's encapsulation and the tag the connection gets"),
+    virtualDevice: z.strictObject({ type: z.enum(["EDGE"]).optional(), uuid: uuid() }).optional().describe("VD: the device"),
+    interface: z.strictObject({ type: z.enum(["NETWORK"]).optional(), id: z.int().min(0) }).optional().describe("VD: the device interface"),
+    network: z.strictObject({ uuid: uuid() }).optional().describe("NETWORK (z-side only): the network, normally ${networks.NAME.uuid}"),
   }),
-  project: project().optional().describe("default: provider.projectId"),
-  notifications: notificationsSpec("a service token"),
-});
+);
+
+const sideSpec = lazily(() =>
+  z.strictObject({
+    accessPointSelectors: z.array(selectorSpec()).length(1, { error: "a token's side takes exactly one access point selector" }),
+  }),
+);
+
+const schema = lazily(() =>
+  z.strictObject({
+    type: z.enum(["VC_TOKEN", "EPL_TOKEN"]).optional().describe("default: VC_TOKEN"),
+    name: z.string().min(1).optional().describe("display name; default: the resource name"),
+    description: z.string().optional(),
+    expirationDateTime: z.iso.datetime({ offset: true, error: "must be a date-time such as 2030-01-31T00:00:00Z" }).describe("when the token stops being usable"),
+    connection: z.strictObject({
+      type: z.enum(TOKEN_CONNECTION_TYPES).describe("the type of the connection made with the token"),
+      allowRemoteConnection: z.boolean().optional().describe("default false: the connection must stay within the token's metro"),
+      allowCustomBandwidth: z.boolean().optional().describe("default false: only supportedBandwidths"),
+      bandwidthLimit: bandwidth().optional().describe("the most the connection may use (Mbps)"),
+      supportedBandwidths: z.array(bandwidth()).min(1).optional().describe("the bandwidths the connection may use (Mbps)"),
+      aSide: sideSpec().optional().describe("an a-side token: connections start at this access point"),
+      zSide: sideSpec().optional().describe("a z-side token: connections end at this access point"),
+    }),
+    project: project().optional().describe("default: provider.projectId"),
+    notifications: notificationsSpec("a service token"),
+  }),
+);
 
 /** What each selector type needs, and the fields that belong to one type only. */
 const SELECTOR_FIELDS: Readonly<Record<SelectorType, { required: readonly string[]; allowed: readonly string[] }>> = {
@@ -265,7 +271,9 @@ const handler: KindHandler = {
 export const serviceTokens: KindDefinition<"serviceTokens"> = {
   name: "serviceTokens",
   description: "service tokens handed to partners, who connect to or from the token's access point, by name",
-  spec: schema,
+  get spec() {
+    return schema();
+  },
   rules,
   displayName: "name",
   defaults: (d) => {

@@ -4,7 +4,7 @@
 // key removed from the configuration is forgotten, which the plan says, while the service keeps it.
 
 import { z } from "zod";
-import { SecretPaths, text } from "../config/index.js";
+import { lazily, SecretPaths, text } from "../config/index.js";
 import { NetformError } from "../diag/index.js";
 import { compact } from "./common.js";
 import type { Body, KindContext, KindDefinition, KindHandler, Observed } from "./types.js";
@@ -12,15 +12,17 @@ import type { Body, KindContext, KindDefinition, KindHandler, Observed } from ".
 const BASE = "/ne/v1/publicKeys";
 const KEY_TYPES = ["RSA", "DSA"] as const;
 
-const schema = z.strictObject({
-  keyName: text(1, 50, "keyName").optional().describe("default: the resource name; devices name the key by it"),
-  keyValue: z
-    .string()
-    .regex(/^(ssh-rsa|ssh-dss) [A-Za-z0-9+/]+={0,2}( .*)?$/, { error: 'keyValue must be an OpenSSH public key, "ssh-rsa AAAA... comment" (RSA) or "ssh-dss AAAA... comment" (DSA)' })
-    .describe("the OpenSSH public key, e.g. the content of id_rsa.pub"),
-  keyType: z.enum(KEY_TYPES).optional().describe("default RSA"),
-  projectId: z.string().min(1).optional().describe("default: provider.projectId"),
-});
+const schema = lazily(() =>
+  z.strictObject({
+    keyName: text(1, 50, "keyName").optional().describe("default: the resource name; devices name the key by it"),
+    keyValue: z
+      .string()
+      .regex(/^(ssh-rsa|ssh-dss) [A-Za-z0-9+/]+={0,2}( .*)?$/, { error: 'keyValue must be an OpenSSH public key, "ssh-rsa AAAA... comment" (RSA) or "ssh-dss AAAA... comment" (DSA)' })
+      .describe("the OpenSSH public key, e.g. the content of id_rsa.pub"),
+    keyType: z.enum(KEY_TYPES).optional().describe("default RSA"),
+    projectId: z.string().min(1).optional().describe("default: provider.projectId"),
+  }),
+);
 
 /** The list answers with every key of the caller's projects, in one unpaged array (4.11): the only way to read one. */
 async function* everyKey(ctx: KindContext): AsyncGenerator<Body> {
@@ -85,7 +87,9 @@ const handler: KindHandler = {
 export const sshKeys: KindDefinition<"sshKeys"> = {
   name: "sshKeys",
   description: "SSH public keys for self-configured devices, by name",
-  spec: schema,
+  get spec() {
+    return schema();
+  },
   displayName: "keyName",
   defaults: (d) => {
     d.set("keyType", "RSA");

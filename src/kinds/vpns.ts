@@ -6,7 +6,7 @@
 
 import { z } from "zod";
 import { listAll } from "../api/index.js";
-import { cidr, type ConfigResource, identityOf, ipAddress, isPlainObject, placeDiagnostic, Reference, reveal, type RuleContext, SecretPaths, text, uuid, vpnAsn } from "../config/index.js";
+import { cidr, identityOf, ipAddress, isPlainObject, lazily, placeDiagnostic, Reference, reveal, SecretPaths, text, uuid, vpnAsn, type ConfigResource, type RuleContext } from "../config/index.js";
 import type { Diagnostic } from "../diag/index.js";
 import { NetformError } from "../diag/index.js";
 import { asNumber, compact, deleteIdempotently, orGone, readinessFrom, type StateTable } from "./common.js";
@@ -18,7 +18,7 @@ export const VPN_PASSWORD = /^[A-Za-z][A-Za-z0-9]{3,24}$/;
 const password = () =>
   z.string().refine((s) => VPN_PASSWORD.test(s), { error: "password must be 4 to 25 letters and digits and must not start with a digit" }).describe("BGP password (sensitive)");
 
-const tunnelSchema = {
+const tunnelShape = () => ({
   configName: text(3, 50, "configName"),
   peerIp: ipAddress().describe("address of the remote site; unique per device"),
   peerSharedKey: z.string().min(1).describe("pre-shared key (sensitive); use ${secret.NAME}"),
@@ -27,14 +27,17 @@ const tunnelSchema = {
   password: password().optional(),
   localAsn: vpnAsn(),
   tunnelIp: cidr().describe("local tunnel address in CIDR notation"),
-};
+});
 
-const schema = z.strictObject({
-  virtualDeviceUuid: uuid().describe("the device's uuid, normally ${devices.NAME.uuid}"),
-  siteName: z.string().min(1),
-  ...tunnelSchema,
-  useNetworkServiceConnection: z.boolean().optional().describe("default false; true only if the device has a network service connection"),
-  secondary: z.strictObject(tunnelSchema).optional().describe("the tunnel of the redundant (secondary) device"),
+const schema = lazily(() => {
+  const tunnel = tunnelShape();
+  return z.strictObject({
+    virtualDeviceUuid: uuid().describe("the device's uuid, normally ${devices.NAME.uuid}"),
+    siteName: z.string().min(1),
+    ...tunnel,
+    useNetworkServiceConnection: z.boolean().optional().describe("default false; true only if the device has a network service connection"),
+    secondary: z.strictObject(tunnel).optional().describe("the tunnel of the redundant (secondary) device"),
+  });
 });
 
 function rules(r: RuleContext): void {
@@ -206,7 +209,9 @@ const handler: KindHandler = {
 export const vpns: KindDefinition<"vpns"> = {
   name: "vpns",
   description: "VPN configurations on virtual devices, by name",
-  spec: schema,
+  get spec() {
+    return schema();
+  },
   rules,
   crossRules,
   defaults: (d) => d.set("useNetworkServiceConnection", false),

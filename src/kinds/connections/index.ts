@@ -15,7 +15,9 @@ import { schema } from "./spec.js";
 export const connections: KindDefinition<"connections"> = {
   name: "connections",
   description: "virtual connections between two endpoints, by name",
-  spec: schema,
+  get spec() {
+    return schema();
+  },
   rules,
   crossRules,
   displayName: "name",

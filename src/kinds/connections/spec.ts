@@ -3,7 +3,7 @@
 // checked in rules.ts so that every misplaced field is reported, not only the first.
 
 import { z } from "zod";
-import { metroCode, project, uuid, vlanTag } from "../../config/index.js";
+import { lazily, metroCode, project, uuid, vlanTag } from "../../config/index.js";
 import { MAX_RECIPIENTS, notificationsSpec } from "../notifications.js";
 
 /** The official enumeration (fabricv4 ConnectionType); the specification shows EVPL_VC, IP_VC, VD_CHAIN_VC. */
@@ -42,59 +42,67 @@ export const PEERING_TYPES = ["PRIVATE", "MICROSOFT", "PUBLIC", "MANUAL"] as con
 /** Up to 12 recipients per connection (section 8). */
 export const MAX_CONNECTION_RECIPIENTS = MAX_RECIPIENTS;
 
-export const linkProtocolSpec = z.strictObject({
-  type: z.enum(LINK_PROTOCOL_TYPES),
-  vlanTag: vlanTag().optional().describe("DOT1Q tag"),
-  vlanSTag: vlanTag().optional().describe("QINQ outer tag"),
-  vlanCTag: vlanTag().optional().describe("QINQ inner tag; on a port, absent takes every inner tag under vlanSTag"),
-  vlanTagMin: vlanTag().optional().describe("DOT1Q range start, connections from a virtual device only"),
-  vlanTagMax: vlanTag().optional().describe("DOT1Q range end, connections from a virtual device only"),
-  vlanCTagMin: vlanTag().optional().describe("QINQ inner range start, connections from a virtual device only"),
-  vlanCTagMax: vlanTag().optional().describe("QINQ inner range end, connections from a virtual device only"),
-  vni: z.int().min(1).max(16777215).optional().describe("VXLAN network identifier"),
-});
+export const linkProtocolSpec = lazily(() =>
+  z.strictObject({
+    type: z.enum(LINK_PROTOCOL_TYPES),
+    vlanTag: vlanTag().optional().describe("DOT1Q tag"),
+    vlanSTag: vlanTag().optional().describe("QINQ outer tag"),
+    vlanCTag: vlanTag().optional().describe("QINQ inner tag; on a port, absent takes every inner tag under vlanSTag"),
+    vlanTagMin: vlanTag().optional().describe("DOT1Q range start, connections from a virtual device only"),
+    vlanTagMax: vlanTag().optional().describe("DOT1Q range end, connections from a virtual device only"),
+    vlanCTagMin: vlanTag().optional().describe("QINQ inner range start, connections from a virtual device only"),
+    vlanCTagMax: vlanTag().optional().describe("QINQ inner range end, connections from a virtual device only"),
+    vni: z.int().min(1).max(16777215).optional().describe("VXLAN network identifier"),
+  }),
+);
 
-export const accessPointSpec = z.strictObject({
-  type: z.enum(ACCESS_POINT_TYPES),
-  port: z.strictObject({ uuid: uuid() }).optional().describe("COLO: the port"),
-  linkProtocol: linkProtocolSpec.optional().describe("COLO or VD: the encapsulation and tags"),
-  virtualDevice: z.strictObject({ type: z.enum(["EDGE"]).optional(), uuid: uuid() }).optional().describe("VD: the device"),
-  interface: z
-    .strictObject({ type: z.enum(["CLOUD", "NETWORK"]).optional().describe("default: NETWORK"), id: z.int().min(0).optional() })
-    .optional()
-    .describe("VD: the device interface"),
-  profile: z.strictObject({ type: z.enum(SERVICE_PROFILE_TYPES).optional(), uuid: uuid() }).optional().describe("SP: the service profile"),
-  location: z.strictObject({ metroCode: metroCode() }).optional().describe("SP: where to meet the provider; COLO: the port's metro, checked by the service"),
-  network: z.strictObject({ uuid: uuid() }).optional().describe("NETWORK: the network, normally ${networks.NAME.uuid}"),
-  router: z.strictObject({ uuid: uuid() }).optional().describe("CLOUD_ROUTER (a-side): the cloud router, normally ${cloudRouters.NAME.uuid}"),
-  sellerRegion: z.string().optional(),
-  authenticationKey: z.string().optional().describe("the provider's authorisation key (sensitive)"),
-  peeringType: z.enum(PEERING_TYPES).optional(),
-});
+export const accessPointSpec = lazily(() =>
+  z.strictObject({
+    type: z.enum(ACCESS_POINT_TYPES),
+    port: z.strictObject({ uuid: uuid() }).optional().describe("COLO: the port"),
+    linkProtocol: linkProtocolSpec().optional().describe("COLO or VD: the encapsulation and tags"),
+    virtualDevice: z.strictObject({ type: z.enum(["EDGE"]).optional(), uuid: uuid() }).optional().describe("VD: the device"),
+    interface: z
+      .strictObject({ type: z.enum(["CLOUD", "NETWORK"]).optional().describe("default: NETWORK"), id: z.int().min(0).optional() })
+      .optional()
+      .describe("VD: the device interface"),
+    profile: z.strictObject({ type: z.enum(SERVICE_PROFILE_TYPES).optional(), uuid: uuid() }).optional().describe("SP: the service profile"),
+    location: z.strictObject({ metroCode: metroCode() }).optional().describe("SP: where to meet the provider; COLO: the port's metro, checked by the service"),
+    network: z.strictObject({ uuid: uuid() }).optional().describe("NETWORK: the network, normally ${networks.NAME.uuid}"),
+    router: z.strictObject({ uuid: uuid() }).optional().describe("CLOUD_ROUTER (a-side): the cloud router, normally ${cloudRouters.NAME.uuid}"),
+    sellerRegion: z.string().optional(),
+    authenticationKey: z.string().optional().describe("the provider's authorisation key (sensitive)"),
+    peeringType: z.enum(PEERING_TYPES).optional(),
+  }),
+);
 
-export const connectionSideSpec = z.strictObject({
-  serviceToken: z.strictObject({ type: z.enum(["VC_TOKEN", "EPL_TOKEN"]).optional(), uuid: uuid() }).optional().describe("a token's endpoint, normally ${serviceTokens.NAME.uuid}"),
-  accessPoint: accessPointSpec.optional(),
-});
+export const connectionSideSpec = lazily(() =>
+  z.strictObject({
+    serviceToken: z.strictObject({ type: z.enum(["VC_TOKEN", "EPL_TOKEN"]).optional(), uuid: uuid() }).optional().describe("a token's endpoint, normally ${serviceTokens.NAME.uuid}"),
+    accessPoint: accessPointSpec().optional(),
+  }),
+);
 
-export const schema = z.strictObject({
-  type: z.enum(CONNECTION_TYPES),
-  name: z.string().min(1).optional().describe("display name; default: the resource name"),
-  bandwidth: z.int().min(1, { error: "bandwidth must be 1 to 100000 Mbps" }).max(100000, { error: "bandwidth must be 1 to 100000 Mbps" }).describe("Mbps"),
-  order: z.strictObject({ purchaseOrderNumber: z.string().optional(), customerReferenceNumber: z.string().optional() }).optional().describe("default: {}"),
-  redundancy: z
-    .strictObject({
-      group: z.string().min(1).optional().describe("a PRIMARY's group is named by the service when absent; a SECONDARY names its primary's, e.g. ${connections.primary.redundancy.group}"),
-      priority: z.enum(["PRIMARY", "SECONDARY"]),
-    })
-    .optional(),
-  aSide: connectionSideSpec,
-  zSide: connectionSideSpec,
-  project: project().optional().describe("default: provider.projectId"),
-  additionalInfo: z
-    .array(z.strictObject({ key: z.string().min(1), value: z.string().min(1) }))
-    .min(1, { error: "additionalInfo needs at least one {key, value} entry" })
-    .optional()
-    .describe("keys for the provider's automatic acceptance, such as accessKey and secretKey; sensitive, sent on create only"),
-  notifications: notificationsSpec("a connection"),
-});
+export const schema = lazily(() =>
+  z.strictObject({
+    type: z.enum(CONNECTION_TYPES),
+    name: z.string().min(1).optional().describe("display name; default: the resource name"),
+    bandwidth: z.int().min(1, { error: "bandwidth must be 1 to 100000 Mbps" }).max(100000, { error: "bandwidth must be 1 to 100000 Mbps" }).describe("Mbps"),
+    order: z.strictObject({ purchaseOrderNumber: z.string().optional(), customerReferenceNumber: z.string().optional() }).optional().describe("default: {}"),
+    redundancy: z
+      .strictObject({
+        group: z.string().min(1).optional().describe("a PRIMARY's group is named by the service when absent; a SECONDARY names its primary's, e.g. ${connections.primary.redundancy.group}"),
+        priority: z.enum(["PRIMARY", "SECONDARY"]),
+      })
+      .optional(),
+    aSide: connectionSideSpec(),
+    zSide: connectionSideSpec(),
+    project: project().optional().describe("default: provider.projectId"),
+    additionalInfo: z
+      .array(z.strictObject({ key: z.string().min(1), value: z.string().min(1) }))
+      .min(1, { error: "additionalInfo needs at least one {key, value} entry" })
+      .optional()
+      .describe("keys for the provider's automatic acceptance, such as accessKey and secretKey; sensitive, sent on create only"),
+    notifications: notificationsSpec("a connection"),
+  }),
+);

@@ -14,7 +14,9 @@ import { schema, VENDOR_CONFIG_SECRETS } from "./spec.js";
 export const devices: KindDefinition<"devices"> = {
   name: "devices",
   description: "virtual network devices, by name",
-  spec: schema,
+  get spec() {
+    return schema();
+  },
   rules,
   displayName: "virtualDeviceName",
   defaults: (d) => {

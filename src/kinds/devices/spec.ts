@@ -2,7 +2,7 @@
 // created in the same request.
 
 import { z } from "zod";
-import { digits, email, ipAddress, metroCode, text, uuid } from "../../config/index.js";
+import { digits, email, ipAddress, lazily, metroCode, text, uuid } from "../../config/index.js";
 
 export const LICENSE_MODES = ["SUB", "BYOL"] as const;
 export const MANAGEMENT_TYPES = ["SELF-CONFIGURED", "PROVIDER-CONFIGURED"] as const;
@@ -42,7 +42,7 @@ const BOOLEAN_VENDOR_FIELDS: readonly string[] = ["connectToCloudVision", "restA
 
 const vendorSettings = (fields: readonly string[]) =>
   z.strictObject(Object.fromEntries(fields.map((f) => [f, BOOLEAN_VENDOR_FIELDS.includes(f) ? z.boolean().optional() : z.string().optional()]))).describe("vendor-specific settings");
-const vendorConfig = vendorSettings(VENDOR_CONFIG_FIELDS);
+const vendorConfig = lazily(() => vendorSettings(VENDOR_CONFIG_FIELDS));
 
 const notifications = () =>
   z
@@ -57,87 +57,91 @@ const sshUsers = () =>
 const aclDetails = () => z.array(z.strictObject({ interfaceType: z.string().min(1), uuid: uuid() }));
 const licenseToken = () => z.string().regex(/^[A-Za-z0-9]{8}$/, { error: "licenseToken must be 8 letters and digits" });
 
-export const deviceSecondarySpec = z.strictObject({
-  virtualDeviceName: deviceName().optional().describe("default: the resource name followed by -secondary"),
-  metroCode: metroCode(),
-  notifications: notifications(),
-  accountNumber: digits("accountNumber").optional().describe("default: the primary's account"),
-  accountReferenceId: z.string().optional(),
-  version: z.string().min(1).optional(),
-  additionalBandwidth: z.int().min(0).optional(),
-  licenseFileId: z.string().optional(),
-  licenseToken: licenseToken().optional(),
-  day0TextFileId: z.string().optional(),
-  aclDetails: aclDetails().optional(),
-  sshUsers: sshUsers().optional(),
-  hostNamePrefix: hostNamePrefix().optional(),
-  siteId: z.string().optional(),
-  systemIpAddress: ipAddress().optional(),
-  vendorConfig: vendorConfig.optional(),
-  sshInterfaceId: z.string().optional(),
-  smartLicenseUrl: z.string().optional(),
-  cloudInitFileId: z.string().optional(),
-  purchaseOrderNumber: z.string().optional().describe("default: the primary's"),
-  orderReference: z.string().optional().describe("default: the primary's"),
-});
+export const deviceSecondarySpec = lazily(() =>
+  z.strictObject({
+    virtualDeviceName: deviceName().optional().describe("default: the resource name followed by -secondary"),
+    metroCode: metroCode(),
+    notifications: notifications(),
+    accountNumber: digits("accountNumber").optional().describe("default: the primary's account"),
+    accountReferenceId: z.string().optional(),
+    version: z.string().min(1).optional(),
+    additionalBandwidth: z.int().min(0).optional(),
+    licenseFileId: z.string().optional(),
+    licenseToken: licenseToken().optional(),
+    day0TextFileId: z.string().optional(),
+    aclDetails: aclDetails().optional(),
+    sshUsers: sshUsers().optional(),
+    hostNamePrefix: hostNamePrefix().optional(),
+    siteId: z.string().optional(),
+    systemIpAddress: ipAddress().optional(),
+    vendorConfig: vendorConfig().optional(),
+    sshInterfaceId: z.string().optional(),
+    smartLicenseUrl: z.string().optional(),
+    cloudInitFileId: z.string().optional(),
+    purchaseOrderNumber: z.string().optional().describe("default: the primary's"),
+    orderReference: z.string().optional().describe("default: the primary's"),
+  }),
+);
 
-export const schema = z.strictObject({
-  virtualDeviceName: deviceName().optional().describe("display name, 3 to 50 characters; default: the resource name"),
-  deviceTypeCode: z.string().min(1).describe("e.g. C8000V"),
-  metroCode: metroCode(),
-  packageCode: z.string().min(1).optional(),
-  version: z.string().min(1),
-  licenseMode: z.enum(LICENSE_MODES),
-  deviceManagementType: z.enum(MANAGEMENT_TYPES),
-  core: z.int().min(1, { error: "core must be a positive integer" }),
-  termlength: digits("termlength")
-    .refine((months) => TERM_LENGTHS.includes(Number(months)), { error: `termlength must be one of ${TERM_LENGTHS.join(", ")} (months)` })
-    .optional()
-    .describe("term in months: 1, 12, 24 or 36 (the create body spells it so)"),
-  notifications: notifications().describe("1 to 5 addresses for life-cycle mail"),
-  accountNumber: digits("accountNumber").optional().describe("default: provider.accountNumber"),
-  accountReferenceId: z.string().optional(),
-  projectId: z.string().min(1).optional().describe("default: provider.projectId"),
-  agreeOrderTerms: z.boolean().optional(),
-  hostNamePrefix: hostNamePrefix().optional(),
-  licenseCategory: z.string().optional(),
-  licenseFileId: z.string().optional(),
-  licenseToken: licenseToken().optional(),
-  day0TextFileId: z.string().optional(),
-  sshUsers: sshUsers().optional(),
-  throughput: z.int().min(1).optional(),
-  throughputUnit: z.enum(THROUGHPUT_UNITS).optional(),
-  tier: z.int().min(0, { error: "tier must be 0 to 3" }).max(3, { error: "tier must be 0 to 3" }).optional(),
-  orderingContact: z.string().optional(),
-  aclDetails: aclDetails().optional(),
-  additionalBandwidth: z.int().min(0).optional().describe("Mbps; default 15"),
-  interfaceCount: z.int().min(1).optional(),
-  siteId: z.string().optional(),
-  systemIpAddress: ipAddress().optional(),
-  vendorConfig: vendorConfig.optional(),
-  userPublicKey: z.strictObject({ username: z.string().min(1), keyName: z.string().min(1) }).optional().describe("self-configured devices only"),
-  ipType: z.enum(["STATIC"]).optional().describe("deprecated; always STATIC"),
-  sshInterfaceId: z.string().optional().describe("self-configured devices only"),
-  smartLicenseUrl: z.string().optional(),
-  diverseFromDeviceUuid: uuid().optional().describe("single devices only"),
-  clusterDetails: z
-    .strictObject({
-      clusterName: z.string().min(1),
-      clusterNodeDetails: z
-        .strictObject(
-          Object.fromEntries(
-            ["node0", "node1"].map((n) => [n, z.strictObject({ licenseFileId: z.string().optional(), licenseToken: z.string().optional(), vendorConfig: vendorSettings(NODE_VENDOR_CONFIG_FIELDS).optional() }).optional()]),
-          ),
-        )
-        .optional(),
-    })
-    .optional(),
-  primaryDeviceUuid: uuid().optional().describe("adds this device as the secondary of an existing primary"),
-  connectivity: z.enum(CONNECTIVITY).optional(),
-  channelPartner: z.string().optional(),
-  cloudInitFileId: z.string().optional(),
-  purchaseOrderNumber: z.string().optional(),
-  orderReference: z.string().optional(),
-  generateDefaultPassword: z.boolean().optional().describe("the service generates the device's first admin password"),
-  secondary: deviceSecondarySpec.optional().describe("the redundant device of a pair created together"),
-});
+export const schema = lazily(() =>
+  z.strictObject({
+    virtualDeviceName: deviceName().optional().describe("display name, 3 to 50 characters; default: the resource name"),
+    deviceTypeCode: z.string().min(1).describe("e.g. C8000V"),
+    metroCode: metroCode(),
+    packageCode: z.string().min(1).optional(),
+    version: z.string().min(1),
+    licenseMode: z.enum(LICENSE_MODES),
+    deviceManagementType: z.enum(MANAGEMENT_TYPES),
+    core: z.int().min(1, { error: "core must be a positive integer" }),
+    termlength: digits("termlength")
+      .refine((months) => TERM_LENGTHS.includes(Number(months)), { error: `termlength must be one of ${TERM_LENGTHS.join(", ")} (months)` })
+      .optional()
+      .describe("term in months: 1, 12, 24 or 36 (the create body spells it so)"),
+    notifications: notifications().describe("1 to 5 addresses for life-cycle mail"),
+    accountNumber: digits("accountNumber").optional().describe("default: provider.accountNumber"),
+    accountReferenceId: z.string().optional(),
+    projectId: z.string().min(1).optional().describe("default: provider.projectId"),
+    agreeOrderTerms: z.boolean().optional(),
+    hostNamePrefix: hostNamePrefix().optional(),
+    licenseCategory: z.string().optional(),
+    licenseFileId: z.string().optional(),
+    licenseToken: licenseToken().optional(),
+    day0TextFileId: z.string().optional(),
+    sshUsers: sshUsers().optional(),
+    throughput: z.int().min(1).optional(),
+    throughputUnit: z.enum(THROUGHPUT_UNITS).optional(),
+    tier: z.int().min(0, { error: "tier must be 0 to 3" }).max(3, { error: "tier must be 0 to 3" }).optional(),
+    orderingContact: z.string().optional(),
+    aclDetails: aclDetails().optional(),
+    additionalBandwidth: z.int().min(0).optional().describe("Mbps; default 15"),
+    interfaceCount: z.int().min(1).optional(),
+    siteId: z.string().optional(),
+    systemIpAddress: ipAddress().optional(),
+    vendorConfig: vendorConfig().optional(),
+    userPublicKey: z.strictObject({ username: z.string().min(1), keyName: z.string().min(1) }).optional().describe("self-configured devices only"),
+    ipType: z.enum(["STATIC"]).optional().describe("deprecated; always STATIC"),
+    sshInterfaceId: z.string().optional().describe("self-configured devices only"),
+    smartLicenseUrl: z.string().optional(),
+    diverseFromDeviceUuid: uuid().optional().describe("single devices only"),
+    clusterDetails: z
+      .strictObject({
+        clusterName: z.string().min(1),
+        clusterNodeDetails: z
+          .strictObject(
+            Object.fromEntries(
+              ["node0", "node1"].map((n) => [n, z.strictObject({ licenseFileId: z.string().optional(), licenseToken: z.string().optional(), vendorConfig: vendorSettings(NODE_VENDOR_CONFIG_FIELDS).optional() }).optional()]),
+            ),
+          )
+          .optional(),
+      })
+      .optional(),
+    primaryDeviceUuid: uuid().optional().describe("adds this device as the secondary of an existing primary"),
+    connectivity: z.enum(CONNECTIVITY).optional(),
+    channelPartner: z.string().optional(),
+    cloudInitFileId: z.string().optional(),
+    purchaseOrderNumber: z.string().optional(),
+    orderReference: z.string().optional(),
+    generateDefaultPassword: z.boolean().optional().describe("the service generates the device's first admin password"),
+    secondary: deviceSecondarySpec().optional().describe("the redundant device of a pair created together"),
+  }),
+);

@@ -28,7 +28,9 @@ function ordering(own: readonly ConfigResource[]): OrderingEdge[] {
 export const routingProtocols: KindDefinition<"routingProtocols"> = {
   name: "routingProtocols",
   description: "DIRECT and BGP routing protocol instances on connections, by name",
-  spec: schema,
+  get spec() {
+    return schema();
+  },
   rules,
   crossRules,
   ordering,

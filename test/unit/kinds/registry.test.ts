@@ -8,6 +8,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import ts from "typescript";
 import { describe, expect, it } from "vitest";
+import { lazily } from "../../../src/config/index.js";
 import { KIND_DEFINITIONS, KINDS } from "../../../src/kinds/index.js";
 
 const SRC = join(import.meta.dirname, "../../../src");
@@ -64,5 +65,20 @@ describe("the registry of kinds", () => {
       expect(definition.spec.shape).toBeTypeOf("object");
       for (const parent of Object.values(definition.parents)) expect(KINDS).toContain(parent);
     }
+  });
+
+  it("gives each kind one spec schema, however often it is read (validation caches by it)", () => {
+    for (const definition of KIND_DEFINITIONS.values()) expect(definition.spec).toBe(definition.spec);
+  });
+});
+
+describe("a lazily built schema", () => {
+  it("is built on its first read, and once", () => {
+    let builds = 0;
+    const schema = lazily(() => ({ build: ++builds }));
+    expect(builds).toBe(0);
+    expect(schema()).toEqual({ build: 1 });
+    expect(schema()).toBe(schema());
+    expect(builds).toBe(1);
   });
 });
