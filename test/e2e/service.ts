@@ -65,3 +65,15 @@ export const portConnectionYaml = (name: string, c: { aPort: string; vlanA: numb
 /** A port-to-port connection between the two DC ports. */
 export const dcConnectionYaml = (name: string, vlanA: number, vlanZ: number, bandwidth = 50): string =>
   portConnectionYaml(name, { aPort: PORTS.dcPrimary, vlanA, zPort: PORTS.dcSecondary, vlanZ, bandwidth });
+
+/** A DIRECT routing protocol and a BGP session over it, named direct and bgp, on `connection` (a connections address), as YAML under `routingProtocols:`; `net` is a /30's first three octets. */
+export const directAndBgpYaml = (connection: string, net: string): string => `  direct:
+    connection: \${connections.${connection}.uuid}
+    type: DIRECT
+    directIpv4: { equinixIfaceIp: ${net}.1/30 }
+  bgp:
+    connection: \${connections.${connection}.uuid}
+    type: BGP
+    customerAsn: 65010
+    bgpIpv4: { customerPeerIp: ${net}.2 }
+`;

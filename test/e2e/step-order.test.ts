@@ -6,7 +6,7 @@
 import { expect, it } from "vitest";
 import { useSimulator } from "../support/sim.js";
 import { workspace } from "./cli.js";
-import { dcConnectionYaml, out, PROJECT, runner } from "./service.js";
+import { dcConnectionYaml, directAndBgpYaml, out, PROJECT, runner } from "./service.js";
 
 const t = useSimulator({ speed: 1000 });
 
@@ -20,16 +20,7 @@ routeFilters:
     type: BGP_IPv4_PREFIX_FILTER
 connections:
 ${dcConnectionYaml("c", 2601, 2602)}routingProtocols:
-  direct:
-    connection: \${connections.c.uuid}
-    type: DIRECT
-    directIpv4: { equinixIfaceIp: 192.168.70.1/30 }
-  bgp:
-    connection: \${connections.c.uuid}
-    type: BGP
-    customerAsn: 65010
-    bgpIpv4: { customerPeerIp: 192.168.70.2 }
-routeFilterAttachments:
+${directAndBgpYaml("c", "192.168.70")}routeFilterAttachments:
   inbound:
     connection: \${connections.c.uuid}
     routeFilter: \${routeFilters.inbound.uuid}

@@ -3,6 +3,7 @@
 import { describe, expect, it } from "vitest";
 import { useSimulator } from "../support/sim.js";
 import { netform, simEnv, workspace } from "./cli.js";
+import { directAndBgpYaml } from "./service.js";
 
 const t = useSimulator({ speed: 500 });
 
@@ -21,16 +22,7 @@ connections:
     zSide: { accessPoint: { type: COLO, port: { uuid: c791f8cb-0000-4000-8000-000000000002 }, linkProtocol: { type: DOT1Q, vlanTag: 1500 } } }
     notifications: [{ type: ALL, emails: [noc@example.com] }]
 routingProtocols:
-  direct:
-    connection: \${connections.dc.uuid}
-    type: DIRECT
-    directIpv4: { equinixIfaceIp: 192.168.100.1/30 }
-  bgp:
-    connection: \${connections.dc.uuid}
-    type: BGP
-    customerAsn: 65010
-    bgpIpv4: { customerPeerIp: 192.168.100.2 }
-`;
+${directAndBgpYaml("dc", "192.168.100")}`;
 
 describe("--target", () => {
   it("applies a resource with what it depends on, and destroys one with what depends on it", async () => {
