@@ -3,7 +3,7 @@
 
 import { describe, expect, it } from "vitest";
 import { useSimulator } from "../support/sim.js";
-import { out, runner } from "./service.js";
+import { CONFIG_HEADER, dcConnectionYaml, out, runner } from "./service.js";
 import { netform, simEnv, workspace } from "./cli.js";
 
 const t = useSimulator({ speed: 500 });
@@ -39,18 +39,8 @@ describe("variable files beside the configuration", () => {
 
 describe("plan --format json", () => {
   it("leaves values unknown until apply out of after, and lists them in afterUnknown", async () => {
-    const ws = workspace(`netform: 1
-provider:
-  endpoint: embedded
-  projectId: 5c1a4b6e-6b55-4c34-8a4f-2a9f1d0c7e01
-connections:
-  dc:
-    type: EVPL_VC
-    bandwidth: 100
-    aSide: { accessPoint: { type: COLO, port: { uuid: c791f8cb-5cc8-cc80-8ce0-306a5c00a4ee }, linkProtocol: { type: DOT1Q, vlanTag: 1700 } } }
-    zSide: { accessPoint: { type: COLO, port: { uuid: c791f8cb-0000-4000-8000-000000000002 }, linkProtocol: { type: DOT1Q, vlanTag: 1700 } } }
-    notifications: [{ type: ALL, emails: [noc@example.com] }]
-routingProtocols:
+    const ws = workspace(`${CONFIG_HEADER}connections:
+${dcConnectionYaml("dc", 1700, 1700, 100)}routingProtocols:
   direct:
     connection: \${connections.dc.uuid}
     type: DIRECT

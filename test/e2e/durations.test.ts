@@ -5,21 +5,12 @@
 import { describe, expect, it } from "vitest";
 import { useSimulator } from "../support/sim.js";
 import { netform, simEnv, workspace } from "./cli.js";
+import { CONFIG_HEADER, dcConnectionYaml } from "./service.js";
 
 const t = useSimulator();
 
-const CONFIG = `netform: 1
-provider:
-  endpoint: embedded
-  projectId: 5c1a4b6e-6b55-4c34-8a4f-2a9f1d0c7e01
-connections:
-  dc:
-    type: EVPL_VC
-    bandwidth: 100
-    aSide: { accessPoint: { type: COLO, port: { uuid: c791f8cb-5cc8-cc80-8ce0-306a5c00a4ee }, linkProtocol: { type: DOT1Q, vlanTag: 1700 } } }
-    zSide: { accessPoint: { type: COLO, port: { uuid: c791f8cb-0000-4000-8000-000000000002 }, linkProtocol: { type: DOT1Q, vlanTag: 1700 } } }
-    notifications: [{ type: ALL, emails: [noc@example.com] }]
-routeFilters:
+const CONFIG = `${CONFIG_HEADER}connections:
+${dcConnectionYaml("dc", 1700, 1700, 100)}routeFilters:
   f:
     type: BGP_IPv4_PREFIX_FILTER
 routingProtocols:

@@ -5,21 +5,12 @@
 import { describe, expect, it } from "vitest";
 import { useSimulator } from "../support/sim.js";
 import { netform, simEnv, workspace } from "./cli.js";
+import { CONFIG_HEADER, dcConnectionYaml } from "./service.js";
 
 const t = useSimulator({ speed: 500 });
 
-const CONFIG = `netform: 1
-provider:
-  endpoint: embedded
-  projectId: 5c1a4b6e-6b55-4c34-8a4f-2a9f1d0c7e01
-connections:
-  dc:
-    type: EVPL_VC
-    bandwidth: 100
-    aSide: { accessPoint: { type: COLO, port: { uuid: c791f8cb-5cc8-cc80-8ce0-306a5c00a4ee }, linkProtocol: { type: DOT1Q, vlanTag: 1600 } } }
-    zSide: { accessPoint: { type: COLO, port: { uuid: c791f8cb-0000-4000-8000-000000000002 }, linkProtocol: { type: DOT1Q, vlanTag: 1600 } } }
-    notifications: [{ type: ALL, emails: [noc@example.com] }]
-`;
+const CONFIG = `${CONFIG_HEADER}connections:
+${dcConnectionYaml("dc", 1600, 1600, 100)}`;
 
 async function appliedThenChangedOutside() {
   const ws = workspace(CONFIG);
