@@ -6,22 +6,14 @@
 import { describe, expect, it } from "vitest";
 import { useSimulator } from "../support/sim.js";
 import { workspace } from "./cli.js";
-import { ACCOUNT, CONFIG_HEADER, PORTS, dcConnectionYaml, out, portConnectionYaml, runner } from "./service.js";
+import { ACCOUNT, C8000V_DC_FIELDS, CONFIG_HEADER, dcConnectionYaml, out, portConnectionYaml, PORTS, runner } from "./service.js";
 
 // Devices take minutes of simulated time: a fast clock.
 const t = useSimulator({ speed: 2000 });
 
 const DEVICE = `devices:
   edge-1:
-    deviceTypeCode: C8000V
-    metroCode: DC
-    packageCode: network-essentials
-    version: 17.11.01a
-    licenseMode: SUB
-    deviceManagementType: PROVIDER-CONFIGURED
-    core: 2
-    termlength: 12
-    notifications: [netops@example.com]
+${C8000V_DC_FIELDS}
 `;
 
 const ROUTER = `cloudRouters:

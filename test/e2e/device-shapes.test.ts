@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { useSimulator } from "../support/sim.js";
 import { workspace } from "./cli.js";
-import { ACCOUNT, idOf, out, runner, CONFIG_HEADER } from "./service.js";
+import { ACCOUNT, C8000V_DC_FIELDS, CONFIG_HEADER, idOf, out, runner } from "./service.js";
 
 // Devices take minutes of simulated time: a fast clock.
 const t = useSimulator({ speed: 2000 });
@@ -18,15 +18,7 @@ const ADDRESS = "devices.edge-1";
 const device = (secondary: boolean) => `${CONFIG_HEADER}  accountNumber: ${ACCOUNT}
 devices:
   edge-1:
-    deviceTypeCode: C8000V
-    metroCode: DC
-    packageCode: network-essentials
-    version: 17.11.01a
-    licenseMode: SUB
-    deviceManagementType: PROVIDER-CONFIGURED
-    core: 2
-    termlength: 12
-    notifications: [netops@example.com]${
+${C8000V_DC_FIELDS}${
       secondary
         ? `
     secondary:

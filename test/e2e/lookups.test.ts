@@ -6,7 +6,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { useSimulator } from "../support/sim.js";
 import { netform, workspace, type CliResult } from "./cli.js";
-import { CONFIG_HEADER, PORTS, PROFILE, dcConnectionYaml, idOf, out, runner } from "./service.js";
+import { C8000V_DC_FIELDS, CONFIG_HEADER, dcConnectionYaml, idOf, out, PORTS, PROFILE, runner } from "./service.js";
 
 const t = useSimulator({ speed: 2000 });
 
@@ -44,15 +44,7 @@ connections:
 ${dcConnectionYaml("link-a", 2611, 2612)}${dcConnectionYaml("link-b", 2613, 2614)}devices:
   edge:
     virtualDeviceName: edge-a
-    deviceTypeCode: C8000V
-    metroCode: DC
-    packageCode: network-essentials
-    version: 17.11.01a
-    licenseMode: SUB
-    deviceManagementType: PROVIDER-CONFIGURED
-    core: 2
-    termlength: 12
-    notifications: [netops@example.com]
+${C8000V_DC_FIELDS}
     secondary:
       virtualDeviceName: edge-b
       metroCode: DC

@@ -77,3 +77,14 @@ export const directAndBgpYaml = (connection: string, net: string): string => `  
     customerAsn: 65010
     bgpIpv4: { customerPeerIp: ${net}.2 }
 `;
+
+/** The fields of a small C8000V device in DC, as YAML under a device's name (no line break after the last). */
+export const C8000V_DC_FIELDS = `    deviceTypeCode: C8000V
+    metroCode: DC
+    packageCode: network-essentials
+    version: 17.11.01a
+    licenseMode: SUB
+    deviceManagementType: PROVIDER-CONFIGURED
+    core: 2
+    termlength: 12
+    notifications: [netops@example.com]`;
