@@ -5,7 +5,7 @@
 import { describe, expect, it } from "vitest";
 import { useSimulator } from "../support/sim.js";
 import { workspace } from "./cli.js";
-import { ACCOUNT, idOf, objects, out, runner, CONFIG_HEADER } from "./service.js";
+import { ACCOUNT, C8000V_DC_FIELDS, CONFIG_HEADER, idOf, objects, out, runner } from "./service.js";
 
 // Devices take minutes of simulated time: a fast clock.
 const t = useSimulator({ speed: 2000 });
@@ -21,15 +21,7 @@ devices:${
     ? " {}"
     : `
   edge-1:
-${device.name ? `    virtualDeviceName: ${device.name}\n` : ""}    deviceTypeCode: C8000V
-    metroCode: DC
-    packageCode: network-essentials
-    version: 17.11.01a
-    licenseMode: SUB
-    deviceManagementType: PROVIDER-CONFIGURED
-    core: 2
-    termlength: 12
-    notifications: [netops@example.com]${
+${device.name ? `    virtualDeviceName: ${device.name}\n` : ""}${C8000V_DC_FIELDS}${
       device.secondary
         ? `
     secondary:

@@ -11,7 +11,7 @@ import { KIND_DEFINITIONS, KINDS, type Kind } from "../../src/kinds/index.js";
 import { useSimulator, type CallResult, type TestSim } from "../support/sim.js";
 import { workspace, type CliResult, type Workspace } from "./cli.js";
 import { SEEDED_ENDPOINTS } from "../../src/simulator/core/seed.js";
-import { ACCOUNT, CONFIG_HEADER, PORTS, PROJECT, idOf, objects, out, portConnectionYaml, runner, type Obj } from "./service.js";
+import { ACCOUNT, C8000V_DC_FIELDS, CONFIG_HEADER, idOf, objects, out, portConnectionYaml, PORTS, PROJECT, runner, type Obj } from "./service.js";
 
 /** The id the state records for an address, when the expectation is evaluated. */
 type Ids = (address: string) => string;
@@ -598,15 +598,7 @@ const ROTATED_PSK = "e2e-shared-key-rotated-93b0";
 
 const edge = (name: string) => `
   ${name}:
-    deviceTypeCode: C8000V
-    metroCode: DC
-    packageCode: network-essentials
-    version: 17.11.01a
-    licenseMode: SUB
-    deviceManagementType: PROVIDER-CONFIGURED
-    core: 2
-    termlength: 12
-    notifications: [netops@example.com]`;
+${C8000V_DC_FIELDS}`;
 
 /** A VPN on one of two provisioned devices. */
 const vpn = (v?: { device: "edge-a" | "edge-b"; configName: string; peerIp: string }) => `${CONFIG_HEADER}  accountNumber: ${ACCOUNT}

@@ -5,20 +5,12 @@
 import { describe, expect, it } from "vitest";
 import { useSimulator } from "../support/sim.js";
 import { workspace } from "./cli.js";
-import { ACCOUNT, CONFIG_HEADER, idOf, objects, out, runner } from "./service.js";
+import { ACCOUNT, C8000V_DC_FIELDS, CONFIG_HEADER, idOf, objects, out, runner } from "./service.js";
 
 const t = useSimulator({ speed: 2000 });
 
 const ROUTER = `
-    deviceTypeCode: C8000V
-    metroCode: DC
-    packageCode: network-essentials
-    version: 17.11.01a
-    licenseMode: SUB
-    deviceManagementType: PROVIDER-CONFIGURED
-    core: 2
-    termlength: 12
-    notifications: [netops@example.com]`;
+${C8000V_DC_FIELDS}`;
 
 const withTemplate = (template: "office" | "partner", subnet: string) => `${CONFIG_HEADER}  accountNumber: ${ACCOUNT}
 aclTemplates:

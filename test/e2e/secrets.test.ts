@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { useSimulator } from "../support/sim.js";
 import { netform, simEnv, workspace, type CliResult } from "./cli.js";
+import { C8000V_DC_FIELDS } from "./service.js";
 
 // Devices take ~10 simulated minutes: a fraction of a second at this speed.
 const t = useSimulator({ speed: 2000 });
@@ -45,15 +46,7 @@ routingProtocols:
     bgpAuthKey: \${secret.BGP_AUTH_KEY}
 devices:
   edge:
-    deviceTypeCode: C8000V
-    metroCode: DC
-    packageCode: network-essentials
-    version: 17.11.01a
-    licenseMode: SUB
-    deviceManagementType: PROVIDER-CONFIGURED
-    core: 2
-    termlength: 12
-    notifications: [netops@example.com]
+${C8000V_DC_FIELDS}
 vpns:
   branch:
     virtualDeviceUuid: \${devices.edge.uuid}

@@ -5,7 +5,7 @@
 import { describe, expect, it } from "vitest";
 import { useSimulator } from "../support/sim.js";
 import { workspace } from "./cli.js";
-import { ACCOUNT, idOf, objects, out, runner, CONFIG_HEADER } from "./service.js";
+import { ACCOUNT, C8000V_DC_FIELDS, CONFIG_HEADER, idOf, objects, out, runner } from "./service.js";
 
 const t = useSimulator({ speed: 2000 });
 
@@ -19,15 +19,7 @@ interface VpnOptions {
 
 const device = (name: string) => `
   ${name}:
-    deviceTypeCode: C8000V
-    metroCode: DC
-    packageCode: network-essentials
-    version: 17.11.01a
-    licenseMode: SUB
-    deviceManagementType: PROVIDER-CONFIGURED
-    core: 2
-    termlength: 12
-    notifications: [netops@example.com]`;
+${C8000V_DC_FIELDS}`;
 
 const config = (vpn?: VpnOptions) => `${CONFIG_HEADER}  accountNumber: ${ACCOUNT}
 devices:${device("edge-a")}${device("edge-b")}
