@@ -7,8 +7,7 @@
 
 import { z } from "zod";
 import { digits, lazily, metroCode, project, readPath, SecretPaths, text, type RuleContext } from "../config/index.js";
-import { searchAll } from "../api/index.js";
-import { asNumber, compact, deleteIdempotently, patchChanged, patchUpdatable, projectFor, projectIdOf, readinessFrom, readUnlessGone, refKey, searchByUuid, type StateTable, uuidOf } from "./common.js";
+import { asNumber, compact, deleteIdempotently, inProject, patchChanged, patchUpdatable, projectFor, projectIdOf, readinessFrom, readUnlessGone, refKey, sameNameInProject, searchByUuid, type StateTable, uuidOf } from "./common.js";
 import { pricing } from "./cloud-routers-pricing.js";
 import { notificationsSpec, sortedNotifications } from "./notifications.js";
 import type { Body, KindContext, KindDefinition, KindHandler, ObjectRef, Observed, Operation, Readiness } from "./types.js";
@@ -43,7 +42,6 @@ function rules(r: RuleContext): void {
 }
 
 const BASE = "/fabric/v4/routers";
-const PAGE = 100;
 
 const STATES: StateTable = {
   done: { create: ["PROVISIONED"], update: ["PROVISIONED"], delete: ["DEPROVISIONED"] },
@@ -78,7 +76,6 @@ function comparable(body: Body): Body {
 }
 
 
-const projectFilter = (projectId: string): Body => ({ property: "/project/projectId", operator: "=", values: [projectId] });
 
 async function observe(ctx: KindContext, ref: ObjectRef): Promise<Body | undefined> {
   return readUnlessGone(ctx, `${BASE}/${ref.id}`, isGone);
@@ -91,7 +88,7 @@ const handler: KindHandler = {
 
   async observeMany(ctx, refs) {
     const projectId = ctx.provider.projectId;
-    const found = projectId === undefined ? new Map<string, Body>() : await searchByUuid(ctx, `${BASE}/search`, refs, isGone, [projectFilter(projectId)]);
+    const found = projectId === undefined ? new Map<string, Body>() : await searchByUuid(ctx, `${BASE}/search`, refs, isGone, [inProject(projectId)]);
     // Routers of other projects (or gone) are not in that search: read them one by one.
     const others = refs.filter((ref) => !found.has(refKey(ref)));
     const read = await Promise.all(others.map(async (ref) => [refKey(ref), await observe(ctx, ref)] as const));
@@ -130,10 +127,8 @@ const handler: KindHandler = {
 
   async lookup(ctx, spec, owned): Promise<Observed | undefined> {
     const projectId = projectIdOf(spec.project) ?? ctx.provider.projectId;
-    if (typeof spec.name !== "string" || projectId === undefined) return undefined;
     const wanted = comparable({ ...spec, type: spec.type ?? "XF_ROUTER", project: { projectId } });
-    const filter = { and: [projectFilter(projectId), { property: "/name", operator: "=", values: [spec.name] }] };
-    for await (const body of searchAll<Body>(ctx.api, `${BASE}/search`, { filter }, { pageSize: PAGE })) {
+    for await (const body of sameNameInProject(ctx, `${BASE}/search`, spec)) {
       if (DELETING.includes(stateOf(body) ?? "") || owned?.has(String(body.uuid))) continue;
       const found = comparable(body);
       const same = (path: string) => readPath(found, path) === readPath(wanted, path);

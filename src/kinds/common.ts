@@ -125,6 +125,9 @@ export async function searchByUuid(ctx: KindContext, searchPath: string, refs: r
   return found;
 }
 
+/** The search condition for a project's objects. */
+export const inProject = (projectId: string): Body => ({ property: "/project/projectId", operator: "=", values: [projectId] });
+
 /**
  * The objects a Fabric search finds with the spec's name and type in its project (the provider's when the
  * spec names none), most recently updated first: where the object a create just made is found.
@@ -135,13 +138,24 @@ export async function* sameNameAndType(ctx: KindContext, searchPath: string, spe
   const and = [
     { property: "/name", operator: "=", values: [spec.name] },
     { property: "/type", operator: "=", values: [String(spec.type)] },
-    ...(projectId === undefined ? [] : [{ property: "/project/projectId", operator: "=", values: [projectId] }]),
+    ...(projectId === undefined ? [] : [inProject(projectId)]),
   ];
   for await (const body of searchAll<Body>(ctx.api, searchPath, { filter: { and } }, { pageSize: SEARCH_PAGE })) {
     if (body.name !== spec.name || body.type !== spec.type) continue;
     if (projectId !== undefined && projectIdOf(body.project) !== projectId) continue;
     yield body;
   }
+}
+
+/**
+ * The objects a Fabric search finds with the spec's name in its project (the provider's when the spec
+ * names none); none when no project is known. The caller compares the rest of what identifies its kind.
+ */
+export async function* sameNameInProject(ctx: KindContext, searchPath: string, spec: Body): AsyncGenerator<Body> {
+  const projectId = projectIdOf(spec.project) ?? ctx.provider.projectId;
+  if (typeof spec.name !== "string" || projectId === undefined) return;
+  const filter = { and: [inProject(projectId), { property: "/name", operator: "=", values: [spec.name] }] };
+  yield* searchAll<Body>(ctx.api, searchPath, { filter }, { pageSize: SEARCH_PAGE });
 }
 
 /** A field the service's JSON patch replaces in place, and the patch path it replaces it at. */

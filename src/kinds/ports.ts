@@ -7,10 +7,10 @@
 // field the service names, before anything is ordered.
 
 import { z } from "zod";
-import { ApiError, searchAll } from "../api/index.js";
+import { ApiError } from "../api/index.js";
 import { digits, lazily, metroCode, placeDiagnostic, project, readPath, SecretPaths, text, type ConfigResource, type RuleContext } from "../config/index.js";
 import type { Diagnostic } from "../diag/index.js";
-import { asNumber, compact, deleteIdempotently, patchChanged, patchUpdatable, projectFor, projectIdOf, readinessFrom, readUnlessGone, searchByUuid, type StateTable, uuidOf } from "./common.js";
+import { asNumber, compact, deleteIdempotently, patchChanged, patchUpdatable, projectFor, projectIdOf, readinessFrom, readUnlessGone, sameNameInProject, searchByUuid, type StateTable, uuidOf } from "./common.js";
 import { portPricing } from "./ports-pricing.js";
 import type { Body, KindContext, KindDefinition, KindHandler, ObjectRef, Observed, Operation, Readiness } from "./types.js";
 
@@ -79,7 +79,6 @@ function rules(r: RuleContext): void {
 }
 
 const BASE = "/fabric/v4/ports";
-const PAGE = 100;
 
 const STATES: StateTable = {
   done: { create: ["ACTIVE", "PROVISIONED"], update: ["ACTIVE", "PROVISIONED"], delete: ["DEPROVISIONED", "DELETED"] },
@@ -142,8 +141,6 @@ function orderBody(ctx: KindContext, spec: Body): Body {
   return compact({ ...spec, type: spec.type ?? "XF_PORT", project: projectFor(ctx, spec), account: accountNumber === undefined ? undefined : { accountNumber: asNumber(accountNumber) } }) as Body;
 }
 
-const projectFilter = (projectId: string): Body => ({ property: "/project/projectId", operator: "=", values: [projectId] });
-
 async function observe(ctx: KindContext, ref: ObjectRef): Promise<Body | undefined> {
   return readUnlessGone(ctx, `${BASE}/${ref.id}`, isGone);
 }
@@ -181,11 +178,8 @@ const handler: KindHandler = {
   stateOf,
 
   async lookup(ctx, spec, owned): Promise<Observed | undefined> {
-    const projectId = projectIdOf(spec.project) ?? ctx.provider.projectId;
-    if (typeof spec.name !== "string" || projectId === undefined) return undefined;
     const wanted = comparable(spec);
-    const filter = { and: [projectFilter(projectId), { property: "/name", operator: "=", values: [spec.name] }] };
-    for await (const body of searchAll<Body>(ctx.api, `${BASE}/search`, { filter }, { pageSize: PAGE })) {
+    for await (const body of sameNameInProject(ctx, `${BASE}/search`, spec)) {
       if (LEAVING.includes(stateOf(body) ?? "") || owned?.has(String(body.uuid))) continue;
       const found = comparable(body);
       const same = (path: string) => readPath(found, path) === readPath(wanted, path);
