@@ -2,8 +2,9 @@
 // client credentials with a cached token renewed before it expires (one renewal at a time), a single
 // 401 renewal-and-retry, and retries of what may be retried (retry.ts).
 
+import { setFlagsFromString } from "node:v8";
 import PQueue from "p-queue";
-import type { Agent } from "undici";
+import type { Agent, Dispatcher, FormData } from "undici";
 import { NetformError } from "../diag/index.js";
 import { ApiError } from "./errors.js";
 import { DEFAULT_MAX_RETRY_AFTER_MS, DEFAULT_RETRY, RETRYABLE_STATUSES, backoffDelay, isReadOnly, neverSent, retryAfterMs, type RetryPolicy } from "./retry.js";
@@ -79,7 +80,7 @@ const RENEW_MARGIN_MS = 60_000;
 
 export class ApiClient {
   /** The HTTP client, loaded with the first request: commands that never call the service do not pay for loading it. */
-  private http: Promise<{ agent: Agent; request: typeof import("undici").request; FormData: typeof import("undici").FormData }> | undefined;
+  private http: Promise<{ agent: Agent; request: (this: Dispatcher, opts: Dispatcher.RequestOptions) => Promise<Dispatcher.ResponseData> }> | undefined;
   /**
    * Changes and reads have request slots of their own, as many of each as the concurrency: a status read in
    * flight never holds the slot a create or a dependent's start waits for. With a slow service (a few
@@ -103,12 +104,22 @@ export class ApiClient {
     this.sleep = options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)));
   }
 
+  /**
+   * Loads the parts of undici this client uses, not its main entry: that one also loads the mock agents,
+   * fetch, WebSocket and the caches, about three times as long, which every command talking to the service
+   * would pay. undici has no export map, and package-lock.json pins the version whose layout these paths name.
+   */
   private loadHttp(): NonNullable<ApiClient["http"]> {
-    this.http ??= import("undici").then(({ Agent, FormData, request }) => {
+    if (this.http) return this.http;
+    // undici parses HTTP with WebAssembly. V8 compiles it quickly, then again optimized in the background
+    // once it is hot, and Node waits for that second compile before it exits: about a tenth of a second
+    // on every short command. The quick compile parses answers fast enough for any apply.
+    setFlagsFromString("--liftoff-only");
+    this.http = Promise.all([import("undici/lib/dispatcher/agent.js"), import("undici/lib/api/api-request.js")]).then(([{ default: Agent }, { default: request }]) => {
       const timeout = this.options.timeoutMs ?? 60_000;
       // A connection for every slot of both kinds, so that no request waits for a socket after its slot.
       const connections = Math.max(32, 2 * this.changes.concurrency + 1);
-      return { agent: new Agent({ keepAliveTimeout: 30_000, connections, headersTimeout: timeout, bodyTimeout: timeout }), request, FormData };
+      return { agent: new Agent({ keepAliveTimeout: 30_000, connections, headersTimeout: timeout, bodyTimeout: timeout }), request };
     });
     return this.http;
   }
@@ -174,9 +185,11 @@ export class ApiClient {
     if (opts.token) headers.authorization = `Bearer ${opts.token}`;
     // A multipart body carries its own content type, boundary included.
     if (opts.body !== undefined && !opts.form) headers["content-type"] = "application/json";
-    const { agent, request, FormData } = await this.loadHttp();
-    let form: InstanceType<typeof FormData> | undefined;
+    const { agent, request } = await this.loadHttp();
+    let form: FormData | undefined;
     if (opts.form) {
+      // undici sends a multipart body only from its own FormData class.
+      const { FormData } = await import("undici/lib/web/fetch/formdata.js");
       form = new FormData();
       for (const field of opts.form) {
         if ("content" in field) form.append(field.name, new Blob([field.content]), field.fileName);
@@ -185,11 +198,12 @@ export class ApiClient {
     }
     const started = performance.now();
     this.requestCount++;
-    const res = await request(url, {
-      method: method as "GET",
+    const res = await request.call(agent, {
+      origin: url.origin,
+      path: `${url.pathname}${url.search}`,
+      method: method as Dispatcher.HttpMethod,
       headers,
       body: form ?? (opts.body === undefined ? null : JSON.stringify(opts.body)),
-      dispatcher: agent,
     });
     const text = await res.body.text();
     let body: unknown = text;
