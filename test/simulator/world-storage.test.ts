@@ -55,6 +55,28 @@ describe("world indexes", () => {
     expect(world.list("things")).toEqual([]);
   });
 
+  it("do not read an object in transition again when none of its phases changes what it adds", () => {
+    vi.useFakeTimers({ toFake: ["Date"] });
+    let reads = 0;
+    const world = new World({ seed: 3 });
+    world.defineTally("things", "weight", (body) => {
+      reads++;
+      return typeof body.colour === "string" && typeof body.weight === "number" ? [[body.colour, body.weight]] : [];
+    });
+    const a = world.create("things", { colour: "red", weight: 3, state: "PROVISIONING" }, { uuid: "a" });
+    world.transition(a, {}, [{ afterMs: 60_000, set: { "/state": "PROVISIONED" } }]);
+    reads = 0;
+    expect(world.tally("things", "weight", "red")).toBe(3);
+    vi.setSystemTime(Date.now() + 60_000);
+    expect(world.tally("things", "weight", "red")).toBe(3);
+    expect(reads).toBe(0);
+    // A phase that changes the amount still counts from the moment it comes.
+    world.transition(a, {}, [{ afterMs: 60_000, set: { "/weight": 8 } }]);
+    expect(world.tally("things", "weight", "red")).toBe(3);
+    vi.setSystemTime(Date.now() + 60_000);
+    expect(world.tally("things", "weight", "red")).toBe(8);
+  });
+
   it("are rebuilt when a world is loaded, and emptied when it is cleared", () => {
     const file = join(dir, "world.json");
     const world = colouredWorld(file);

@@ -39,7 +39,7 @@ import {
   type VlanClaim,
 } from "./connection-rules.js";
 import { defineSearchIndexes, searchConnections } from "./connection-search.js";
-import { getPointer, type Json, type JsonObject, type SimObject, type World } from "../core/world.js";
+import { cloneJson, getPointer, type Json, type JsonObject, type SimObject, type World } from "../core/world.js";
 
 const KIND = "connections";
 const BASE = "/fabric/v4/connections";
@@ -318,7 +318,7 @@ function readOperation(raw: Json, i: number): { path: PatchPath; value: Json } {
 
 function patchConnection(ctx: RuleContext, view: JsonObject, ops: Json[]): PatchState {
   if (ops.length === 0) fail("invalidProperty", "body", "the patch document needs at least one operation");
-  const state: PatchState = { next: structuredClone(view), set: {} };
+  const state: PatchState = { next: cloneJson(view), set: {} };
   const selfUuid = String(view.uuid);
   let last: { path: PatchPath; value: Json } | undefined;
   ops.forEach((raw, i) => {
@@ -429,7 +429,7 @@ function requestZSideMigration(ctx: RuleContext, obj: SimObject, view: JsonObjec
   requireSettled(view);
   const path = "/data/zSide/accessPoint/port/uuid";
   if (!data) return fail("missingProperty", "/data", "data.zSide.accessPoint.port.uuid is required for CONNECTION_UPDATE_REQUEST");
-  const state: PatchState = { next: structuredClone(view), set: {} };
+  const state: PatchState = { next: cloneJson(view), set: {} };
   migratePort(ctx, state, "zSide", getPointer(data, "/zSide/accessPoint/port/uuid"), path, obj.uuid);
   checkBandwidth(ctx, Number(view.bandwidth), [storedSide(ctx.world, state.next.aSide), storedSide(ctx.world, state.next.zSide)], obj.uuid, path);
   const changeData: JsonObject = { op: "replace", path: "/zSide/accessPoint/port/uuid", value: String(getPointer(state.next, "/zSide/accessPoint/port/uuid")) };

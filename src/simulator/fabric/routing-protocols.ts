@@ -27,7 +27,7 @@ import {
   type RoutingProtocolSpec,
   type RoutingProtocolType,
 } from "./routing-protocol-rules.js";
-import { getPointer, setPointer, type Json, type JsonObject, type SimObject, type World } from "../core/world.js";
+import { cloneJson, getPointer, setPointer, type Json, type JsonObject, type SimObject, type World } from "../core/world.js";
 
 const KIND = "routingProtocols";
 
@@ -447,7 +447,7 @@ function patch(world: World) {
     problems.throwIfAny();
     refuseTransient(world, [obj]);
     const actor = c.get("principal");
-    const updated = structuredClone(world.view(obj));
+    const updated = cloneJson(world.view(obj));
     for (const [pointer, value] of Object.entries(set)) setPointer(updated, pointer, value);
     startOperation(world, actor, obj, {
       type: "ROUTING_PROTOCOL_UPDATE",

@@ -12,7 +12,7 @@ import type { Context } from "hono";
 import { canSee, projectFor, type Area, type Principal, type SimApp, type SimEnv } from "../core/context.js";
 import { fail } from "../core/errors.js";
 import { bodyPage, changeLogUpdate, newChangeLog, paginate, pageLink, queryPage, readArray, readObject, rejectUnknownQuery, type SearchRules } from "../core/http.js";
-import { setPointer, type Json, type JsonObject, type SimObject, type World } from "../core/world.js";
+import { cloneJson, setPointer, type Json, type JsonObject, type SimObject, type World } from "../core/world.js";
 import {
   MAX_REQUEST_BANDWIDTH,
   accountOf,
@@ -258,7 +258,7 @@ function routes(app: SimApp, world: World): void {
     requireUsable(view, "changed");
     const set = { ...readOperations(world, view, ops), ...changeLogUpdate(c.get("principal"), world.nowIso()) };
     if (dryRun) {
-      const preview = structuredClone(view);
+      const preview = cloneJson(view);
       for (const [pointer, value] of Object.entries(set)) setPointer(preview, pointer, value);
       return c.json(preview, 200);
     }
