@@ -86,10 +86,14 @@ export class SecretPaths {
    */
   mask(body: Record<string, unknown>, options: { text?: string; keepAbsent?: boolean; transform?: (value: unknown) => unknown } = {}): Record<string, unknown> {
     const text = options.text ?? SENSITIVE_TEXT;
+    const leaf = options.transform ?? ((value: unknown) => value);
+    // Below a path that holds no secret, and leads to none, the copy needs no more path checks.
+    const copy = (value: unknown): unknown => (isPlainObject(value) ? Object.fromEntries(Object.entries(value).map(([k, v]) => [k, copy(v)])) : leaf(value));
     const walk = (value: unknown, path: string): unknown => {
+      if (path && !this.mayHold(path)) return copy(value);
       if (isPlainObject(value)) return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, walk(v, path ? `${path}.${k}` : k)]));
       if (path && this.holdsSecret(path)) return options.keepAbsent && (value === undefined || value === null) ? value : text;
-      return options.transform ? options.transform(value) : value;
+      return leaf(value);
     };
     return walk(body, "") as Record<string, unknown>;
   }

@@ -46,23 +46,45 @@ export function segments(path: string): string[] {
 
 const isIndex = (s: string): boolean => /^(\d+|\*)$/.test(s);
 
+/** Where a walk down a value stands in a PathSet: the node of the path so far, or undefined once no path continues. */
+type PathNode = { covered: boolean; next: Map<string, PathNode> };
+type Cursor = PathNode | undefined;
+
 /**
  * Paths are compared without their list indices, so "links.authKey", "links[*].authKey", "links[].authKey"
- * and "links.0.authKey" all cover every element's key: masking too much is safe, too little is not.
+ * and "links.0.authKey" all cover every element's key: masking too much is safe, too little is not. The
+ * paths are kept as a tree of their segments, so a walk down a value steps one segment at a time instead
+ * of comparing its whole path with every path at every value.
  */
 class PathSet {
-  private readonly paths: string[][];
+  readonly root: PathNode = { covered: false, next: new Map() };
 
   constructor(paths: readonly string[]) {
-    this.paths = paths.map((p) => segments(p).filter((s) => !isIndex(s)));
+    for (const path of paths) {
+      let node = this.root;
+      for (const seg of segments(path)) {
+        if (isIndex(seg)) continue;
+        let child = node.next.get(seg);
+        if (!child) node.next.set(seg, (child = { covered: false, next: new Map() }));
+        node = child;
+      }
+      node.covered = true;
+    }
   }
 
   /** True when the path is one of the set or lies below one of them. */
   covers(path: readonly string[]): boolean {
-    const target = path.filter((s) => !isIndex(s));
-    return this.paths.some((p) => p.length <= target.length && p.every((s, i) => s === target[i]));
+    let at: Cursor = this.root;
+    for (const seg of path) {
+      if (!at || at.covered) break;
+      at = step(at, seg);
+    }
+    return at?.covered === true;
   }
 }
+
+/** The cursor one segment further down: a list index stays where it is. */
+const step = (at: Cursor, seg: string): Cursor => (at === undefined || isIndex(seg) ? at : at.next.get(seg));
 
 /** The secret paths of an object of `kind`: those given, plus those the kind always treats as secret. */
 export function sensitivePathsOf(kind: string, given: readonly string[]): string[] {
@@ -98,12 +120,19 @@ export class Masks {
 
   /** A copy of `value` at `path` with secrets, and when `withUnknowns` the unknown values, replaced by markers. */
   mask(value: unknown, path: readonly string[], withUnknowns: boolean): unknown {
+    const down = (at: Cursor): Cursor => path.reduce<Cursor>((cursor, seg) => (cursor?.covered ? cursor : step(cursor, seg)), at);
+    return this.maskAt(value, down(this.sensitive.root), withUnknowns ? down(this.unknown.root) : undefined);
+  }
+
+  private maskAt(value: unknown, sensitive: Cursor, unknown: Cursor): unknown {
     if (value === undefined) return undefined;
-    if (value === SENSITIVE_TEXT || this.sensitive.covers(path)) return SENSITIVE;
-    if (value === UNKNOWN_TEXT || (withUnknowns && this.unknown.covers(path))) return UNKNOWN;
-    if (Array.isArray(value)) return value.map((v: unknown, i) => this.mask(v, [...path, String(i)], withUnknowns));
+    if (value === SENSITIVE_TEXT || sensitive?.covered) return SENSITIVE;
+    if (value === UNKNOWN_TEXT || unknown?.covered) return UNKNOWN;
+    if (Array.isArray(value)) return value.map((v: unknown) => this.maskAt(v, sensitive, unknown));
     if (isPlainObject(value)) {
-      return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, this.mask(v, [...path, k], withUnknowns)]));
+      const copy: Record<string, unknown> = {};
+      for (const [k, v] of Object.entries(value)) copy[k] = this.maskAt(v, step(sensitive, k), step(unknown, k));
+      return copy;
     }
     return value;
   }

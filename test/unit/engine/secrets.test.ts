@@ -34,6 +34,15 @@ routeFilters:
     const body = { bgpAuthKey: "k", sshUsers: [{ sshUsername: "a", sshPassword: "p" }], name: "n" };
     expect(scrubbed(body, new SecretPaths(["bgpAuthKey", "sshUsers[].sshPassword"]))).toEqual({ bgpAuthKey: "(sensitive)", sshUsers: "(sensitive)", name: "n" });
   });
+
+  it("are replaced deep inside objects, beside fields left as they are, and an absent one stays absent", () => {
+    const body = { auth: { key: "k", mode: "MD5", none: null }, side: { port: { uuid: "u" } }, tags: ["a"] };
+    const secrets = new SecretPaths(["auth.key", "auth.none", "side.port.secret"]);
+    expect(scrubbed(body, secrets)).toEqual({ auth: { key: "(sensitive)", mode: "MD5", none: null }, side: { port: { uuid: "u" } }, tags: ["a"] });
+    const shown = secrets.mask(body, { transform: (v) => (typeof v === "string" ? v.toUpperCase() : v) });
+    expect(shown).toEqual({ auth: { key: "(sensitive)", mode: "MD5", none: "(sensitive)" }, side: { port: { uuid: "U" } }, tags: ["a"] });
+    expect(body.auth.key).toBe("k");
+  });
 });
 
 const LINEAGE = "0b5e7c1a-9f1d-4c2e-8a6b-3d4f5e6a7b8c";
