@@ -9,6 +9,7 @@ import type { MiddlewareHandler } from "hono";
 import { SimError, fail, type ErrorKey } from "./errors.js";
 import type { Permission, Principal, SimApp, SimEnv } from "./context.js";
 import { readJson } from "./http.js";
+import { readBodyText } from "./body.js";
 import type { Json, JsonObject } from "./world.js";
 
 export const ORG_ID = "216504";
@@ -114,7 +115,7 @@ function live(grants: Map<string, Grant>, token: string): Grant | "expired" | un
 async function readTokenRequest(c: Parameters<MiddlewareHandler<SimEnv>>[0]): Promise<JsonObject> {
   const type = c.req.header("content-type") ?? "";
   if (type.startsWith("application/x-www-form-urlencoded")) {
-    return Object.fromEntries(new URLSearchParams(await c.req.text())) as JsonObject;
+    return Object.fromEntries(new URLSearchParams(await readBodyText(c))) as JsonObject;
   }
   const body: Json = await readJson(c);
   if (body === null || typeof body !== "object" || Array.isArray(body)) return fail("invalidClient", "body", "the request body must be an object");

@@ -5,6 +5,7 @@ import type { Context } from "hono";
 import { SimError, fail } from "./errors.js";
 import { pointerReader, type Json, type JsonObject } from "./world.js";
 import type { SimEnv } from "./context.js";
+import { readBodyText } from "./body.js";
 
 /** Parses a JSON request body; 415 for another content type, 400 for malformed JSON. */
 export async function readJson(c: Context<SimEnv>): Promise<Json> {
@@ -12,7 +13,7 @@ export async function readJson(c: Context<SimEnv>): Promise<Json> {
   if (!/^application\/([\w.+-]+\+)?json\b/i.test(type)) {
     throw new SimError("unsupportedMediaType", [{ property: "Content-Type", reason: `expected application/json, got ${type || "nothing"}` }]);
   }
-  const text = await c.req.text();
+  const text = await readBodyText(c);
   if (text.trim() === "") fail("missingProperty", "body", "a JSON request body is required");
   try {
     return JSON.parse(text) as Json;
