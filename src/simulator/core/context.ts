@@ -34,6 +34,17 @@ export function incomingMessage(c: Context<SimEnv>): IncomingMessage | undefined
   return (c.env as { incoming?: IncomingMessage } | undefined)?.incoming;
 }
 
+/**
+ * A request header (`name` in lower case), as `c.req.header(name)` gives it: repeated values joined with
+ * ", ", surrounding whitespace dropped. Read from the Node request when there is one, as `c.req.header`
+ * first builds a web Headers of every header of the request.
+ */
+export function requestHeader(c: Context<SimEnv>, name: string): string | undefined {
+  const incoming = incomingMessage(c);
+  if (!incoming) return c.req.header(name);
+  return incoming.headersDistinct[name]?.map((value) => value.replace(/^[\t\n\r ]+|[\t\n\r ]+$/g, "")).join(", ");
+}
+
 /** One area of the service (route filters, connections, devices...): its kinds, seed data and routes. */
 export interface Area {
   name: string;
