@@ -36,13 +36,13 @@ export function incomingMessage(c: Context<SimEnv>): IncomingMessage | undefined
 
 /**
  * A request header (`name` in lower case), as `c.req.header(name)` gives it: repeated values joined with
- * ", ", surrounding whitespace dropped. Read from the Node request when there is one, as `c.req.header`
- * first builds a web Headers of every header of the request.
+ * ", " (Node's parser drops the whitespace around each). Read from the Node request when there is one, as
+ * `c.req.header` first builds a web Headers of every header of the request.
  */
 export function requestHeader(c: Context<SimEnv>, name: string): string | undefined {
   const incoming = incomingMessage(c);
   if (!incoming) return c.req.header(name);
-  return incoming.headersDistinct[name]?.map((value) => value.replace(/^[\t\n\r ]+|[\t\n\r ]+$/g, "")).join(", ");
+  return incoming.headersDistinct[name]?.join(", ");
 }
 
 /** One area of the service (route filters, connections, devices...): its kinds, seed data and routes. */

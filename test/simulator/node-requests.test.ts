@@ -1,5 +1,6 @@
-// Request bodies as the simulator reads them from the socket: the text a web Request's text() would give,
-// whatever the chunks the body arrives in, and the 5 MB limit whichever way the body's length is told.
+// Requests as the simulator reads them from the Node request rather than through a web Request: the body
+// text that `text()` would give, whatever the chunks it arrives in; the 5 MB limit, whichever way the body's
+// length is told; and the headers as hono's would read.
 
 import { request } from "node:http";
 import { Readable } from "node:stream";
@@ -7,7 +8,7 @@ import { serve, type ServerType } from "@hono/node-server";
 import { Hono } from "hono";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { limitBodySize, readBodyText, MAX_BODY_BYTES } from "../../src/simulator/core/body.js";
-import type { SimEnv } from "../../src/simulator/core/context.js";
+import { requestHeader, type SimEnv } from "../../src/simulator/core/context.js";
 import { SimError } from "../../src/simulator/core/errors.js";
 import { useSimulator } from "../support/sim.js";
 
@@ -16,6 +17,7 @@ describe("the body text read from the socket", () => {
   app.use("*", limitBodySize());
   // Reads twice, as two helpers of one request might: the socket gives the body once.
   app.post("/echo", async (c) => c.json({ first: await readBodyText(c), again: await readBodyText(c) }));
+  app.get("/header", (c) => c.json({ fromNode: requestHeader(c, "x-tag") ?? null, fromHono: c.req.header("x-tag") ?? null }));
   app.onError((error, c) => c.json({ error: error instanceof SimError ? error.details[0]?.reason : String(error) }, 400));
   let server: ServerType;
   let port: number;
@@ -72,6 +74,22 @@ describe("the body text read from the socket", () => {
   it("refuses a body over 5 MB by its declared length without reading it", async () => {
     const res = await post([Buffer.from("{}")], MAX_BODY_BYTES + 1);
     expect(res).toEqual({ status: 400, body: { error: "the request body is larger than 5 MB" } });
+  });
+
+  it("reads a header as hono does: repeated values joined, surrounding whitespace dropped", async () => {
+    const header = (values: string[] | undefined) =>
+      new Promise<unknown>((resolve, reject) => {
+        const req = request({ host: "127.0.0.1", port, path: "/header", agent: false }, (res) => {
+          let text = "";
+          res.on("data", (chunk: Buffer) => (text += chunk));
+          res.on("end", () => resolve(JSON.parse(text)));
+        });
+        if (values) req.setHeader("X-Tag", values);
+        req.on("error", reject);
+        req.end();
+      });
+    expect(await header([" a\t", "b  c"])).toEqual({ fromNode: "a, b  c", fromHono: "a, b  c" });
+    expect(await header(undefined)).toEqual({ fromNode: null, fromHono: null });
   });
 
   it("refuses a chunked body once it passes 5 MB", async () => {
