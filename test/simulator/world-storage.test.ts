@@ -6,7 +6,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { createSimulator } from "../../src/simulator/index.js";
-import { logFileOf, World, type JsonObject } from "../../src/simulator/core/world.js";
+import { cloneJson, deepFreeze, logFileOf, setPointer, withSets, World, type Json, type JsonObject } from "../../src/simulator/core/world.js";
 import { PRODUCTION, coloSide, connectionBody, seededPort } from "./connections-fixtures.js";
 
 let dir: string;
@@ -400,3 +400,27 @@ async function until(probe: () => Promise<boolean>): Promise<void> {
   }
   throw new Error("the condition never held");
 }
+
+describe("phases applied to a stored body", () => {
+  const stored = (): JsonObject =>
+    deepFreeze({ name: "c1", operation: { equinixStatus: "PROVISIONING", errors: [] }, sides: [{ port: "a" }, { port: "z" }], notifications: [{ emails: ["noc@example.com"] }] });
+
+  it("give what setting each pointer on a copy gives, later sets over earlier ones", () => {
+    const sets: Array<Record<string, Json>> = [{ "/operation/equinixStatus": "PROVISIONED", "/sides/1/port": "y", "/change/status": "COMPLETED" }, { "/state": "PROVISIONED", "/sides/1/vlan": 7, "/name": 5 }];
+    const copy = cloneJson(stored());
+    for (const set of sets) for (const [pointer, value] of Object.entries(set)) setPointer(copy, pointer, value);
+    const applied = withSets(stored(), sets);
+    expect(applied).toEqual(copy);
+    expect(JSON.stringify(applied)).toBe(JSON.stringify(copy));
+  });
+
+  it("copy only what lies along the pointers and leave the stored body as it was", () => {
+    const body = stored();
+    const applied = withSets(body, [{ "/operation/equinixStatus": "PROVISIONED", "/sides/0/port": "b" }]);
+    expect(body).toEqual(stored());
+    expect(applied.notifications).toBe(body.notifications);
+    expect((applied.sides as JsonObject[])[1]).toBe((body.sides as JsonObject[])[1]);
+    expect(applied.operation).not.toBe(body.operation);
+    expect((applied.operation as JsonObject).errors).toBe((body.operation as JsonObject).errors);
+  });
+});

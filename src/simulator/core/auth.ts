@@ -7,8 +7,9 @@
 import { createHash, randomBytes } from "node:crypto";
 import type { MiddlewareHandler } from "hono";
 import { SimError, fail, type ErrorKey } from "./errors.js";
-import type { Permission, Principal, SimApp, SimEnv } from "./context.js";
+import { requestHeader, type Permission, type Principal, type SimApp, type SimEnv } from "./context.js";
 import { readJson } from "./http.js";
+import { readBodyText } from "./body.js";
 import type { Json, JsonObject } from "./world.js";
 
 export const ORG_ID = "216504";
@@ -112,9 +113,9 @@ function live(grants: Map<string, Grant>, token: string): Grant | "expired" | un
 }
 
 async function readTokenRequest(c: Parameters<MiddlewareHandler<SimEnv>>[0]): Promise<JsonObject> {
-  const type = c.req.header("content-type") ?? "";
+  const type = requestHeader(c, "content-type") ?? "";
   if (type.startsWith("application/x-www-form-urlencoded")) {
-    return Object.fromEntries(new URLSearchParams(await c.req.text())) as JsonObject;
+    return Object.fromEntries(new URLSearchParams(await readBodyText(c))) as JsonObject;
   }
   const body: Json = await readJson(c);
   if (body === null || typeof body !== "object" || Array.isArray(body)) return fail("invalidClient", "body", "the request body must be an object");
@@ -182,7 +183,7 @@ export function bearerAuth(tokens: TokenStore): MiddlewareHandler<SimEnv> {
   return async (c, next) => {
     const key = c.req.path.startsWith("/fabric/v4/metros") ? "metrosUnauthorized" : "unauthorized";
     const refuse = (reason: string) => new SimError(key, [{ property: "Authorization", reason }]);
-    const header = c.req.header("authorization") ?? "";
+    const header = requestHeader(c, "authorization") ?? "";
     const match = /^Bearer\s+(\S+)$/i.exec(header);
     if (!match) throw refuse(header ? "Invalid Authorization header format" : "Missing Authorization header");
     const principal = tokens.resolve(match[1]!);

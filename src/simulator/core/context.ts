@@ -1,7 +1,8 @@
 // What every area of the simulator shares: the hono environment, who is calling, the area contract,
 // and the visibility rules that keep one client's objects out of another's reach.
 
-import type { Hono } from "hono";
+import type { IncomingMessage } from "node:http";
+import type { Context, Hono } from "hono";
 import { fail } from "./errors.js";
 import type { Actor } from "./http.js";
 import type { SimObject, World } from "./world.js";
@@ -27,6 +28,22 @@ export interface Principal extends Actor {
  */
 export type SimEnv = { Variables: { principal: Principal; correlationId: string; injectedFault: boolean; answerLost: boolean } };
 export type SimApp = Hono<SimEnv>;
+
+/** The Node request behind `c` when the simulator serves over HTTP; none for a request made in process (`app.request`). */
+export function incomingMessage(c: Context<SimEnv>): IncomingMessage | undefined {
+  return (c.env as { incoming?: IncomingMessage } | undefined)?.incoming;
+}
+
+/**
+ * A request header (`name` in lower case), as `c.req.header(name)` gives it: repeated values joined with
+ * ", " (Node's parser drops the whitespace around each). Read from the Node request when there is one, as
+ * `c.req.header` first builds a web Headers of every header of the request.
+ */
+export function requestHeader(c: Context<SimEnv>, name: string): string | undefined {
+  const incoming = incomingMessage(c);
+  if (!incoming) return c.req.header(name);
+  return incoming.headersDistinct[name]?.join(", ");
+}
 
 /** One area of the service (route filters, connections, devices...): its kinds, seed data and routes. */
 export interface Area {

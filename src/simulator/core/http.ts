@@ -4,15 +4,16 @@
 import type { Context } from "hono";
 import { SimError, fail } from "./errors.js";
 import { pointerReader, type Json, type JsonObject } from "./world.js";
-import type { SimEnv } from "./context.js";
+import { requestHeader, type SimEnv } from "./context.js";
+import { readBodyText } from "./body.js";
 
 /** Parses a JSON request body; 415 for another content type, 400 for malformed JSON. */
 export async function readJson(c: Context<SimEnv>): Promise<Json> {
-  const type = c.req.header("content-type") ?? "";
+  const type = requestHeader(c, "content-type") ?? "";
   if (!/^application\/([\w.+-]+\+)?json\b/i.test(type)) {
     throw new SimError("unsupportedMediaType", [{ property: "Content-Type", reason: `expected application/json, got ${type || "nothing"}` }]);
   }
-  const text = await c.req.text();
+  const text = await readBodyText(c);
   if (text.trim() === "") fail("missingProperty", "body", "a JSON request body is required");
   try {
     return JSON.parse(text) as Json;
@@ -142,6 +143,11 @@ export function pageResponse(c: Context<SimEnv>, envelope: PageEnvelope<JsonObje
   const rest = Object.keys(after).length === 0 ? "" : `,${JSON.stringify(after).slice(1, -1)}`;
   const text = `{"pagination":${JSON.stringify(envelope.pagination)},"data":[${envelope.data.map(viewText).join(",")}]${rest}}`;
   return c.body(text, 200, { "Content-Type": "application/json" });
+}
+
+/** Answers `c.json(view, status)` from the text kept for a frozen view: a client polls an object until it settles, and gets the same view each time. */
+export function viewResponse(c: Context<SimEnv>, view: JsonObject, status: 200 | 201 | 202 = 200): Response {
+  return c.body(viewText(view), status, { "Content-Type": "application/json" });
 }
 
 /** A next/previous link for a GET list: the same path and query with another offset. */

@@ -1,6 +1,8 @@
 // Deterministic randomness: the same --seed and the same requests give the same identifiers,
 // so recorded plans and golden files stay stable from run to run.
 
+const HEX_DIGITS = "0123456789abcdef";
+
 export class Random {
   private state: number;
 
@@ -23,7 +25,7 @@ export class Random {
 
   hex(length: number): string {
     let out = "";
-    for (let i = 0; i < length; i++) out += Math.floor(this.next() * 16).toString(16);
+    for (let i = 0; i < length; i++) out += HEX_DIGITS[Math.floor(this.next() * 16)];
     return out;
   }
 

@@ -3,20 +3,16 @@
 
 import { serve, type ServerType } from "@hono/node-server";
 import { Hono } from "hono";
-import { bodyLimit } from "hono/body-limit";
 import { HTTPException } from "hono/http-exception";
-import type { IncomingMessage } from "node:http";
 import type { AddressInfo } from "node:net";
 import { ALL_AREAS } from "../areas.js";
 import { DEFAULT_REFRESH_TOKEN_TTL_S, DEFAULT_TOKEN_TTL_S, TokenStore, bearerAuth, tokenRoutes } from "./auth.js";
-import type { SimEnv } from "./context.js";
+import { limitBodySize } from "./body.js";
+import { incomingMessage, type SimEnv } from "./context.js";
 import { controlRoutes, type RequestLogEntry } from "./control.js";
 import { SimError, problemStyleFor, renderProblem } from "./errors.js";
 import { Faults } from "./faults.js";
 import { World, type FaultSettings } from "./world.js";
-
-/** Requests larger than the specification's attachment limit are refused. */
-export const MAX_BODY_BYTES = 5 * 1024 * 1024;
 
 /** Enough for the request counts of a benchmark apply of thousands of resources; a long-running simulator stays bounded. */
 export const DEFAULT_REQUEST_LOG_SIZE = 100_000;
@@ -109,15 +105,7 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator {
 
   app.route("/__sim", controlRoutes({ world, faults, requests, requestLogSize, reset }));
 
-  app.use(
-    "*",
-    bodyLimit({
-      maxSize: MAX_BODY_BYTES,
-      onError: () => {
-        throw new SimError("attachmentInvalid", [{ property: "body", reason: `the request body is larger than ${MAX_BODY_BYTES / 1024 / 1024} MB` }]);
-      },
-    }),
-  );
+  app.use("*", limitBodySize());
 
   app.use("*", async (c, next) => {
     const latency = faults.latency();
@@ -132,7 +120,7 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator {
     if (lost === undefined) return;
     c.set("injectedFault", true);
     c.set("answerLost", true);
-    const socket = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming?.socket;
+    const socket = incomingMessage(c)?.socket;
     if (lost === "reset" && socket) {
       socket.resetAndDestroy();
       return;

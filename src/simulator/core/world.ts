@@ -237,6 +237,37 @@ export function setPointer(doc: JsonObject, pointer: string, value: Json): void 
   }
 }
 
+/**
+ * `body` with each of `sets` (pointer -> value) applied in turn, as `setPointer` on a copy of it gives,
+ * copying only the objects and arrays along the pointers: the rest is shared with `body`, which therefore
+ * must not change afterwards (stored bodies are frozen). A transition sets a few fields of a large body.
+ */
+export function withSets(body: JsonObject, sets: Iterable<Record<string, Json>>): JsonObject {
+  const root: JsonObject = { ...body };
+  const copies = new Set<Json>([root]);
+  for (const set of sets) {
+    for (const [pointer, value] of Object.entries(set)) {
+      const keys = pointerKeys(pointer);
+      if (keys.length === 0) continue;
+      let container = root as Record<string, Json>;
+      for (const key of keys.slice(0, -1)) {
+        const next = container[key];
+        let own: Json;
+        if (next === null || next === undefined || typeof next !== "object") own = {};
+        else if (copies.has(next)) own = next;
+        else own = Array.isArray(next) ? next.slice() : { ...next };
+        if (own !== next) {
+          container[key] = own;
+          copies.add(own);
+        }
+        container = own as Record<string, Json>;
+      }
+      container[keys[keys.length - 1]!] = value;
+    }
+  }
+  return root;
+}
+
 /** Whether a JSON value nests deeper than `max` objects and arrays; without recursion, as it may be deep enough to overflow the stack. */
 export function nestsDeeperThan(value: Json, max: number): boolean {
   const stack: Array<[Json, number]> = [[value, 0]];
@@ -590,11 +621,7 @@ export class World {
     if ((!indexes && !tallies && !orders) || !this.alive(obj, now)) return;
     // The body before and after each pending phase: an index or a tally files the object under the keys of every one.
     const bodies = [obj.body];
-    for (const phase of obj.phases) {
-      const next = cloneJson(bodies[bodies.length - 1]!);
-      for (const [pointer, value] of Object.entries(phase.set)) setPointer(next, pointer, value);
-      bodies.push(next);
-    }
+    for (const phase of obj.phases) bodies.push(withSets(bodies[bodies.length - 1]!, [phase.set]));
     const settled = bodies[bodies.length - 1]!;
     const filed: Filing[] = [];
     const fileIn = (sets: Map<string, Set<SimObject>>, keys: Set<string>) => {
@@ -694,11 +721,7 @@ export class World {
       const cached = this.phased.get(obj);
       if (cached && cached.body === obj.body && cached.phases === obj.phases && cached.due === due) body = cached.view;
       else {
-        const applied = cloneJson(obj.body);
-        for (const phase of obj.phases.slice(0, due)) {
-          for (const [pointer, value] of Object.entries(phase.set)) setPointer(applied, pointer, value);
-        }
-        body = deepFreeze(applied);
+        body = deepFreeze(withSets(obj.body, obj.phases.slice(0, due).map((phase) => phase.set)));
         this.phased.set(obj, { body: obj.body, phases: obj.phases, due, view: body });
       }
     }
@@ -718,12 +741,8 @@ export class World {
     const now = this.now();
     const due = obj.phases.filter((p) => p.at <= now);
     if (due.length === 0) return;
-    const body = cloneJson(obj.body);
-    for (const phase of due) {
-      for (const [pointer, value] of Object.entries(phase.set)) setPointer(body, pointer, value);
-      if (phase.gone) obj.goneAt = phase.at;
-    }
-    obj.body = deepFreeze(body);
+    for (const phase of due) if (phase.gone) obj.goneAt = phase.at;
+    obj.body = deepFreeze(withSets(obj.body, due.map((phase) => phase.set)));
     obj.phases = obj.phases.filter((p) => p.at > now);
     this.changed(obj);
   }
@@ -743,7 +762,8 @@ export class World {
     const now = this.now();
     const phases: Phase[] = [];
     obj.phases = phases;
-    this.apply(obj, { at: now, set: immediate });
+    // Filed once, below, with the phases to come.
+    this.applyUnfiled(obj, { at: now, set: immediate });
     let planned = steps;
     const failuresLeft = this.pendingFailures.get(obj.kind) ?? 0;
     if (failure && failuresLeft > 0 && steps.length > 0) {
@@ -762,10 +782,14 @@ export class World {
 
   /** Changes the body at once (an accepted update), recording the state event if the state moved. */
   apply(obj: SimObject, phase: Phase): void {
+    this.applyUnfiled(obj, phase);
+    this.changed(obj);
+  }
+
+  /** `apply`, leaving the indexes, tallies and orders to the caller's `changed`. */
+  private applyUnfiled(obj: SimObject, phase: Phase): void {
     if (phase.gone) obj.goneAt = phase.at;
-    this.edit(obj, (body) => {
-      for (const [pointer, value] of Object.entries(phase.set)) setPointer(body, pointer, value);
-    });
+    obj.body = deepFreeze(withSets(obj.body, [phase.set]));
     this.recordStateEvent(obj, phase);
   }
 

@@ -7,7 +7,7 @@ import type { Context } from "hono";
 import { iso } from "../core/clock.js";
 import { findVisible, projectFor, type Area, type Principal, type SimApp, type SimEnv } from "../core/context.js";
 import { fail } from "../core/errors.js";
-import { changeLogUpdate, newChangeLog, pageResponse, readArray, readObject, rejectUnknownQuery } from "../core/http.js";
+import { changeLogUpdate, newChangeLog, pageResponse, readArray, readObject, rejectUnknownQuery, viewResponse } from "../core/http.js";
 import {
   CONNECTION_TYPES,
   accountOf,
@@ -447,7 +447,7 @@ function routes(app: SimApp, world: World): void {
     if (dryRun) return c.json(built.body, 200);
     const obj = world.create(KIND, built.body, { projectId: built.projectId });
     startProvisioning(world, obj);
-    return c.json(world.view(obj), 201);
+    return viewResponse(c, world.view(obj), 201);
   });
 
   app.post(`${BASE}/search`, async (c) => {
@@ -464,7 +464,7 @@ function routes(app: SimApp, world: World): void {
     }
     const view = world.view(findVisible(world, c.get("principal"), KIND, c.req.param("connectionId"), "connectionId"));
     // The direction is shown from the requester's point of view when it says which that is.
-    return c.json(direction === undefined ? view : { ...view, direction });
+    return direction === undefined ? viewResponse(c, view) : c.json({ ...view, direction });
   });
 
   app.patch(`${BASE}/:connectionId`, async (c) => {

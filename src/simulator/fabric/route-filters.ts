@@ -17,7 +17,7 @@ import {
   defineAttachmentKind,
   liveAttachmentsOfFilter,
 } from "./route-filter-attachments.js";
-import { bodyPage, changeLogUpdate, compileFilter, newChangeLog, paginate, pageLink, queryPage, readArray, readObject, rejectUnknownQuery, sortBy } from "../core/http.js";
+import { bodyPage, changeLogUpdate, compileFilter, newChangeLog, paginate, pageLink, queryPage, readArray, readObject, rejectUnknownQuery, sortBy, viewResponse } from "../core/http.js";
 import type { Json, JsonObject, World } from "../core/world.js";
 import { changeOf, changesOf, startChange } from "./change-records.js";
 import { connectionSummary, mentionsState, optionalString, readProjectId, readReplacements, readType, requireState } from "./policy-requests.js";
@@ -116,7 +116,7 @@ function routes(app: SimApp, world: World): void {
 
   app.get("/fabric/v4/routeFilters/:routeFilterId", (c) => {
     rejectUnknownQuery(c, []);
-    return c.json(world.view(find(c)));
+    return viewResponse(c, world.view(find(c)));
   });
 
   app.patch("/fabric/v4/routeFilters/:routeFilterId", async (c) => {

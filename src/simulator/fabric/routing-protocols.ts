@@ -8,7 +8,7 @@ import type { Context } from "hono";
 import { iso } from "../core/clock.js";
 import { canSee, type Area, type Principal, type SimApp, type SimEnv } from "../core/context.js";
 import { fail } from "../core/errors.js";
-import { changeLogUpdate, newChangeLog, pageLink, paginate, queryPage, readArray, readObject, rejectUnknownQuery } from "../core/http.js";
+import { changeLogUpdate, newChangeLog, pageLink, paginate, queryPage, readArray, readObject, rejectUnknownQuery, viewResponse } from "../core/http.js";
 import {
   FAMILIES,
   Problems,
@@ -401,7 +401,7 @@ function getOne(world: World) {
   return (c: Ctx) => {
     rejectUnknownQuery(c, []);
     const connection = connectionOf(c, world);
-    return c.json(world.view(findProtocol(world, connection, c.req.param("routingProtocolId") ?? "")), 200);
+    return viewResponse(c, world.view(findProtocol(world, connection, c.req.param("routingProtocolId") ?? "")));
   };
 }
 

@@ -3,7 +3,7 @@
 // licence files (uploaded before creation, or applied to a device afterwards).
 
 import type { Context } from "hono";
-import { findVisible, type Principal, type SimApp, type SimEnv } from "../core/context.js";
+import { findVisible, requestHeader, type Principal, type SimApp, type SimEnv } from "../core/context.js";
 import { SimError, fail } from "../core/errors.js";
 import { pageLink, paginate, queryPage, rejectUnknownQuery } from "../core/http.js";
 import { DEVICE_TYPE_BY_CODE, LICENSE_MODES } from "./device-catalogue.js";
@@ -217,7 +217,7 @@ function ping(c: Ctx, world: World) {
 // ── licence files ──────────────────────────────────────────────────────────────────────────────
 
 async function uploadedFile(c: Ctx): Promise<File> {
-  const type = c.req.header("content-type") ?? "";
+  const type = requestHeader(c, "content-type") ?? "";
   if (!/^multipart\/form-data/i.test(type)) {
     throw new SimError("unsupportedMediaType", [{ property: "Content-Type", reason: `expected multipart/form-data, got ${type || "nothing"}` }]);
   }

@@ -4,7 +4,7 @@
 // interfaces, statistics, upgrade history, ping, licence files) are in device-ops.ts.
 
 import type { Context } from "hono";
-import { canSee, findVisible, type Area, type Principal, type SimApp, type SimEnv } from "../core/context.js";
+import { canSee, findVisible, requestHeader, type Area, type Principal, type SimApp, type SimEnv } from "../core/context.js";
 import { fail } from "../core/errors.js";
 import { pageLink, paginate, queryPage, readObject, rejectUnknownQuery } from "../core/http.js";
 import { METRO_BY_CODE } from "../core/metros-data.js";
@@ -333,7 +333,7 @@ async function patchAcl(c: Ctx, world: World) {
 // ── delete ─────────────────────────────────────────────────────────────────────────────────────
 
 async function deletionInfo(c: Ctx): Promise<void> {
-  if (!c.req.header("content-type")) return;
+  if (!requestHeader(c, "content-type")) return;
   const body = await readObject(c);
   rejectUnknownFields(body, ["deactivationKey", "secondary"]);
   optionalString(body, "deactivationKey", "deactivationKey");

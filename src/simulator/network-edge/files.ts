@@ -5,7 +5,7 @@
 
 import type { Context } from "hono";
 import { SimError, fail } from "../core/errors.js";
-import type { Area, SimApp, SimEnv } from "../core/context.js";
+import { requestHeader, type Area, type SimApp, type SimEnv } from "../core/context.js";
 import { rejectUnknownQuery } from "../core/http.js";
 import { METRO_BY_CODE } from "../core/metros-data.js";
 import { DEVICE_MANAGEMENT_TYPES, DEVICE_TYPE_BY_CODE, LICENSE_TYPES, oneOf } from "./services-shared.js";
@@ -18,7 +18,7 @@ type FormValue = string | File | (string | File)[];
 type Form = Record<string, FormValue>;
 
 async function readMultipart(c: Context<SimEnv>): Promise<Form> {
-  const type = c.req.header("content-type") ?? "";
+  const type = requestHeader(c, "content-type") ?? "";
   if (!/^multipart\/form-data\b/i.test(type)) {
     throw new SimError("unsupportedMediaType", [{ property: "Content-Type", reason: `expected multipart/form-data, got ${type || "nothing"}` }]);
   }

@@ -6,7 +6,7 @@
 
 import type { Context, MiddlewareHandler } from "hono";
 import { CLIENTS } from "../core/auth.js";
-import type { Area, Principal, SimApp, SimEnv } from "../core/context.js";
+import { requestHeader, type Area, type Principal, type SimApp, type SimEnv } from "../core/context.js";
 import { SimError, fail } from "../core/errors.js";
 import { readObject } from "../core/http.js";
 import type { JsonObject, SimObject, World } from "../core/world.js";
@@ -111,7 +111,7 @@ function keyWithToken(world: World, token: string): SimObject | undefined {
 /** `X-Auth-Token` authentication for every call under /metal/v1; read-only keys may only read. */
 function tokenAuth(world: World): MiddlewareHandler<SimEnv> {
   return async (c, next) => {
-    const token = c.req.header("x-auth-token");
+    const token = requestHeader(c, "x-auth-token");
     if (!token) throw new SimError("unauthorized", [{ property: "X-Auth-Token", reason: "Missing X-Auth-Token header: send an API key" }]);
     const key = keyWithToken(world, token);
     const principal = key && principalFor(key);
