@@ -63,6 +63,8 @@ interface Waiter {
   options: WaitOptions;
   started: number;
   due: number;
+  /** Its read is a search across the kind, which other waits share: its due times are put on the grid. */
+  gridded: boolean;
   /** A read of it is in flight: it is not read again until that one is answered. */
   reading?: boolean;
   resolve(body: Body | undefined): void;
@@ -94,7 +96,9 @@ export class Poller {
       // A step whose call was answered after the interrupt reaches its wait with the signal already aborted.
       if (options.signal?.aborted) return reject(interrupted(kind, ref, options));
       const started = this.now();
-      const waiter: Waiter = { kind, ref, options, started, due: options.expectedMs > 0 ? this.onGrid(started + nextLookAfter(0, options.expectedMs, this.settings)) : started, resolve, reject, interrupt: () => this.settle(waiter, () => reject(interrupted(kind, ref, options))) };
+      const gridded = kind.observeMany !== undefined && ref.parent === undefined;
+      const firstLook = options.expectedMs > 0 ? started + nextLookAfter(0, options.expectedMs, this.settings) : started;
+      const waiter: Waiter = { kind, ref, options, started, gridded, due: gridded ? this.onGrid(firstLook) : firstLook, resolve, reject, interrupt: () => this.settle(waiter, () => reject(interrupted(kind, ref, options))) };
       this.waiters.add(waiter);
       if (options.signal) this.listen(options.signal, waiter);
       this.schedule();
@@ -146,12 +150,15 @@ export class Poller {
   private tick(): void {
     this.timer = undefined;
     const idle = [...this.waiters].filter((w) => !w.reading);
-    // Objects due within half the smallest interval are read now too: one request serves them all.
-    const horizon = this.now() + this.settings.minIntervalMs / 2;
-    const dueReads = new Set(idle.filter((w) => w.due <= horizon).map(sharedRead));
+    // Objects read by a search of their kind that are due within half the smallest interval are read now
+    // too: one request serves them all. An object read on its own, or under its parent, is read when due:
+    // a read before then gains nothing and may find it still in transition.
+    const now = this.now();
+    const horizon = now + this.settings.minIntervalMs / 2;
+    const dueReads = new Set(idle.filter((w) => w.due <= (w.gridded ? horizon : now)).map(sharedRead));
     // A read of many objects in one request takes along its waiters not yet due: the request costs the
     // same, and waits that started apart stay in one read instead of drifting into one read each.
-    const due = idle.filter((w) => w.due <= horizon || (w.kind.observeMany !== undefined && dueReads.has(sharedRead(w))));
+    const due = idle.filter((w) => w.due <= (w.gridded ? horizon : now) || (w.kind.observeMany !== undefined && dueReads.has(sharedRead(w))));
     const byKind = new Map<KindHandler, Waiter[]>();
     for (const w of due) {
       w.reading = true;
@@ -207,10 +214,11 @@ export class Poller {
       });
       return this.settle(w, () => w.reject(error));
     }
-    w.due = this.onGrid(this.now() + nextLookAfter(elapsed, options.expectedMs, this.settings));
+    const next = this.now() + nextLookAfter(elapsed, options.expectedMs, this.settings);
+    w.due = w.gridded ? this.onGrid(next) : next;
   }
 
-  /** Due times are rounded up to a grid of the smallest interval, so objects waiting side by side are read by the same request. */
+  /** Due times of searched objects are rounded up to a grid of the smallest interval, so objects waiting side by side are read by the same request. */
   private onGrid(time: number): number {
     const grid = this.settings.minIntervalMs;
     return Math.ceil(time / grid) * grid;

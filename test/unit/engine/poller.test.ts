@@ -136,6 +136,43 @@ describe("Poller", () => {
     }
   });
 
+  it("looks at an object read under its parent when it is due, and puts only searched objects on the grid", async () => {
+    vi.useFakeTimers({ now: 0 });
+    try {
+      const states = new Map<string, string | undefined>([["p1", "PROVISIONED"], ["p2", "PROVISIONED"], ["c", "PROVISIONED"]]);
+      const { kind } = fakeKind(states);
+      const reads: string[] = [];
+      const nested = {
+        ...kind,
+        observeMany: async (ctx: KindContext, refs: ObjectRef[]) => {
+          reads.push(`${refs.map((r) => r.parent).join()}@${Date.now()}`);
+          const byId = await kind.observeMany!(ctx, refs);
+          return new Map(refs.filter((r) => byId.has(r.id)).map((r) => [refKey(r), byId.get(r.id)!]));
+        },
+        observe: async (_ctx: KindContext, ref: ObjectRef) => {
+          reads.push(`${ref.parent}@${Date.now()}`);
+          return { uuid: ref.id, state: states.get(ref.id) };
+        },
+      } as KindHandler;
+      const searched = {
+        ...kind,
+        observe: async (ctx: KindContext, ref: ObjectRef) => (reads.push(`search@${Date.now()}`), kind.observe(ctx, ref)),
+        observeMany: async (ctx: KindContext, refs: ObjectRef[]) => (reads.push(`search@${Date.now()}`), kind.observeMany!(ctx, refs)),
+      } as KindHandler;
+      const poller = new Poller({} as KindContext, { minIntervalMs: 200, maxIntervalMs: 2_000, growth: 0.05 }, Date.now);
+      const waits = [poller.wait(nested, { id: "p2", parent: "c2" }, { ...options("routingProtocols.p2"), expectedMs: 1_000 })];
+      await vi.advanceTimersByTimeAsync(30);
+      waits.push(poller.wait(nested, { id: "p1", parent: "c1" }, { ...options("routingProtocols.p1"), expectedMs: 1_000 }));
+      waits.push(poller.wait(searched, { id: "c" }, { ...options("connections.c"), expectedMs: 1_000 }));
+      await vi.advanceTimersByTimeAsync(1_200);
+      await Promise.all(waits);
+      // c2's read at 1,000 ms does not take c1's along 30 ms early; the connection waits for the grid.
+      expect(reads).toEqual(["c2@1000", "c1@1030", "search@1200"]);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
   it("reads a nested kind's due objects by parent, without taking along those of other parents", async () => {
     const states = new Map<string, string | undefined>([["p1", "PROVISIONED"], ["p2", "PROVISIONING"], ["q", "PROVISIONING"]]);
     const { kind } = fakeKind(states);
