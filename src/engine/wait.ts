@@ -6,7 +6,7 @@
 // kind), instead of one GET each.
 
 import { NetformError } from "../diag/index.js";
-import { refKey } from "../kinds/common.js";
+import { SEARCH_PAGE, refKey } from "../kinds/common.js";
 import type { Body, KindContext, ObjectRef, Operation, KindHandler } from "../kinds/index.js";
 import { InterruptedError } from "./interrupt.js";
 
@@ -155,14 +155,31 @@ export class Poller {
     // a read before then gains nothing and may find it still in transition.
     const now = this.now();
     const horizon = now + this.settings.minIntervalMs / 2;
-    const dueReads = new Set(idle.filter((w) => w.due <= (w.gridded ? horizon : now)).map(sharedRead));
-    // A read of many objects in one request takes along its waiters not yet due: the request costs the
-    // same, and waits that started apart stay in one read instead of drifting into one read each.
-    const due = idle.filter((w) => w.due <= (w.gridded ? horizon : now) || (w.kind.observeMany !== undefined && dueReads.has(sharedRead(w))));
+    const reads = new Map<string, { due: Waiter[]; early: Waiter[] }>();
+    for (const w of idle) {
+      const key = sharedRead(w);
+      let read = reads.get(key);
+      if (!read) reads.set(key, (read = { due: [], early: [] }));
+      (w.due <= (w.gridded ? horizon : now) ? read.due : read.early).push(w);
+    }
+    // A read of many objects in one request takes along waiters not yet due, those due soonest first, as
+    // far as it costs no more requests: all of a parent's, whose list holds them anyway; for a search, as
+    // many as fill the pages the due ones leave room in. Waits that started apart then stay in one read
+    // instead of drifting into one read each, and a search of a few does not grow into one of hundreds.
+    const due: Waiter[] = [];
+    for (const { due: dueNow, early } of reads.values()) {
+      if (dueNow.length === 0) continue;
+      due.push(...dueNow);
+      if (dueNow[0]!.kind.observeMany === undefined) continue;
+      if (!dueNow[0]!.gridded) due.push(...early);
+      else due.push(...early.sort((a, b) => a.due - b.due).slice(0, Math.ceil(dueNow.length / SEARCH_PAGE) * SEARCH_PAGE - dueNow.length));
+    }
     const byKind = new Map<KindHandler, Waiter[]>();
     for (const w of due) {
       w.reading = true;
-      byKind.set(w.kind, [...(byKind.get(w.kind) ?? []), w]);
+      const ofKind = byKind.get(w.kind);
+      if (ofKind) ofKind.push(w);
+      else byKind.set(w.kind, [w]);
     }
     for (const [kind, waiters] of byKind) {
       void this.observe(kind, waiters).finally(() => {

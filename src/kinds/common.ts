@@ -102,8 +102,8 @@ export function compact(v: unknown): unknown {
   return out;
 }
 
-/** The largest page the Fabric searches allow. */
-const SEARCH_PAGE = 100;
+/** The largest page the Fabric searches allow: a search by uuid reads this many objects a request. */
+export const SEARCH_PAGE = 100;
 
 /**
  * Reads objects by uuid through a Fabric search endpoint (`/uuid IN [...]`, 100 uuids a request, and the

@@ -173,6 +173,21 @@ describe("Poller", () => {
     }
   });
 
+  it("takes along objects not yet due only as far as they fill the pages of the due ones' search", async () => {
+    const states = new Map<string, string | undefined>(Array.from({ length: 150 }, (_, i) => [`c${i}`, i < 10 ? "PROVISIONED" : "PROVISIONING"]));
+    const { kind } = fakeKind(states);
+    const sizes: number[] = [];
+    const searched = { ...kind, observeMany: async (ctx: KindContext, refs: ObjectRef[]) => (sizes.push(refs.length), kind.observeMany!(ctx, refs)) } as KindHandler;
+    const poller = new Poller({} as KindContext, settings);
+    const abort = new AbortController();
+    const later = Array.from({ length: 140 }, (_, i) => poller.wait(searched, { id: `c${i + 10}` }, { ...options(`connections.c${i + 10}`), expectedMs: 60_000, signal: abort.signal }));
+    await Promise.all(Array.from({ length: 10 }, (_, i) => poller.wait(searched, { id: `c${i}` }, options(`connections.c${i}`))));
+    // One page of 100: the 10 due and 90 of those due later, not all 150 in two requests.
+    expect(sizes).toEqual([100]);
+    abort.abort();
+    for (const w of later) await expect(w).rejects.toBeInstanceOf(InterruptedError);
+  });
+
   it("reads a nested kind's due objects by parent, without taking along those of other parents", async () => {
     const states = new Map<string, string | undefined>([["p1", "PROVISIONED"], ["p2", "PROVISIONING"], ["q", "PROVISIONING"]]);
     const { kind } = fakeKind(states);
