@@ -172,8 +172,8 @@ export type IndexKeys = (body: JsonObject, obj: SimObject) => Iterable<string>;
 export type TallyAmounts = (body: JsonObject, obj: SimObject) => Iterable<readonly [string, number]>;
 
 /** A tally's amounts as one comparable text, in the order given. */
-function amountsText(amounts: Iterable<readonly [string, number]>): string {
-  return JSON.stringify([...amounts]);
+function amountsText(amounts: ReadonlyArray<readonly [string, number]>): string {
+  return JSON.stringify(amounts);
 }
 
 /** Reads a value at a JSON pointer ("/a/b/0"); undefined when absent. */
@@ -640,18 +640,16 @@ export class World {
     const pending = this.pending(obj, now);
     const staying = obj.goneAt === undefined && !obj.phases.some((p) => p.gone);
     for (const tally of tallies?.values() ?? []) {
-      // What the object adds is fixed when every phase to come leaves it the same (a connection being
-      // provisioned uses its bandwidth throughout): it goes into the totals, and `tally` does not read it
-      // again on each call. Otherwise it is read at the time the tally is asked for.
-      const amounts = pending ? bodies.map((body) => amountsText(tally.amountsOf(body, obj))) : [];
-      if (pending && !(staying && amounts.every((a) => a === amounts[0]))) {
-        const keys = new Set<string>();
-        for (const body of bodies) for (const [key] of tally.amountsOf(body, obj)) keys.add(key);
-        fileIn(tally.moving, keys);
+      // What the object adds is fixed once every phase is due, or when none to come changes it (a connection
+      // being provisioned uses its bandwidth throughout): then it goes into the totals, and `tally` does not
+      // read it again on each call. Otherwise it is read at the time the tally is asked for.
+      const amounts = (pending ? bodies : [settled]).map((body) => [...tally.amountsOf(body, obj)]);
+      const fixed = !pending || (staying && amounts.every((a) => amountsText(a) === amountsText(amounts[0]!)));
+      if (!fixed) {
+        fileIn(tally.moving, new Set(amounts.flatMap((a) => a.map(([key]) => key))));
         continue;
       }
-      // Every phase is due (or none changes the amounts): the settled body says what the object adds until it changes again.
-      for (const [key, amount] of tally.amountsOf(settled, obj)) {
+      for (const [key, amount] of amounts.at(-1)!) {
         tally.totals.set(key, (tally.totals.get(key) ?? 0) + amount);
         filed.push({ totals: tally.totals, key, amount });
       }
