@@ -98,7 +98,7 @@ export class Poller {
       const started = this.now();
       const gridded = kind.observeMany !== undefined && ref.parent === undefined;
       const firstLook = options.expectedMs > 0 ? started + nextLookAfter(0, options.expectedMs, this.settings) : started;
-      const waiter: Waiter = { kind, ref, options, started, gridded, due: gridded ? this.onGrid(firstLook) : firstLook, resolve, reject, interrupt: () => this.settle(waiter, () => reject(interrupted(kind, ref, options))) };
+      const waiter: Waiter = { kind, ref, options, started, gridded, due: this.dueAt(gridded, firstLook), resolve, reject, interrupt: () => this.settle(waiter, () => reject(interrupted(kind, ref, options))) };
       this.waiters.add(waiter);
       if (options.signal) this.listen(options.signal, waiter);
       this.schedule();
@@ -231,12 +231,15 @@ export class Poller {
       });
       return this.settle(w, () => w.reject(error));
     }
-    const next = this.now() + nextLookAfter(elapsed, options.expectedMs, this.settings);
-    w.due = w.gridded ? this.onGrid(next) : next;
+    w.due = this.dueAt(w.gridded, this.now() + nextLookAfter(elapsed, options.expectedMs, this.settings));
   }
 
-  /** Due times of searched objects are rounded up to a grid of the smallest interval, so objects waiting side by side are read by the same request. */
-  private onGrid(time: number): number {
+  /**
+   * When a look wanted at `time` is due: for a searched object, rounded up to a grid of the smallest
+   * interval, so that objects waiting side by side are read by the same request; otherwise at `time`.
+   */
+  private dueAt(gridded: boolean, time: number): number {
+    if (!gridded) return time;
     const grid = this.settings.minIntervalMs;
     return Math.ceil(time / grid) * grid;
   }
