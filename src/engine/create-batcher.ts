@@ -36,7 +36,9 @@ export class CreateBatcher {
       const groups = this.waiting.get(kind) ?? new Map<string, Waiting[]>();
       this.waiting.set(kind, groups);
       const key = bulk.key(spec);
-      groups.set(key, [...(groups.get(key) ?? []), { spec, urgency, resolve, reject }]);
+      const group = groups.get(key);
+      if (group) group.push({ spec, urgency, resolve, reject });
+      else groups.set(key, [{ spec, urgency, resolve, reject }]);
       if (this.scheduled) return;
       this.scheduled = true;
       setImmediate(() => this.flush());

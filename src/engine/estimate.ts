@@ -35,13 +35,13 @@ function operationOf(step: TimedStep): Operation | undefined {
   }
 }
 
-/** The estimate for a step graph (edges from a step to those it waits for); undefined when no step waits for anything. */
 /** How long a step typically waits for its object's transition. */
 function typicalSeconds(step: TimedStep, times: TransitionTimes): number {
   const operation = operationOf(step);
   return operation ? times.typical(timingKeyOf(step.change, operation), operation).seconds : 0;
 }
 
+/** The estimate for a step graph (edges from a step to those it waits for); undefined when no step waits for anything. */
 export function estimateDuration(graph: Graph, steps: ReadonlyMap<string, TimedStep>, times: TransitionTimes): DurationEstimate | undefined {
   const weight = (id: string): number => typicalSeconds(steps.get(id)!, times);
   const longest = new Map<string, { seconds: number; ids: string[] }>();
