@@ -1,13 +1,18 @@
 #!/usr/bin/env node
-// Bundles the command line into dist/cli after `tsc` has checked and compiled the sources: main.js, and one
-// chunk per command plus the chunks they share, so a command still loads only its own code. Node 20 spends
-// most of a short command's start-up resolving, reading and linking modules one file at a time (the
-// configuration layer alone reaches about two hundred, zod's among them); a few bundled files start in a
-// fraction of that. The rest of dist/ stays as tsc wrote it, for the benchmarks and tests that import a layer.
+// Bundles the command line into dist/cli after `tsc` has checked and compiled the sources:
+//
+// - netform.cjs, the whole program (src/cli/netform.ts and everything it reaches) in one CommonJS file. A
+//   command's modules are still initialised only when it runs. One file, because Node 20 spends most of a
+//   short command's start-up resolving, reading and linking modules one at a time; CommonJS, because only a
+//   script (not an ES module) can be compiled from V8's code cache on Node 20 (src/cli/code-cache.ts).
+// - main.js, the entry point (src/cli/main.ts), which runs netform.cjs through that cache.
+// - package.json, which tells Node that the .js files here are CommonJS (the package's own are modules).
+//
+// The rest of dist/ stays as tsc wrote it, for the benchmarks and tests that import a layer.
 //
 //   node scripts/bundle.mjs      (run by `npm run build`)
 
-import { rmSync } from "node:fs";
+import { rmSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
@@ -31,25 +36,33 @@ const englishZodMessagesOnly = {
   },
 };
 
-rmSync(out, { recursive: true, force: true });
-await build({
+/** What both files share: CommonJS for Node 20, `import.meta.url` from the file's own path. */
+const common = {
   absWorkingDir: root,
-  entryPoints: ["src/cli/main.ts"],
-  outdir: out,
   bundle: true,
-  splitting: true,
-  format: "esm",
+  format: "cjs",
   platform: "node",
   target: "node20",
-  external: EXTERNAL,
-  plugins: [englishZodMessagesOnly],
   // Names are kept, so a --debug stack trace still names its functions; source maps give the lines.
   minifyWhitespace: true,
   minifySyntax: true,
+  define: { "import.meta.url": "__netformModuleUrl" },
+  banner: { js: 'const __netformModuleUrl = require("node:url").pathToFileURL(__filename).href;' },
+  logLevel: "warning",
+};
+
+rmSync(out, { recursive: true, force: true });
+await build({
+  ...common,
+  entryPoints: ["src/cli/netform.ts"],
+  outfile: join(out, "netform.cjs"),
+  external: EXTERNAL,
+  plugins: [englishZodMessagesOnly],
+  // A dynamic import of a bundled module becomes a lazy initialisation; of a package left outside, a
+  // require: a script compiled by vm.Script cannot import() on Node 20.
+  supported: { "dynamic-import": false },
   sourcemap: true,
   sourcesContent: false,
-  chunkNames: "[name]-[hash]",
-  // The bundled CommonJS packages (yaml, commander) call require for Node's own modules.
-  banner: { js: 'import { createRequire as createRequireForBundledPackages } from "node:module"; const require = createRequireForBundledPackages(import.meta.url);' },
-  logLevel: "warning",
 });
+await build({ ...common, entryPoints: ["src/cli/main.ts"], outfile: join(out, "main.js") });
+writeFileSync(join(out, "package.json"), `${JSON.stringify({ type: "commonjs" }, null, 2)}\n`);

@@ -1,65 +1,30 @@
 #!/usr/bin/env node
-// netform's entry point: builds the program and runs it. A command's module (and the engine, the views
-// and the simulator it pulls in) is loaded only when that command runs: loading them all would make every
-// invocation, `--help` included, pay for every command.
+// netform's entry point. The program is one bundle beside this file (netform.cjs, see scripts/bundle.mjs),
+// run through V8's code cache (code-cache.ts says why and how); this file only starts it, so that it stays
+// small enough to cost nothing.
 
 import { createRequire } from "node:module";
-import type { Command } from "commander";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { setFlagsFromString } from "node:v8";
+import { commandNamed } from "./args.js";
+import { loadWithCodeCache } from "./code-cache.js";
 
-type Register = (program: Command) => void;
+// V8 accepts a code cache only under the flags it was made with, and the HTTP client sets this one when it
+// loads (src/api/client.ts says why): set before anything is compiled, the flags are the same at every
+// start and at every save.
+setFlagsFromString("--liftoff-only");
 
-/** Every command, in the order of the help: its usage, its one-line summary in the list, and how to load it. */
-const COMMANDS: ReadonlyArray<{ usage: string; summary: string; load(): Promise<Register> }> = [
-  { usage: "validate", summary: "check the configuration against the service's rules, without calling the API", load: async () => (await import("./validate.js")).registerValidate },
-  { usage: "fmt [files...]", summary: "rewrite configuration files in the canonical form: keys in schema order, two-space indent, comments kept", load: async () => (await import("./fmt.js")).registerFmt },
-  { usage: "plan", summary: "show what apply would change, without changing anything", load: async () => (await import("./plan.js")).registerPlan },
-  { usage: "apply [planfile]", summary: "make the service match the configuration, or apply exactly a saved plan", load: async () => (await import("./apply.js")).registerApply },
-  { usage: "destroy", summary: "delete everything the state records", load: async () => (await import("./apply.js")).registerApply },
-  { usage: "drift", summary: "report what changed outside netform: exit 0 none, 2 drift, 1 error", load: async () => (await import("./drift.js")).registerDrift },
-  { usage: "cost", summary: "the running monthly cost of everything the state records, by kind and by metro", load: async () => (await import("./cost.js")).registerCost },
-  { usage: "show [planfile]", summary: "show a saved plan, or without one what the state records", load: async () => (await import("./show.js")).registerShow },
-  { usage: "output [name]", summary: "print the outputs the last apply recorded; with NAME, that value alone (sensitive ones too)", load: async () => (await import("./output.js")).registerOutput },
-  { usage: "import <address> <uuid>", summary: "adopt an object that already exists on the service under an address the configuration declares", load: async () => (await import("./import.js")).registerImport },
-  { usage: "state", summary: "inspect, restore, move or rekey the state, or forget an object in it", load: async () => (await import("./state.js")).registerState },
-  { usage: "graph", summary: "print the dependency graph of the configuration (Graphviz DOT or Mermaid), without calling the API", load: async () => (await import("./graph.js")).registerGraph },
-  { usage: "force-unlock <lockId>", summary: "remove the state lock left by a run that died (give the lock ID the error showed)", load: async () => (await import("./state.js")).registerForceUnlock },
-  { usage: "sim", summary: "run the embedded simulator of the service on loopback (for rehearsals, demos and tests)", load: async () => (await import("./sim.js")).registerSim },
-  { usage: "schema", summary: "print the JSON Schema of the configuration (for editors and the YAML language server)", load: async () => (await import("./schema.js")).registerSchema },
-  { usage: "demo", summary: "the quick start: validate, plan, apply and plan again examples/quickstart on the embedded simulator", load: async () => (await import("./demo.js")).registerDemo },
-  { usage: "completion", summary: "print a completion script for bash, zsh or fish: commands, subcommands and flags", load: async () => (await import("./completion.js")).registerCompletion },
-];
-
-const nameOf = (usage: string): string => usage.split(" ")[0]!;
-
-/** The command the arguments name: the first one that is not a global option. */
-function commandNamed(args: readonly string[]): string | undefined {
-  return args.find((a) => !a.startsWith("-"));
+const here = dirname(fileURLToPath(import.meta.url));
+const bundle = join(here, "netform.cjs");
+const debug = process.argv.includes("--debug");
+if (debug || process.env.NODE_DISABLE_COMPILE_CACHE) {
+  // With --debug, stack traces give the sources' lines: Node's loader reads the bundle's source map.
+  if (debug) process.setSourceMapsEnabled(true);
+  createRequire(bundle)(bundle);
+} else {
+  const named = commandNamed(process.argv.slice(2));
+  const program = loadWithCodeCache(bundle, join(here, "compile-cache"), named !== undefined && /^[a-z][a-z-]*$/.test(named) ? named : "program");
+  if (program.use === "made") process.once("exit", () => program.save());
+  program.run();
 }
-
-/**
- * Registers what this invocation needs: the named command alone; for `help NAME`, NAME; for completion,
- * which describes the whole tree, every command; otherwise (the top-level help, a mistyped command)
- * each command's name and summary, which is all the list of commands and the suggestions need.
- */
-async function register(program: Command, args: readonly string[]): Promise<void> {
-  const named = commandNamed(args);
-  const wanted = named === "help" ? commandNamed(args.slice(args.indexOf("help") + 1)) : named;
-  const entry = COMMANDS.find((c) => nameOf(c.usage) === wanted);
-  if (wanted === "completion" || entry) {
-    const registers = new Set(await Promise.all((wanted === "completion" ? COMMANDS : [entry!]).map((c) => c.load())));
-    for (const registerCommand of registers) registerCommand(program);
-    // The table is where a command's description is written: the help of each command shows it too.
-    for (const cmd of program.commands) cmd.description(COMMANDS.find((c) => nameOf(c.usage) === cmd.name())!.summary);
-    return;
-  }
-  for (const c of COMMANDS) program.command(c.usage).description(c.summary);
-}
-
-// The program is bundled (scripts/bundle.mjs): with --debug, stack traces give the sources' lines, which
-// Node reads from the source maps of the modules loaded after this.
-if (process.argv.includes("--debug")) process.setSourceMapsEnabled(true);
-const { createProgram } = await import("./program.js");
-const { version } = createRequire(import.meta.url)("../../package.json") as { version: string };
-const program = createProgram(version);
-await register(program, process.argv.slice(2));
-await program.parseAsync(process.argv);

@@ -72,6 +72,7 @@ Environment:
   NETFORM_POLL_INTERVAL_MS                     first polling interval (default 1000)
   NETFORM_EMBEDDED_SPEED                       speed of the embedded simulator (default 30)
   NO_COLOR                                     no colour
+  NODE_DISABLE_COMPILE_CACHE                   start without the compiled code netform saves per command
 
 Start with: netform demo    (the quick start, on the embedded simulator)`,
     )
