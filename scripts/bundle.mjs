@@ -5,14 +5,16 @@
 //   command's modules are still initialised only when it runs. One file, because Node 20 spends most of a
 //   short command's start-up resolving, reading and linking modules one at a time; CommonJS, because only a
 //   script (not an ES module) can be compiled from V8's code cache on Node 20 (src/cli/code-cache.ts).
-// - main.js, the entry point (src/cli/main.ts), which runs netform.cjs through that cache.
+// - simulator.cjs and http.cjs, which netform.cjs loads when a run first needs them.
+// - program.cjs, the program without the commands, for a run that names none (`netform --help`).
+// - main.js, the entry point (src/cli/main.ts), which runs one of them through that cache.
 // - package.json, which tells Node that the .js files here are CommonJS (the package's own are modules).
 //
 // The rest of dist/ stays as tsc wrote it, for the benchmarks and tests that import a layer.
 //
 //   node scripts/bundle.mjs      (run by `npm run build`)
 
-import { rmSync, writeFileSync } from "node:fs";
+import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
@@ -21,9 +23,8 @@ const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const out = join(root, "dist/cli");
 
 // Loaded on first use, from node_modules as installed: a Postgres backend and a PDF order summary are each
-// needed by few runs, and pdfkit reads its font files beside its own module. undici is bundled: every
-// command that calls the service loads it, and in the bundle it starts from the code cache (a fifth of an
-// embedded plan's start-up when it was loaded from node_modules).
+// needed by few runs, and pdfkit reads its font files beside its own module. undici has a bundle of its own
+// (SEPARATE below): loaded from node_modules, its modules took a fifth of an embedded plan's start-up.
 const EXTERNAL = ["pg", "pdfkit"];
 
 /**
@@ -38,7 +39,59 @@ const englishZodMessagesOnly = {
   },
 };
 
-/** What both files share: CommonJS for Node 20, `import.meta.url` from the file's own path. */
+/**
+ * commander loads node:child_process when it loads, for subcommands that are separate executables, which
+ * netform has none of; loading it (and the network modules it needs) is a tenth of a bare Node's start.
+ * Here it is loaded when commander first spawns. Should commander's line change, the bundle is built as
+ * it comes, and the build says so.
+ */
+const commanderSpawnsOnDemand = {
+  name: "commander-spawns-on-demand",
+  setup(bundle) {
+    const eager = "const childProcess = require('node:child_process');";
+    bundle.onLoad({ filter: /[\\/]node_modules[\\/]commander[\\/]lib[\\/]command\.js$/ }, (args) => {
+      const contents = readFileSync(args.path, "utf8");
+      if (!contents.includes(eager)) return { contents, warnings: [{ text: `commander no longer has the line ${eager}: it is bundled as it is, and loads node:child_process at start` }] };
+      return { contents: contents.replace(eager, "const childProcess = { spawn: (...args) => require('node:child_process').spawn(...args) };") };
+    });
+  },
+};
+
+/**
+ * The simulator (embedded runs only) and undici (runs that call the service) are bundles of their own,
+ * which netform.cjs requires beside it when a run first needs them; a run that needs neither (validate,
+ * fmt, graph) neither reads nor compiles them. Each is self-contained: the simulator imports nothing of the
+ * program's, and the client imports undici only through src/api/http-modules.ts.
+ */
+const SEPARATE = [
+  { importer: "src/cli/", path: "../simulator/index.js", entry: "src/simulator/index.ts", bundle: "simulator.cjs" },
+  { importer: "src/api/", path: "./http-modules.js", entry: "src/api/http-modules.ts", bundle: "http.cjs" },
+];
+const separateBundles = {
+  name: "separate-bundles",
+  setup(bundle) {
+    bundle.onResolve({ filter: /.*/ }, (args) => {
+      const separate = SEPARATE.find((s) => s.path === args.path && args.importer.startsWith(join(root, s.importer)));
+      return separate ? { path: `./${separate.bundle}`, external: true } : undefined;
+    });
+  },
+};
+
+/**
+ * For program.cjs: the command modules netform.ts loads are left out. A run that names no command never
+ * loads one (main.js picks netform.cjs for any that does); if one did, it would say so.
+ */
+const withoutCommands = {
+  name: "without-commands",
+  setup(bundle) {
+    const entry = join(root, "src/cli/netform.ts");
+    const kept = new Set(["./program.js", "./args.js"]);
+    bundle.onResolve({ filter: /^\.\/[a-z-]+\.js$/ }, (args) => (args.importer === entry && !kept.has(args.path) ? { path: args.path, namespace: "without-commands" } : undefined));
+    bundle.onLoad({ filter: /.*/, namespace: "without-commands" }, (args) => ({ contents: `throw new Error(${JSON.stringify(`program.cjs has no commands (${args.path}): main.js runs netform.cjs for a command`)});` }));
+  },
+};
+
+/** What every bundle shares: CommonJS for Node 20, `import.meta.url` from the file's own path. */
 const common = {
   absWorkingDir: root,
   bundle: true,
@@ -48,23 +101,21 @@ const common = {
   // Names are kept, so a --debug stack trace still names its functions; source maps give the lines.
   minifyWhitespace: true,
   minifySyntax: true,
+  sourcemap: true,
+  sourcesContent: false,
   define: { "import.meta.url": "__netformModuleUrl" },
   banner: { js: 'const __netformModuleUrl = require("node:url").pathToFileURL(__filename).href;' },
+  external: EXTERNAL,
+  // A dynamic import of a bundled module becomes a lazy initialisation; of a file left outside, a require:
+  // a script compiled by vm.Script cannot import() on Node 20.
+  supported: { "dynamic-import": false },
+  plugins: [commanderSpawnsOnDemand, englishZodMessagesOnly],
   logLevel: "warning",
 };
 
 rmSync(out, { recursive: true, force: true });
-await build({
-  ...common,
-  entryPoints: ["src/cli/netform.ts"],
-  outfile: join(out, "netform.cjs"),
-  external: EXTERNAL,
-  plugins: [englishZodMessagesOnly],
-  // A dynamic import of a bundled module becomes a lazy initialisation; of a package left outside, a
-  // require: a script compiled by vm.Script cannot import() on Node 20.
-  supported: { "dynamic-import": false },
-  sourcemap: true,
-  sourcesContent: false,
-});
+await build({ ...common, entryPoints: ["src/cli/netform.ts"], outfile: join(out, "netform.cjs"), plugins: [...common.plugins, separateBundles] });
+await build({ ...common, entryPoints: ["src/cli/netform.ts"], outfile: join(out, "program.cjs"), plugins: [...common.plugins, withoutCommands] });
+for (const separate of SEPARATE) await build({ ...common, entryPoints: [separate.entry], outfile: join(out, separate.bundle) });
 await build({ ...common, entryPoints: ["src/cli/main.ts"], outfile: join(out, "main.js") });
 writeFileSync(join(out, "package.json"), `${JSON.stringify({ type: "commonjs" }, null, 2)}\n`);

@@ -80,7 +80,7 @@ const RENEW_MARGIN_MS = 60_000;
 
 export class ApiClient {
   /** The HTTP client, loaded with the first request: commands that never call the service do not pay for loading it. */
-  private http: Promise<{ agent: Agent; request: (this: Dispatcher, opts: Dispatcher.RequestOptions) => Promise<Dispatcher.ResponseData> }> | undefined;
+  private http: Promise<{ agent: Agent; request: (this: Dispatcher, opts: Dispatcher.RequestOptions) => Promise<Dispatcher.ResponseData>; loadFormData(): Promise<typeof FormData> }> | undefined;
   /**
    * Changes and reads have request slots of their own, as many of each as the concurrency: a status read in
    * flight never holds the slot a create or a dependent's start waits for. With a slow service (a few
@@ -115,11 +115,11 @@ export class ApiClient {
     // once it is hot, and Node waits for that second compile before it exits: about a tenth of a second
     // on every short command. The quick compile parses answers fast enough for any apply.
     setFlagsFromString("--liftoff-only");
-    this.http = Promise.all([import("undici/lib/dispatcher/agent.js"), import("undici/lib/api/api-request.js")]).then(([{ default: Agent }, { default: request }]) => {
+    this.http = import("./http-modules.js").then(({ Agent, request, loadFormData }) => {
       const timeout = this.options.timeoutMs ?? 60_000;
       // A connection for every slot of both kinds, so that no request waits for a socket after its slot.
       const connections = Math.max(32, 2 * this.changes.concurrency + 1);
-      return { agent: new Agent({ keepAliveTimeout: 30_000, connections, headersTimeout: timeout, bodyTimeout: timeout }), request };
+      return { agent: new Agent({ keepAliveTimeout: 30_000, connections, headersTimeout: timeout, bodyTimeout: timeout }), request, loadFormData };
     });
     return this.http;
   }
@@ -185,11 +185,10 @@ export class ApiClient {
     if (opts.token) headers.authorization = `Bearer ${opts.token}`;
     // A multipart body carries its own content type, boundary included.
     if (opts.body !== undefined && !opts.form) headers["content-type"] = "application/json";
-    const { agent, request } = await this.loadHttp();
+    const { agent, request, loadFormData } = await this.loadHttp();
     let form: FormData | undefined;
     if (opts.form) {
-      // undici sends a multipart body only from its own FormData class.
-      const { FormData } = await import("undici/lib/web/fetch/formdata.js");
+      const FormData = await loadFormData();
       form = new FormData();
       for (const field of opts.form) {
         if ("content" in field) form.append(field.name, new Blob([field.content]), field.fileName);

@@ -1,30 +1,33 @@
 #!/usr/bin/env node
-// netform's entry point. The program is one bundle beside this file (netform.cjs, see scripts/bundle.mjs),
-// run through V8's code cache (code-cache.ts says why and how); this file only starts it, so that it stays
-// small enough to cost nothing.
+// netform's entry point. The program is a bundle beside this file (netform.cjs, or program.cjs when no
+// command is named; see scripts/bundle.mjs), run through V8's code cache (code-cache.ts says why and how);
+// this file only starts it, so that it stays small enough to cost nothing.
 
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { setFlagsFromString } from "node:v8";
 import { commandNamed } from "./args.js";
-import { loadWithCodeCache } from "./code-cache.js";
-
-// V8 accepts a code cache only under the flags it was made with, and the HTTP client sets this one when it
-// loads (src/api/client.ts says why): set before anything is compiled, the flags are the same at every
-// start and at every save.
-setFlagsFromString("--liftoff-only");
+import { CodeCache } from "./code-cache.js";
 
 const here = dirname(fileURLToPath(import.meta.url));
-const bundle = join(here, "netform.cjs");
+const named = commandNamed(process.argv.slice(2));
+// A run that names no command (`netform`, `--help`, `--version`) needs only the program and its list of
+// commands: a bundle without the commands, a tenth of the size (scripts/bundle.mjs).
+const bundle = join(here, named === undefined ? "program.cjs" : "netform.cjs");
 const debug = process.argv.includes("--debug");
 if (debug || process.env.NODE_DISABLE_COMPILE_CACHE) {
   // With --debug, stack traces give the sources' lines: Node's loader reads the bundle's source map.
   if (debug) process.setSourceMapsEnabled(true);
   createRequire(bundle)(bundle);
 } else {
-  const named = commandNamed(process.argv.slice(2));
-  const program = loadWithCodeCache(bundle, join(here, "compile-cache"), named !== undefined && /^[a-z][a-z-]*$/.test(named) ? named : "program");
-  if (program.use === "made") process.once("exit", () => program.save());
-  program.run();
+  // V8 accepts a code cache only under the flags it was made with, and the HTTP client sets this one when
+  // it loads (src/api/client.ts says why): set before anything is compiled, the flags are the same at every
+  // start and at every save. Not for program.cjs, which has no HTTP client: node:v8 takes a tenth of a
+  // bare Node's start to load.
+  if (named !== undefined) (createRequire(bundle)("node:v8") as typeof import("node:v8")).setFlagsFromString("--liftoff-only");
+  const cache = new CodeCache(join(here, "compile-cache"), named === undefined ? "program" : /^[a-z][a-z-]*$/.test(named) ? named : "other");
+  const { commandNames } = cache.run(bundle) as { commandNames: readonly string[] };
+  // Saved for the program and each command, not for a mistyped name, which would keep a cache of its own.
+  // At exit, so that what the run loaded later (the simulator, the HTTP client) is saved too.
+  if (named === undefined || commandNames.includes(named)) process.once("exit", () => cache.save());
 }

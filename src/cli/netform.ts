@@ -31,6 +31,9 @@ const COMMANDS: ReadonlyArray<{ usage: string; summary: string; load(): Promise<
 
 const nameOf = (usage: string): string => usage.split(" ")[0]!;
 
+/** The commands' names, for the entry point: it keeps a code cache for each of them (main.ts). */
+export const commandNames: readonly string[] = COMMANDS.map((c) => nameOf(c.usage));
+
 /**
  * Registers what this invocation needs: the named command alone; for `help NAME`, NAME; for completion,
  * which describes the whole tree, every command; otherwise (the top-level help, a mistyped command)

@@ -56,7 +56,7 @@ beforeAll(() => {
 
 describe("the package", () => {
   it("holds the command line, schemas, examples, docs, licence and readme, and no tests or sources", () => {
-    for (const needed of ["dist/cli/main.js", "dist/cli/netform.cjs", "dist/cli/package.json", "schemas/netform.schema.json", "schemas/plan.schema.json", "examples/quickstart/netform.yaml", "docs/configuration.md", "LICENSE", "README.md", "package.json"]) {
+    for (const needed of ["dist/cli/main.js", "dist/cli/netform.cjs", "dist/cli/program.cjs", "dist/cli/simulator.cjs", "dist/cli/http.cjs", "dist/cli/package.json", "schemas/netform.schema.json", "schemas/plan.schema.json", "examples/quickstart/netform.yaml", "docs/configuration.md", "LICENSE", "README.md", "package.json"]) {
       expect(files).toContain(needed);
     }
     expect(files.filter((file) => /^(test|src|bench|\.ci)\//.test(file) || /\.test\./.test(file))).toEqual([]);
