@@ -27,7 +27,7 @@ if (debug || process.env.NODE_DISABLE_COMPILE_CACHE) {
   if (named !== undefined) (createRequire(bundle)("node:v8") as typeof import("node:v8")).setFlagsFromString("--liftoff-only");
   const cache = new CodeCache(join(here, "compile-cache"), named === undefined ? "program" : /^[a-z][a-z-]*$/.test(named) ? named : "other");
   const { commandNames } = cache.run(bundle) as { commandNames: readonly string[] };
-  // Saved for the program and each command, not for a mistyped name, which would keep a cache of its own.
-  // At exit, so that what the run loaded later (the simulator, the HTTP client) is saved too.
-  if (named === undefined || commandNames.includes(named)) process.once("exit", () => cache.save());
+  // Saved for the program, each command and `help COMMAND`, not for a mistyped name, which would keep a
+  // cache of its own. At exit, so that what the run loaded later (the simulator, the HTTP client) is in it.
+  if (named === undefined || named === "help" || commandNames.includes(named)) process.once("exit", () => cache.save());
 }
