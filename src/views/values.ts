@@ -57,7 +57,7 @@ type Cursor = PathNode | undefined;
  * of comparing its whole path with every path at every value.
  */
 class PathSet {
-  readonly root: PathNode = { covered: false, next: new Map() };
+  private readonly root: PathNode = { covered: false, next: new Map() };
 
   constructor(paths: readonly string[]) {
     for (const path of paths) {
@@ -72,14 +72,19 @@ class PathSet {
     }
   }
 
+  /** Where `path` leads: a covered node as soon as one of the set covers it, undefined when none leads there. */
+  at(path: readonly string[]): Cursor {
+    let cursor: Cursor = this.root;
+    for (const seg of path) {
+      if (!cursor || cursor.covered) break;
+      cursor = step(cursor, seg);
+    }
+    return cursor;
+  }
+
   /** True when the path is one of the set or lies below one of them. */
   covers(path: readonly string[]): boolean {
-    let at: Cursor = this.root;
-    for (const seg of path) {
-      if (!at || at.covered) break;
-      at = step(at, seg);
-    }
-    return at?.covered === true;
+    return this.at(path)?.covered === true;
   }
 }
 
@@ -120,8 +125,7 @@ export class Masks {
 
   /** A copy of `value` at `path` with secrets, and when `withUnknowns` the unknown values, replaced by markers. */
   mask(value: unknown, path: readonly string[], withUnknowns: boolean): unknown {
-    const down = (at: Cursor): Cursor => path.reduce<Cursor>((cursor, seg) => (cursor?.covered ? cursor : step(cursor, seg)), at);
-    return this.maskAt(value, down(this.sensitive.root), withUnknowns ? down(this.unknown.root) : undefined);
+    return this.maskAt(value, this.sensitive.at(path), withUnknowns ? this.unknown.at(path) : undefined);
   }
 
   private maskAt(value: unknown, sensitive: Cursor, unknown: Cursor): unknown {
