@@ -171,11 +171,6 @@ export type IndexKeys = (body: JsonObject, obj: SimObject) => Iterable<string>;
 /** What an object adds to a tally, per key, computed from its body as the API shows it (due phases applied). */
 export type TallyAmounts = (body: JsonObject, obj: SimObject) => Iterable<readonly [string, number]>;
 
-/** A tally's amounts as one comparable text, in the order given. */
-function amountsText(amounts: ReadonlyArray<readonly [string, number]>): string {
-  return JSON.stringify(amounts);
-}
-
 /** Reads a value at a JSON pointer ("/a/b/0"); undefined when absent. */
 export function getPointer(doc: Json | undefined, pointer: string): Json | undefined {
   if (pointer === "" || pointer === "/") return doc;
@@ -644,7 +639,7 @@ export class World {
       // being provisioned uses its bandwidth throughout): then it goes into the totals, and `tally` does not
       // read it again on each call. Otherwise it is read at the time the tally is asked for.
       const amounts = (pending ? bodies : [settled]).map((body) => [...tally.amountsOf(body, obj)]);
-      const fixed = !pending || (staying && amounts.every((a) => amountsText(a) === amountsText(amounts[0]!)));
+      const fixed = !pending || (staying && new Set(amounts.map((a) => JSON.stringify(a))).size === 1);
       if (!fixed) {
         fileIn(tally.moving, new Set(amounts.flatMap((a) => a.map(([key]) => key))));
         continue;
