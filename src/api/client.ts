@@ -2,7 +2,6 @@
 // client credentials with a cached token renewed before it expires (one renewal at a time), a single
 // 401 renewal-and-retry, and retries of what may be retried (retry.ts).
 
-import { setFlagsFromString } from "node:v8";
 import PQueue from "p-queue";
 import type { Agent, Dispatcher, FormData } from "undici";
 import { NetformError } from "../diag/index.js";
@@ -111,10 +110,7 @@ export class ApiClient {
    */
   private loadHttp(): NonNullable<ApiClient["http"]> {
     if (this.http) return this.http;
-    // undici parses HTTP with WebAssembly. V8 compiles it quickly, then again optimized in the background
-    // once it is hot, and Node waits for that second compile before it exits: about a tenth of a second
-    // on every short command. The quick compile parses answers fast enough for any apply.
-    setFlagsFromString("--liftoff-only");
+    // undici parses HTTP with WebAssembly; the command line keeps V8 from compiling it twice (src/cli/main.ts).
     this.http = import("./http-modules.js").then(({ Agent, request, loadFormData }) => {
       const timeout = this.options.timeoutMs ?? 60_000;
       // A connection for every slot of both kinds, so that no request waits for a socket after its slot.

@@ -14,17 +14,19 @@ const named = commandNamed(process.argv.slice(2));
 // A run that names no command (`netform`, `--help`, `--version`) needs only the program and its list of
 // commands: a bundle without the commands, a tenth of the size (scripts/bundle.mjs).
 const bundle = join(here, named === undefined ? "program.cjs" : "netform.cjs");
+const load = createRequire(bundle);
+// undici parses HTTP with WebAssembly. V8 compiles it quickly, then again optimized in the background once
+// it is hot, and Node waits for that second compile before it exits: about a tenth of a second on every
+// short command; the quick compile parses answers fast enough for any apply. Set here, before anything is
+// compiled, because V8 accepts a code cache only under the flags it was made with. Not for program.cjs,
+// which calls no service: node:v8 takes a tenth of a bare Node's start to load.
+if (named !== undefined) (load("node:v8") as typeof import("node:v8")).setFlagsFromString("--liftoff-only");
 const debug = process.argv.includes("--debug");
 if (debug || process.env.NODE_DISABLE_COMPILE_CACHE) {
   // With --debug, stack traces give the sources' lines: Node's loader reads the bundle's source map.
   if (debug) process.setSourceMapsEnabled(true);
-  createRequire(bundle)(bundle);
+  load(bundle);
 } else {
-  // V8 accepts a code cache only under the flags it was made with, and the HTTP client sets this one when
-  // it loads (src/api/client.ts says why): set before anything is compiled, the flags are the same at every
-  // start and at every save. Not for program.cjs, which has no HTTP client: node:v8 takes a tenth of a
-  // bare Node's start to load.
-  if (named !== undefined) (createRequire(bundle)("node:v8") as typeof import("node:v8")).setFlagsFromString("--liftoff-only");
   const cache = new CodeCache(join(here, "compile-cache"), named === undefined ? "program" : /^[a-z][a-z-]*$/.test(named) ? named : "other");
   const { commandNames } = cache.run(bundle) as { commandNames: readonly string[] };
   // Saved for the program, each command and `help COMMAND`, not for a mistyped name, which would keep a
