@@ -5,7 +5,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { netform, workspace } from "./cli.js";
+import { EXAMPLES, netform, workspace } from "./cli.js";
 
 const UNFORMATTED = `routeFilters:
   f:
@@ -86,5 +86,11 @@ describe("netform fmt", () => {
     const fmt = await netform(["fmt", "missing.yaml"], { cwd: workspace().dir });
     expect(fmt.code).toBe(1);
     expect(fmt.stderr).toContain("cannot read missing.yaml");
+  });
+
+  it("finds every shipped example already in the canonical form: what users copy is what fmt writes", async () => {
+    const check = await netform(["fmt", "--check", "--recursive"], { cwd: EXAMPLES });
+    expect(check.stdout).toBe("");
+    expect(check.code, check.stderr).toBe(0);
   });
 });
