@@ -5,3 +5,18 @@
 export function commandNamed(args: readonly string[]): string | undefined {
   return args.find((a) => !a.startsWith("-"));
 }
+
+/**
+ * Terraform's spelling of long flags, with one dash (`-out=plan.bin`, `-auto-approve`, `-check`), turned
+ * into commander's (`--out=plan.bin`): users and pipelines coming from Terraform type them by habit. Only a
+ * word that is the long name of an option the run knows is rewritten, so short flags (`-c dir`), their
+ * clusters, negative numbers and everything after `--` stay as they are.
+ */
+export function withDoubleDashes(args: readonly string[], longNames: ReadonlySet<string>): string[] {
+  const end = args.indexOf("--");
+  return args.map((arg, i) => {
+    if (end >= 0 && i > end) return arg;
+    const name = /^-([a-z][a-z0-9-]+)(?:=|$)/.exec(arg)?.[1];
+    return name !== undefined && longNames.has(name) ? `-${arg}` : arg;
+  });
+}

@@ -4,7 +4,7 @@
 
 import { createRequire } from "node:module";
 import type { Command } from "commander";
-import { commandNamed } from "./args.js";
+import { commandNamed, withDoubleDashes } from "./args.js";
 
 type Register = (program: Command) => void;
 
@@ -27,6 +27,7 @@ const COMMANDS: ReadonlyArray<{ usage: string; summary: string; load(): Promise<
   { usage: "schema", summary: "print the JSON Schema of the configuration (for editors and the YAML language server)", load: async () => (await import("./schema.js")).registerSchema },
   { usage: "demo", summary: "the quick start: validate, plan, apply and plan again examples/quickstart on the embedded simulator", load: async () => (await import("./demo.js")).registerDemo },
   { usage: "completion", summary: "print a completion script for bash, zsh or fish: commands, subcommands and flags", load: async () => (await import("./completion.js")).registerCompletion },
+  { usage: "version", summary: "print the version of netform, its platform and its Node.js release (--json for pipelines)", load: async () => (await import("./version.js")).registerVersion },
 ];
 
 const nameOf = (usage: string): string => usage.split(" ")[0]!;
@@ -57,8 +58,16 @@ async function main(): Promise<void> {
   const { createProgram } = await import("./program.js");
   const { version } = createRequire(import.meta.url)("../../package.json") as { version: string };
   const program = createProgram(version);
-  await register(program, process.argv.slice(2));
-  await program.parseAsync(process.argv);
+  const args = process.argv.slice(2);
+  await register(program, args);
+  await program.parseAsync([...process.argv.slice(0, 2), ...withDoubleDashes(args, longOptionNames(program))]);
+}
+
+/** The long names of every option the registered commands and the program take, `help` included. */
+function longOptionNames(cmd: Command, names = new Set(["help"])): Set<string> {
+  for (const option of cmd.options) if (option.long) names.add(option.long.slice(2));
+  for (const sub of cmd.commands) longOptionNames(sub, names);
+  return names;
 }
 
 void main();

@@ -101,3 +101,29 @@ routeFilters:
     expect(keyed.stderr).not.toContain("NETFORM_STATE_KEY");
   });
 });
+
+describe("Terraform's habits", () => {
+  it("takes one-dash long flags: a plan saved with -out= and -detailed-exitcode, applied with -auto-approve", async () => {
+    const ws = workspace(FILTER_WITH_VARIABLE);
+    const run = runner(t, ws);
+    const plan = await run("plan", "-var", "note=habit", "-out=habit.plan", "-detailed-exitcode", "-no-color");
+    expect(plan.code, out(plan)).toBe(2);
+    expect(`${plan.stdout}${plan.stderr}`).toContain("Saved the plan to habit.plan");
+    const applied = await run("apply", "-auto-approve", "habit.plan");
+    expect(applied.code, out(applied)).toBe(0);
+    expect(applied.stdout).toContain("Apply complete! Resources: 1 added");
+    // A word that is no option's name is still refused, as commander refuses it.
+    const unknown = await run("plan", "-var", "note=habit", "-lockfile=readonly");
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toContain("unknown option '-lockfile=readonly'");
+  });
+
+  it("netform version prints the version, platform and Node.js release; --json as one object", async () => {
+    const { version } = (await import("../../package.json", { with: { type: "json" } })).default;
+    const text = await netform(["version"], { cwd: workspace().dir });
+    expect(text.code, text.stderr).toBe(0);
+    expect(text.stdout).toBe(`netform v${version}\non ${process.platform}_${process.arch}, Node.js v${process.versions.node}\n`);
+    const json = await netform(["version", "-json"], { cwd: workspace().dir });
+    expect(JSON.parse(json.stdout)).toEqual({ version, platform: `${process.platform}_${process.arch}`, node: process.versions.node });
+  });
+});
