@@ -89,6 +89,8 @@ export class SecretPaths {
     const leaf = options.transform ?? ((value: unknown) => value);
     // Below a path that holds no secret, and leads to none, the copy needs no more path checks.
     const copy = (value: unknown): unknown => (isPlainObject(value) ? Object.fromEntries(Object.entries(value).map(([k, v]) => [k, copy(v)])) : leaf(value));
+    // Most kinds have no secret at all: nothing to look for on the way down.
+    if (this.paths.length === 0) return copy(body) as Record<string, unknown>;
     const walk = (value: unknown, path: string): unknown => {
       if (path && !this.mayHold(path)) return copy(value);
       if (isPlainObject(value)) return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, walk(v, path ? `${path}.${k}` : k)]));

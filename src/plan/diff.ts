@@ -61,6 +61,8 @@ export interface SecretHashes {
 interface Comparison {
   changes: FieldChange[];
   desired: Body;
+  /** The object as the service has it, in the kind's comparable form ({} when there is none). */
+  observed: Body;
   /** Secret fields compared only with the recorded hash: the service does not return them. */
   notCompared: string[];
 }
@@ -123,7 +125,7 @@ export function compareFields(
     if (!hash.matches(recorded, value)) changes.push({ path, before: recorded ? SENSITIVE_TEXT : undefined, after: SENSITIVE_TEXT, sensitive: true });
   }
   for (const change of changes) if (!updatableBy(kind, change.path)) change.forcesReplacement = true;
-  return { changes, desired, notCompared };
+  return { changes, desired, observed, notCompared };
 }
 
 /** A copy without null leaves: in a desired form they mean "absent", which an object as it will be does not show. */
@@ -368,7 +370,7 @@ function planResource(resource: ConfigResource, input: PlanInput, attribute: Att
     if (!prior && resource.import) {
       const target = input.imports.get(resource.address);
       if (target?.status !== "present") return created("import-missing", `import ${resource.import}: no such object`);
-      const { changes, desired, notCompared } = compareFields(resource, kind, spec, target.body, undefined, input.hash);
+      const { changes, desired, observed, notCompared } = compareFields(resource, kind, spec, target.body, undefined, input.hash);
       return {
         ...base,
         action: "import",
@@ -376,7 +378,7 @@ function planResource(resource: ConfigResource, input: PlanInput, attribute: Att
         importId: resource.import,
         id: target.id,
         reason: changes.length ? `adopt ${resource.import}, then change ${changes.map((c) => c.path).join(", ")}` : `adopt ${resource.import}`,
-        before: masked(kind.observed(target.body), resource.secrets),
+        before: masked(observed, resource.secrets),
         after: afterView(resource, desired, spec),
         changes,
         unknown: unknownPaths(desired),
@@ -394,11 +396,11 @@ function planResource(resource: ConfigResource, input: PlanInput, attribute: Att
     return { ...created("awaiting-delete", "an earlier delete is still running: wait for it, then create anew"), id, awaiting: "delete" };
   }
   if (!forcedReplace.has(resource.address)) writeOnlyWarnings(resource, spec, prior, input.hash).forEach(warn);
-  const { changes, desired, notCompared } = compareFields(resource, kind, spec, observedBody, prior, input.hash);
+  const { changes, desired, observed, notCompared } = compareFields(resource, kind, spec, observedBody, prior, input.hash);
   const common = {
     ...base,
     id,
-    before: masked(kind.observed(observedBody), resource.secrets),
+    before: masked(observed, resource.secrets),
     after: afterView(resource, desired, spec),
     changes,
     unknown: unknownPaths(desired),
