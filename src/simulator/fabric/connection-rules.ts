@@ -313,22 +313,28 @@ function claimsOf(connection: JsonObject): VlanClaim[] {
   return ["aSide", "zSide"].map((side) => claimAt(getPointer(connection, `/${side}/accessPoint`))).filter((c): c is VlanClaim => c !== undefined);
 }
 
+/** The index of service tokens by the VLAN each side's access point selector names, for `reservingToken`. */
+export const TOKEN_VLANS = "vlans";
+
+export function* tokenVlanKeys(token: JsonObject): Iterable<string> {
+  for (const claim of selectorClaims(token)) yield `vlan:${claim.portUuid}:${claim.outer}`;
+}
+
+function selectorClaims(token: JsonObject): VlanClaim[] {
+  return ["aSide", "zSide"].map((side) => claimAt(getPointer(token, `/connection/${side}/accessPointSelectors/0`))).filter((c): c is VlanClaim => c !== undefined);
+}
+
 /**
- * The VLANs unused service tokens hold for the partner they were handed to: an INACTIVE token's port and
- * tags. A token in use leaves the claim to its connection; an expired or deleted one releases it.
+ * The unused service token (other than `exceptToken`) that holds `claim` for the partner it was handed to:
+ * an INACTIVE token keeps its port and tags. A token in use leaves the claim to its connection; an expired
+ * or deleted one releases it.
  */
-function tokenClaims(world: World, exceptToken?: string): Array<{ token: string; claim: VlanClaim }> {
+function reservingToken(world: World, claim: VlanClaim, exceptToken?: string): JsonObject | undefined {
   return world
-    .list("serviceTokens")
+    .lookup("serviceTokens", TOKEN_VLANS, `vlan:${claim.portUuid}:${claim.outer}`)
     .filter((o) => o.uuid !== exceptToken)
     .map((o) => world.view(o))
-    .filter((token) => token.state === "INACTIVE")
-    .flatMap((token) =>
-      ["aSide", "zSide"].flatMap((side) => {
-        const claim = claimAt(getPointer(token, `/connection/${side}/accessPointSelectors/0`));
-        return claim ? [{ token: String(token.uuid), claim }] : [];
-      }),
-    );
+    .find((token) => token.state === "INACTIVE" && selectorClaims(token).some((other) => overlaps(claim, other)));
 }
 
 function overlaps(a: VlanClaim, b: VlanClaim): boolean {
@@ -345,8 +351,8 @@ export function checkVlanFree(world: World, claim: VlanClaim, path: string, exce
   if (taken && claim.outer === 0) fail("invalidProperty", path, `port ${claim.portUuid} is untagged and already carries connection ${String(taken.uuid)}`);
   const tags = claim.inner === undefined ? String(claim.outer) : `${claim.outer}.${claim.inner}`;
   if (taken) fail("invalidProperty", path, `VLAN ${tags} is already used on port ${claim.portUuid} by connection ${String(taken.uuid)}`, claim.outer);
-  const reserved = tokenClaims(world, exceptToken).find((t) => overlaps(claim, t.claim));
-  if (reserved) fail("invalidProperty", path, `VLAN ${tags} on port ${claim.portUuid} is reserved by service token ${reserved.token}, which is not used yet`, claim.outer);
+  const reserved = reservingToken(world, claim, exceptToken);
+  if (reserved) fail("invalidProperty", path, `VLAN ${tags} on port ${claim.portUuid} is reserved by service token ${String(reserved.uuid)}, which is not used yet`, claim.outer);
 }
 
 /**

@@ -34,6 +34,8 @@ import {
   resolvePort,
   resolveSide,
   storedSide,
+  TOKEN_VLANS,
+  tokenVlanKeys,
   type ResolvedSide,
   type RuleContext,
   type VlanClaim,
@@ -521,6 +523,7 @@ export const connectionsArea: Area = {
   define(world) {
     world.defineKind(KIND, { statePath: "/state", eventType: "equinix.fabric.connection", subject: (o) => `${BASE}/${o.uuid}` });
     world.defineIndex(KIND, CONNECTION_REFERENCES, connectionReferences);
+    world.defineIndex("serviceTokens", TOKEN_VLANS, tokenVlanKeys);
     defineSearchIndexes(world);
     world.defineTally(KIND, PORT_BANDWIDTH, portBandwidthUse);
   },

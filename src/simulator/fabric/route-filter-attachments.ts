@@ -9,7 +9,7 @@ import { fail, type ErrorKey } from "../core/errors.js";
 import { canSee, findVisible, type SimApp, type SimEnv } from "../core/context.js";
 import { changeLogUpdate, newChangeLog, paginate, pageLink, queryPage, readObject, rejectUnknownQuery } from "../core/http.js";
 import { getPointer, type Json, type JsonObject, type SimObject, type World } from "../core/world.js";
-import { checkAttachFits } from "./router-routes.js";
+import { ATTACHMENTS_BY_CONNECTION as BY_CONNECTION, ATTACHMENTS_BY_FILTER as BY_FILTER, checkAttachFits } from "./router-routes.js";
 
 export const ROUTE_FILTER_KIND = "routeFilters";
 export const ATTACHMENT_KIND = "routeFilterAttachments";
@@ -58,9 +58,6 @@ export function isLive(status: AttachmentStatus): boolean {
 
 const connectionOf = (attachment: SimObject) => String(attachment.meta.connectionUuid);
 const filterOf = (attachment: SimObject) => String(attachment.meta.routeFilterUuid);
-/** Attachments filed by connection and by filter: attaching, listing and counting ask by one or the other. */
-const BY_CONNECTION = "connection";
-const BY_FILTER = "routeFilter";
 
 /** A deleted connection uses no filter any more, whether it is gone or still readable as DEPROVISIONED. */
 export function connectionInService(world: World, connectionUuid: string): boolean {
@@ -91,6 +88,7 @@ export function defineAttachmentKind(world: World): void {
     eventType: "equinix.fabric.connection.route_filter",
     subject: (o) => `/fabric/v4/connections/${connectionOf(o)}/routeFilters/${filterOf(o)}`,
   });
+  // Attaching, listing and counting ask by connection or by filter (the names are router-routes.ts's).
   world.defineIndex(ATTACHMENT_KIND, BY_CONNECTION, (_body, obj) => [connectionOf(obj)]);
   world.defineIndex(ATTACHMENT_KIND, BY_FILTER, (_body, obj) => [filterOf(obj)]);
 }

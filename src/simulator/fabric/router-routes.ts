@@ -32,18 +32,25 @@ function ruleCount(world: World, filterUuid: string): number {
   return world.lookup(RULE_KIND, RULES_BY_PARENT, filterUuid).filter((r) => world.view(r).state !== "DEPROVISIONED").length;
 }
 
-/** Attachments that bind a filter INBOUND: being attached, attached or being detached. */
-function liveInbound(world: World): SimObject[] {
-  return world.list(ATTACHMENT_KIND).filter((a) => {
+/**
+ * The indexes the attachment area files attachments in (it imports this module, so the names are kept here):
+ * a router's routes are counted per connection, a filter's growth checked per filter, without a scan.
+ */
+export const ATTACHMENTS_BY_CONNECTION = "connection";
+export const ATTACHMENTS_BY_FILTER = "routeFilter";
+
+/** Attachments filed under `key` that bind a filter INBOUND: being attached, attached or being detached. */
+function liveInbound(world: World, index: typeof ATTACHMENTS_BY_CONNECTION | typeof ATTACHMENTS_BY_FILTER, key: string): SimObject[] {
+  const field = index === ATTACHMENTS_BY_CONNECTION ? "connectionUuid" : "routeFilterUuid";
+  return world.lookup(ATTACHMENT_KIND, index, key).filter((a) => {
     const view = world.view(a);
-    return view.direction === "INBOUND" && LIVE_ATTACHMENT.includes(String(view.attachmentStatus));
+    return a.meta[field] === key && view.direction === "INBOUND" && LIVE_ATTACHMENT.includes(String(view.attachmentStatus));
   });
 }
 
 /** The filters attached INBOUND to a connection. */
 function inboundFilters(world: World, connectionUuid: string): SimObject[] {
-  return liveInbound(world)
-    .filter((a) => a.meta.connectionUuid === connectionUuid)
+  return liveInbound(world, ATTACHMENTS_BY_CONNECTION, connectionUuid)
     .map((a) => world.get(String(a.meta.routeFilterUuid), FILTER_KIND))
     .filter((f): f is SimObject => f !== undefined);
 }
@@ -81,8 +88,7 @@ export function checkRoutesFit(world: World, router: SimObject, added: number, f
 export function checkFilterGrowth(world: World, filter: SimObject, added: number, path: string): void {
   const family = familyOfFilter(world, filter);
   const routers = new Map<string, SimObject>();
-  for (const attachment of liveInbound(world)) {
-    if (attachment.meta.routeFilterUuid !== filter.uuid) continue;
+  for (const attachment of liveInbound(world, ATTACHMENTS_BY_FILTER, filter.uuid)) {
     const router = routerOfConnection(world, String(attachment.meta.connectionUuid));
     if (router) routers.set(router.uuid, router);
   }
