@@ -1,9 +1,12 @@
 // What the command line names, read before commander has parsed it: the start-up (main.ts) and the
 // program (netform.ts) both need it before anything else is loaded.
 
-/** The command the arguments name: the first one that is not a global option. */
+/** Global options that take a value, in either spelling: `-chdir DIR` names no command `DIR`. */
+const GLOBALS_WITH_VALUE = new Set(["--chdir", "-chdir"]);
+
+/** The command the arguments name: the first one that is neither a global option nor its value. */
 export function commandNamed(args: readonly string[]): string | undefined {
-  return args.find((a) => !a.startsWith("-"));
+  return args.find((a, i) => !a.startsWith("-") && !(i > 0 && GLOBALS_WITH_VALUE.has(args[i - 1]!)));
 }
 
 /**

@@ -2,6 +2,7 @@
 // command's outcome to the exit codes of CLI.md (0 success, 1 error, 2 changes or drift present).
 
 import { Command, CommanderError, Option } from "commander";
+import { NetformError } from "../diag/index.js";
 import { renderError } from "../views/errors.js";
 import { Output } from "../views/output.js";
 
@@ -38,6 +39,19 @@ export function run<A extends unknown[]>(action: Action<A>) {
   };
 }
 
+/** `--chdir DIR`: the command runs in DIR; a directory that cannot be entered is a user error. */
+function enterDirectory(command: Command): void {
+  const dir = (command.optsWithGlobals() as { chdir?: string }).chdir;
+  if (dir === undefined) return;
+  try {
+    process.chdir(dir);
+  } catch (error) {
+    const reason = (error as NodeJS.ErrnoException).code === "ENOENT" ? "no such directory" : (error as Error).message;
+    renderError(new Output(), new NetformError({ code: "usage", message: `--chdir ${dir}: ${reason}`, hint: "give a directory that exists, relative to where netform runs" }), false);
+    process.exit(1);
+  }
+}
+
 export function createProgram(version: string): Command {
   const program = new Command("netform")
     .description("Declarative provisioning for interconnection infrastructure: connections, routing protocols, route filters, virtual devices and VPNs.")
@@ -48,6 +62,8 @@ export function createProgram(version: string): Command {
       program.configureOutput().writeOut?.(`${version}\n`);
       process.exit(0);
     })
+    .option("--chdir <dir>", "switch to DIR before running the command, as terraform -chdir does: paths given to the command are read from there")
+    .hook("preAction", (_program, command) => enterDirectory(command))
     .option("--no-color", "do not colour the output (also: NO_COLOR=1)")
     .option("--debug", "show stack traces and HTTP traces (secrets redacted)")
     .showHelpAfterError("(run with --help for usage)")

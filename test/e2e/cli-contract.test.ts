@@ -1,6 +1,8 @@
 // What a Terraform user expects of the command line beyond the plan itself: variable files beside the
 // configuration, --target's warnings, and messages that say what to do.
 
+import { existsSync, mkdirSync } from "node:fs";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { useSimulator } from "../support/sim.js";
 import { CONFIG_HEADER, dcConnectionYaml, out, runner } from "./service.js";
@@ -116,6 +118,25 @@ describe("Terraform's habits", () => {
     const unknown = await run("plan", "-var", "note=habit", "-lockfile=readonly");
     expect(unknown.code).toBe(1);
     expect(unknown.stderr).toContain("unknown option '-lockfile=readonly'");
+  });
+
+  it("-chdir=DIR runs the command in DIR: its configuration, its state and the plan file it saves are there", async () => {
+    const ws = workspace();
+    mkdirSync(join(ws.dir, "envs/prod"), { recursive: true });
+    ws.write(FILTER_WITH_VARIABLE, "envs/prod/netform.yaml");
+    const run = runner(t, ws);
+    const plan = await run("-chdir=envs/prod", "plan", "-var", "note=prod", "-out=prod.plan");
+    expect(plan.code, out(plan)).toBe(0);
+    expect(existsSync(join(ws.dir, "envs/prod/prod.plan"))).toBe(true);
+    const applied = await run("-chdir", "envs/prod", "apply", "prod.plan");
+    expect(applied.code, out(applied)).toBe(0);
+    expect(existsSync(join(ws.dir, "envs/prod/netform.state.json"))).toBe(true);
+    expect(existsSync(join(ws.dir, "netform.state.json"))).toBe(false);
+
+    const missing = await run("-chdir=envs/staging", "plan");
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toContain("--chdir envs/staging: no such directory");
+    expect(missing.stderr).not.toMatch(/\n\s+at /);
   });
 
   it("netform version prints the version, platform and Node.js release; --json as one object", async () => {

@@ -41,10 +41,10 @@ export const ATTACHMENTS_BY_FILTER = "routeFilter";
 
 /** Attachments filed under `key` that bind a filter INBOUND: being attached, attached or being detached. */
 function liveInbound(world: World, index: typeof ATTACHMENTS_BY_CONNECTION | typeof ATTACHMENTS_BY_FILTER, key: string): SimObject[] {
-  const field = index === ATTACHMENTS_BY_CONNECTION ? "connectionUuid" : "routeFilterUuid";
+  // Both indexes file an attachment under its metadata, which never changes: what they give matches the key.
   return world.lookup(ATTACHMENT_KIND, index, key).filter((a) => {
     const view = world.view(a);
-    return a.meta[field] === key && view.direction === "INBOUND" && LIVE_ATTACHMENT.includes(String(view.attachmentStatus));
+    return view.direction === "INBOUND" && LIVE_ATTACHMENT.includes(String(view.attachmentStatus));
   });
 }
 

@@ -7,6 +7,8 @@ describe("commandNamed", () => {
   it.each([
     [["plan", "--out", "p"], "plan"],
     [["--no-color", "apply"], "apply"],
+    [["-chdir", "envs/prod", "plan"], "plan"],
+    [["-chdir=envs/prod", "plan"], "plan"],
     [["--help"], undefined],
     [[], undefined],
   ])("%j names %s", (args, named) => {
