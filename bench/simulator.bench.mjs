@@ -9,8 +9,8 @@
 // created, because creating them one by one is what (3) measures.
 // (1) GETs per second of a connection by uuid.
 // (2) Searches per second: connections by name, and connections by state with sorting, one page each;
-//     sorted by last update (the default), the search reads connections in an order it keeps, so the
-//     same search sorted by name (which reads every match) is shown too, without a goal.
+//     sorted by last update (the default) or by name, the search reads connections in an order it keeps
+//     (the one sorted by name is shown without a goal).
 // (3) Connection creates per second (VLAN, bandwidth and redundancy checks) with 10,000 objects over
 //     creates per second with 1,000: flat when the checks use indexes instead of scans.
 // (4) Bytes the embedded world writes to disk per mutating request, with 10,000 objects: a change log, not

@@ -124,6 +124,23 @@ describe("POST /fabric/v4/connections/search by state, sorted by last update", (
     }
   });
 
+  it("sorted by name: both ways, pages cut the same, and a renamed connection in its new place", async () => {
+    const byName = (direction: string, extra: Record<string, unknown> = {}) => byState("PROVISIONED", { sort: [{ property: "/name", direction }], ...extra });
+    expect(inOrder(await search(byName("ASC")))).toEqual(["alpha-dc", "beta-dc", "delta-sandbox", "gamma-sv"]);
+    expect(inOrder(await search(byName("DESC")))).toEqual(["gamma-sv", "delta-sandbox", "beta-dc", "alpha-dc"]);
+    const page = await search(byName("ASC", { pagination: { offset: 1, limit: 2 } }));
+    expect(inOrder(page)).toEqual(["beta-dc", "delta-sandbox"]);
+    expect(page.body.pagination).toEqual({ offset: 1, limit: 2, total: 4 });
+
+    const alpha = (await search(where("/name", "=", ["alpha-dc"]))).body.data[0].uuid;
+    const renamed = await t.call("PATCH", `/fabric/v4/connections/${alpha}`, { body: [{ op: "replace", path: "/name", value: "zeta-dc" }] });
+    expect(renamed.status, JSON.stringify(renamed.body)).toBeLessThan(300);
+    await t.waitFor(`/fabric/v4/connections/${alpha}`, "/name", "zeta-dc");
+    expect(inOrder(await search(byName("ASC")))).toEqual(["beta-dc", "delta-sandbox", "gamma-sv", "zeta-dc"]);
+    // A search the counts cannot total sorts every match instead: the same order.
+    expect(inOrder(await search({ ...where("/bandwidth", ">", [0]), sort: [{ property: "/name", direction: "ASC" }] }))).toEqual(["beta-dc", "delta-sandbox", "gamma-sv", "zeta-dc"]);
+  });
+
   it("counts only what the caller sees, each asked state once, and a connection in the state it has reached", async () => {
     const limited = await search(byState("PROVISIONED"), "limited");
     expect(inOrder(limited)).toEqual(["delta-sandbox"]);

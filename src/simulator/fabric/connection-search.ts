@@ -82,8 +82,14 @@ function compileSearch(filter: Json | undefined, path = "/filter"): Predicate {
 const BY_NAME = "name";
 /** Connections counted per project, and per project and value of each of COUNTED_PROPERTIES. */
 const COUNTS = "searchCounts";
-/** Connections in the order of their last update, the default sort. */
-const BY_UPDATE = "lastUpdate";
+/**
+ * The sorts a search reads in an order the world keeps, by property: the default (last update first) and by
+ * name, as a portal lists connections. Other sorts read every match.
+ */
+const ORDERS: ReadonlyMap<string, string> = new Map([
+  [BY_UPDATE_PROPERTY, "lastUpdate"],
+  ["/name", "byName"],
+]);
 
 /**
  * The only connections a filter can match when it requires a name or a uuid (an `=` or `IN` with one value
@@ -159,14 +165,15 @@ function countedTotal(world: World, principal: Principal, filter: Json | undefin
 }
 
 /**
- * One page of a search whose total the counts give, sorted by last update: the connections read in that
+ * One page of a search whose total the counts give, sorted by one of ORDERS: the connections read in that
  * order until the page is full. Undefined when the search is not one of those.
  */
 function pageInOrder(world: World, principal: Principal, body: JsonObject, matches: Predicate, page: PageRequest, sort: JsonObject[]): PageEnvelope<JsonObject> | undefined {
   const [only, ...more] = sort;
-  if (more.length > 0 || only?.property !== BY_UPDATE_PROPERTY || (only.direction !== "ASC" && only.direction !== "DESC")) return undefined;
-  const total = countedTotal(world, principal, body.filter);
-  const ordered = total === undefined ? undefined : world.inOrder(KIND, BY_UPDATE, only.direction);
+  if (!only || more.length > 0 || (only.direction !== "ASC" && only.direction !== "DESC")) return undefined;
+  const order = ORDERS.get(String(only.property));
+  const total = order === undefined ? undefined : countedTotal(world, principal, body.filter);
+  const ordered = order === undefined || total === undefined ? undefined : world.inOrder(KIND, order, only.direction);
   if (total === undefined || !ordered) return undefined;
   const data: JsonObject[] = [];
   let skipped = 0;
@@ -201,6 +208,8 @@ export function searchConnections(world: World, principal: Principal, body: Json
 export function defineSearchIndexes(world: World): void {
   world.defineIndex(KIND, BY_NAME, (body) => (typeof body.name === "string" ? [body.name] : []));
   world.defineTally(KIND, COUNTS, countsOf);
-  const readUpdate = pointerReader(BY_UPDATE_PROPERTY);
-  world.defineOrder(KIND, BY_UPDATE, (body) => sortText(readUpdate(body)));
+  for (const [property, order] of ORDERS) {
+    const read = pointerReader(property);
+    world.defineOrder(KIND, order, (body) => sortText(read(body)));
+  }
 }
