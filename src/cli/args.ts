@@ -13,12 +13,14 @@ export function commandNamed(args: readonly string[]): string | undefined {
  * Terraform's spelling of long flags, with one dash (`-out=plan.bin`, `-auto-approve`, `-check`), turned
  * into commander's (`--out=plan.bin`): users and pipelines coming from Terraform type them by habit. Only a
  * word that is the long name of an option the run knows is rewritten, so short flags (`-c dir`), their
- * clusters, negative numbers and everything after `--` stay as they are.
+ * clusters, negative numbers and everything after `--` stay as they are. Terraform's `-json`
+ * (`terraform show -json`, `validate -json`) is `--format=json` where a command has a format and no --json.
  */
 export function withDoubleDashes(args: readonly string[], longNames: ReadonlySet<string>): string[] {
   const end = args.indexOf("--");
   return args.map((arg, i) => {
     if (end >= 0 && i > end) return arg;
+    if ((arg === "-json" || arg === "--json") && !longNames.has("json") && longNames.has("format")) return "--format=json";
     const name = /^-([a-z][a-z0-9-]+)(?:=|$)/.exec(arg)?.[1];
     return name !== undefined && longNames.has(name) ? `-${arg}` : arg;
   });

@@ -114,6 +114,10 @@ describe("Terraform's habits", () => {
     const applied = await run("apply", "-auto-approve", "habit.plan");
     expect(applied.code, out(applied)).toBe(0);
     expect(applied.stdout).toContain("Apply complete! Resources: 1 added");
+    // Terraform's -json: the command's --format json.
+    const shown = await run("show", "-json", "habit.plan");
+    expect(shown.code, out(shown)).toBe(0);
+    expect(JSON.parse(shown.stdout).resourceChanges).toHaveLength(1);
     // A word that is no option's name is still refused, as commander refuses it.
     const unknown = await run("plan", "-var", "note=habit", "-lockfile=readonly");
     expect(unknown.code).toBe(1);

@@ -31,4 +31,13 @@ describe("withDoubleDashes", () => {
   ])("%s", (_, args, expected) => {
     expect(withDoubleDashes(args, known)).toEqual(expected);
   });
+
+  it.each([
+    ["a command with a format and no --json: --format=json", new Set(["format"]), ["show", "-json", "p"], ["show", "--format=json", "p"]],
+    ["the same with two dashes", new Set(["format"]), ["validate", "--json"], ["validate", "--format=json"]],
+    ["a command with its own --json keeps it", new Set(["json", "format"]), ["output", "-json"], ["output", "--json"]],
+    ["a command with neither is left to refuse it", new Set(["out"]), ["import", "-json"], ["import", "-json"]],
+  ])("Terraform's -json: %s", (_, names, args, expected) => {
+    expect(withDoubleDashes(args, names)).toEqual(expected);
+  });
 });
