@@ -1,7 +1,7 @@
 // What the command line names, read before commander has parsed it: the start-up (main.ts) and the
 // program (netform.ts) both need it before anything else is loaded.
 
-/** Global options that take a value, in either spelling: `-chdir DIR` names no command `DIR`. */
+/** The global options that take a value (program.ts declares them), in either spelling: `-chdir DIR` names no command `DIR`. */
 const GLOBALS_WITH_VALUE = new Set(["--chdir", "-chdir"]);
 
 /** The command the arguments name: the first one that is neither a global option nor its value. */

@@ -21,7 +21,8 @@ const load = createRequire(bundle);
 // compiled, because V8 accepts a code cache only under the flags it was made with. Not for program.cjs,
 // which calls no service: node:v8 takes a tenth of a bare Node's start to load.
 if (named !== undefined) (load("node:v8") as typeof import("node:v8")).setFlagsFromString("--liftoff-only");
-const debug = process.argv.includes("--debug");
+// Either spelling: netform.ts turns Terraform's one-dash flags into commander's (args.ts).
+const debug = process.argv.includes("--debug") || process.argv.includes("-debug");
 if (debug || process.env.NODE_DISABLE_COMPILE_CACHE) {
   // With --debug, stack traces give the sources' lines: Node's loader reads the bundle's source map.
   if (debug) process.setSourceMapsEnabled(true);

@@ -7,6 +7,7 @@ import { renderError } from "../views/errors.js";
 import { Output } from "../views/output.js";
 
 export interface GlobalOptions {
+  chdir?: string;
   color?: boolean;
   debug?: boolean;
 }
@@ -24,13 +25,14 @@ export function globals(cmd: Command): GlobalOptions {
   return cmd.optsWithGlobals() as GlobalOptions;
 }
 
-/** Wraps a command action: builds the output from the global flags, renders errors, sets the exit code. */
+/** Wraps a command action: enters --chdir's directory, builds the output from the global flags, renders errors, sets the exit code. */
 export function run<A extends unknown[]>(action: Action<A>) {
   return async (...args: unknown[]): Promise<void> => {
     const cmd = args[args.length - 1] as Command;
     const opts = globals(cmd);
     const output = new Output({ ...(opts.color === false ? { color: false } : {}) });
     try {
+      if (opts.chdir !== undefined) enterDirectory(opts.chdir);
       process.exitCode = await action({ output, debug: Boolean(opts.debug) }, ...(args.slice(0, -1) as A));
     } catch (error) {
       renderError(output, error, Boolean(opts.debug));
@@ -39,16 +41,13 @@ export function run<A extends unknown[]>(action: Action<A>) {
   };
 }
 
-/** `--chdir DIR`: the command runs in DIR; a directory that cannot be entered is a user error. */
-function enterDirectory(command: Command): void {
-  const dir = (command.optsWithGlobals() as { chdir?: string }).chdir;
-  if (dir === undefined) return;
+/** `--chdir DIR`: the command runs in DIR, as with `terraform -chdir`; one that cannot be entered is a user error. */
+function enterDirectory(dir: string): void {
   try {
     process.chdir(dir);
   } catch (error) {
     const reason = (error as NodeJS.ErrnoException).code === "ENOENT" ? "no such directory" : (error as Error).message;
-    renderError(new Output(), new NetformError({ code: "usage", message: `--chdir ${dir}: ${reason}`, hint: "give a directory that exists, relative to where netform runs" }), false);
-    process.exit(1);
+    throw new NetformError({ code: "usage", message: `--chdir ${dir}: ${reason}`, hint: "give a directory that exists, relative to where netform runs" });
   }
 }
 
@@ -63,7 +62,6 @@ export function createProgram(version: string): Command {
       process.exit(0);
     })
     .option("--chdir <dir>", "switch to DIR before running the command, as terraform -chdir does: paths given to the command are read from there")
-    .hook("preAction", (_program, command) => enterDirectory(command))
     .option("--no-color", "do not colour the output (also: NO_COLOR=1)")
     .option("--debug", "show stack traces and HTTP traces (secrets redacted)")
     .showHelpAfterError("(run with --help for usage)")

@@ -170,10 +170,10 @@ function countedTotal(world: World, principal: Principal, filter: Json | undefin
  */
 function pageInOrder(world: World, principal: Principal, body: JsonObject, matches: Predicate, page: PageRequest, sort: JsonObject[]): PageEnvelope<JsonObject> | undefined {
   const [only, ...more] = sort;
-  if (!only || more.length > 0 || (only.direction !== "ASC" && only.direction !== "DESC")) return undefined;
-  const order = ORDERS.get(String(only.property));
-  const total = order === undefined ? undefined : countedTotal(world, principal, body.filter);
-  const ordered = order === undefined || total === undefined ? undefined : world.inOrder(KIND, order, only.direction);
+  const order = ORDERS.get(String(only?.property));
+  if (!only || !order || more.length > 0 || (only.direction !== "ASC" && only.direction !== "DESC")) return undefined;
+  const total = countedTotal(world, principal, body.filter);
+  const ordered = total === undefined ? undefined : world.inOrder(KIND, order, only.direction);
   if (total === undefined || !ordered) return undefined;
   const data: JsonObject[] = [];
   let skipped = 0;
