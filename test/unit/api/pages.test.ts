@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { ApiClient } from "../../../src/api/client.js";
-import { listAll, searchAll } from "../../../src/api/pages.js";
+import { itemsOf, listAll, searchAll } from "../../../src/api/pages.js";
 
 /** A service holding `items`, answering pages of at most `cap` with or without a total; it records the offsets asked for and how many were in flight at once. */
 function service(items: number[], options: { cap?: number; total?: boolean; failAt?: number } = {}) {
@@ -62,5 +62,25 @@ describe("paged reads", () => {
   it("fail with the page that failed, leaving no rejection unhandled", async () => {
     const s = service(items(450), { failAt: 300 });
     await expect(collect(listAll<number>(s.api, "/x", { pageSize: 100 }))).rejects.toThrow("page at 300 failed");
+  });
+
+  // The official descriptions and real answers disagree on some lists' shape (device link groups, public keys).
+  it("read a list answered as a bare array as the whole collection, in one request", async () => {
+    const asked: unknown[] = [];
+    const call = async (_m: string, _p: string, opts: { query: unknown }) => {
+      asked.push(opts.query);
+      return items(150);
+    };
+    expect(await collect(listAll<number>({ call } as unknown as ApiClient, "/x", { pageSize: 100 }))).toEqual(items(150));
+    expect(asked).toHaveLength(1);
+  });
+
+  it.each([
+    ["a page", { pagination: { total: 2 }, data: [1, 2] }, [1, 2]],
+    ["a bare array", [1, 2], [1, 2]],
+    ["a page without data", { pagination: { total: 0 } }, []],
+    ["no list at all", null, []],
+  ])("give the items of %s", (_, answer, expected) => {
+    expect(itemsOf(answer)).toEqual(expected);
   });
 });
