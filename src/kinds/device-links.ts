@@ -2,10 +2,19 @@
 // one of its interfaces with its ASN, with a metro link (and its throughput) for each metro when the devices
 // are in several. Every field changes in place by one PATCH of the whole group; the group names the
 // devices by uuid, so it is made after them and deleted before them.
+//
+// Reading the real service (equinix/ne-go's recorded answers ne_device_links_get_resp.json and
+// ne_device_link_get_resp.json): the list is `{pagination, data}` (the official description says a bare
+// array: both are read), `redundancyType` comes back as "Primary" (compared without regard to case), a
+// member's `asn` is left out (compared only when there), and a metro link names its account as
+// `accountNumber` or `account_number` (left out of the comparison: the service may answer with the
+// account's name instead).
 
 import { z } from "zod";
-import { cidr4, digits, isPlainObject, lazily, metroCode, SecretPaths, text, uuid } from "../config/index.js";
+import { listAll } from "../api/index.js";
+import { cidr4, digits, lazily, metroCode, SecretPaths, text, uuid } from "../config/index.js";
 import { asNumber, compact, deleteIdempotently, orGone, readinessFrom, uuidOf, type StateTable } from "./common.js";
+import { enumeration, objectsOf } from "./reading.js";
 import type { Body, KindContext, KindDefinition, KindHandler, ObjectRef, UpdateMethod } from "./types.js";
 
 const BASE = "/ne/v1/links";
@@ -14,7 +23,7 @@ const schema = lazily(() =>
   z.strictObject({
     groupName: text(1, 50, "groupName").optional().describe("default: the resource name"),
     subnet: cidr4().describe("the private subnet the devices are given addresses in, e.g. 192.168.40.0/29"),
-    redundancyType: z.enum(["PRIMARY", "SECONDARY"]).optional(),
+    redundancyType: z.enum(["PRIMARY", "SECONDARY", "Primary", "Secondary"]).optional().describe("compared without regard to case: the service answers \"Primary\""),
     linkDevices: z
       .array(
         z.strictObject({
@@ -43,38 +52,49 @@ const TABLE: StateTable = {
   failed: ["FAILED"],
 };
 
+const PAGE_SIZE = 100;
+
 const groupPath = (id: string) => `${BASE}/${encodeURIComponent(id)}`;
 const statusOf = (body: Body): string | undefined => (typeof body.status === "string" ? body.status : undefined);
-const objects = (v: unknown): Body[] => (Array.isArray(v) ? v.filter(isPlainObject) : []);
+const byDevice = (a: Body, b: Body) => String(a.deviceUuid).localeCompare(String(b.deviceUuid));
+const byMetro = (a: Body, b: Body) => String(a.metroCode).localeCompare(String(b.metroCode));
 
 /**
- * The comparable form, the same for a spec and a response. A metro link's account is left out: the
- * service answers with the account's name, never its number.
+ * The comparable form, the same for a spec and a response: members and metro links in one order (the
+ * service keeps none), throughputs as the strings the service answers, enumerations in capitals.
  */
 function comparable(source: Body): Body {
   return compact({
     groupName: source.groupName,
     subnet: source.subnet,
-    redundancyType: source.redundancyType,
-    linkDevices: objects(source.linkDevices).map((d) => ({ deviceUuid: d.deviceUuid, asn: asNumber(d.asn), interfaceId: asNumber(d.interfaceId) })),
-    metroLinks: objects(source.metroLinks).map((m) => ({ metroCode: m.metroCode, throughput: String(m.throughput), throughputUnit: m.throughputUnit })),
+    redundancyType: enumeration(source.redundancyType),
+    linkDevices: objectsOf(source.linkDevices)
+      .map((d) => ({ deviceUuid: d.deviceUuid, asn: asNumber(d.asn), interfaceId: asNumber(d.interfaceId) }))
+      .sort(byDevice),
+    metroLinks: objectsOf(source.metroLinks)
+      .map((m) => ({ metroCode: m.metroCode, throughput: String(m.throughput), throughputUnit: m.throughputUnit }))
+      .sort(byMetro),
   }) as Body;
 }
 
-/** The request a create and an update send: the whole group. */
+/**
+ * The request a create and an update send: the whole group, as the official client sends it (throughputs
+ * and account numbers as strings, `redundancyType` in capitals as the official description writes it).
+ */
 function requestBody(spec: Body): Body {
   return compact({
     groupName: spec.groupName,
     subnet: spec.subnet,
-    redundancyType: spec.redundancyType,
+    redundancyType: enumeration(spec.redundancyType),
     linkDevices: spec.linkDevices,
-    metroLinks: objects(spec.metroLinks).map((m) => ({ ...m, throughput: String(m.throughput), ...(m.accountNumber === undefined ? {} : { accountNumber: String(m.accountNumber) }) })),
+    metroLinks: objectsOf(spec.metroLinks).map((m) => ({ ...m, throughput: String(m.throughput), ...(m.accountNumber === undefined ? {} : { accountNumber: String(m.accountNumber) }) })),
   }) as Body;
 }
 
 async function everyGroup(ctx: KindContext, query: Record<string, string> = {}): Promise<Body[]> {
-  const groups = await ctx.api.call<unknown>("GET", BASE, { query });
-  return objects(groups);
+  const groups: Body[] = [];
+  for await (const group of listAll<Body>(ctx.api, BASE, { query, pageSize: PAGE_SIZE })) groups.push(group);
+  return groups;
 }
 
 const observe = (ctx: KindContext, ref: ObjectRef) => orGone(() => ctx.api.call<Body>("GET", groupPath(ref.id)));
@@ -95,6 +115,7 @@ const handler: KindHandler = {
   observed: comparable,
 
   updatable: { groupName: UPDATE, subnet: UPDATE, redundancyType: UPDATE, linkDevices: UPDATE, metroLinks: UPDATE },
+  mayOmit: ["linkDevices[].asn", "linkDevices[].interfaceId", "redundancyType"],
 
   async create(ctx, spec) {
     const response = await ctx.api.call<Body>("POST", BASE, { body: requestBody(spec) });

@@ -70,6 +70,13 @@ export interface KindHandler {
   /** Dotted field paths that change in place, and how; a prefix covers everything under it. */
   updatable: Readonly<Record<string, UpdateMethod>>;
   /**
+   * Fields of the comparable form that real answers are known to leave out ("linkDevices[].asn", "[]" for
+   * every item of a list): compared only where the answer carries them, since absent there means the
+   * service's default or what was sent. Every field that cannot change in place is compared so already: a
+   * field missing from an answer never forces a replacement.
+   */
+  mayOmit?: readonly string[];
+  /**
    * The kind's secret fields the service returns in its answers, at the same path as in the spec: these
    * are compared with the service's value, so a change made outside netform is found. Every other secret
    * field is compared only with the hash recorded when netform last sent it (and plans say so).

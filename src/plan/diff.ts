@@ -65,6 +65,39 @@ interface Comparison {
   observed: Body;
   /** Secret fields compared only with the recorded hash: the service does not return them. */
   notCompared: string[];
+  /** Declared fields the answer leaves out, not compared (ResourceChange.notReturned). */
+  notReturned: string[];
+}
+
+/**
+ * The answer's comparable form with the fields the kind knows real answers may leave out (KindHandler.mayOmit)
+ * taken from the desired form where the answer has none, and the patterns that needed it. "[]" walks the
+ * items of a list pairwise, when both forms have as many.
+ */
+function withOmissionsFilled(patterns: readonly string[], desired: Body, observed: Body): { filled: Body; omitted: string[] } {
+  if (patterns.length === 0) return { filled: observed, omitted: [] };
+  const filled = JSON.parse(JSON.stringify(observed)) as Body;
+  const omitted = new Set<string>();
+  const fill = (want: unknown, have: unknown, segments: readonly string[], pattern: string): void => {
+    const [head, ...rest] = segments;
+    if (head === undefined) return;
+    if (head.endsWith("[]")) {
+      const key = head.slice(0, -2);
+      const wanted = isPlainObject(want) ? want[key] : undefined;
+      const had = isPlainObject(have) ? have[key] : undefined;
+      if (!Array.isArray(wanted) || !Array.isArray(had) || wanted.length !== had.length) return;
+      wanted.forEach((item, i) => fill(item, had[i], rest, pattern));
+      return;
+    }
+    if (!isPlainObject(want) || !isPlainObject(have)) return;
+    if (rest.length > 0) return fill(want[head], have[head], rest, pattern);
+    if (want[head] !== undefined && want[head] !== null && (have[head] === undefined || have[head] === null)) {
+      have[head] = want[head];
+      omitted.add(pattern);
+    }
+  };
+  for (const pattern of patterns) fill(desired, filled, pattern.split("."), pattern);
+  return { filled, omitted: [...omitted] };
 }
 
 /**
@@ -98,14 +131,19 @@ export function compareFields(
   const secrets = resource.secrets;
   const desired = kind.desired(spec);
   const observed = observedBody ? kind.observed(observedBody) : {};
+  const { filled, omitted } = observedBody ? withOmissionsFilled(kind.mayOmit ?? [], desired, observed) : { filled: observed, omitted: [] };
+  const notReturned = [...omitted];
   const changes: FieldChange[] = [];
   const notCompared: string[] = [];
   const ignore = resource.lifecycle.ignoreChanges;
   for (const [path, want] of leaves(desired)) {
     if (ignored(path, ignore) || secrets.holdsSecret(path)) continue;
-    const have = readPath(observed, path);
+    const have = readPath(filled, path);
     if (isUnknownValue(want)) changes.push({ path, before: have, unknown: true });
-    else if (!sameValue(want, have)) changes.push({ path, before: have, after: want });
+    else if (sameValue(want, have)) continue;
+    // A field the answer leaves out is the service's default or what was sent: never a replacement.
+    else if (have === undefined && observedBody && !updatableBy(kind, path)) notReturned.push(path);
+    else changes.push({ path, before: have, after: want });
   }
   for (const [path, value] of leaves(spec)) {
     if (!secrets.holdsSecret(path) || ignored(path, ignore)) continue;
@@ -125,7 +163,7 @@ export function compareFields(
     if (!hash.matches(recorded, value)) changes.push({ path, before: recorded ? SENSITIVE_TEXT : undefined, after: SENSITIVE_TEXT, sensitive: true });
   }
   for (const change of changes) if (!updatableBy(kind, change.path)) change.forcesReplacement = true;
-  return { changes, desired, observed, notCompared };
+  return { changes, desired, observed, notCompared, notReturned };
 }
 
 /** A copy without null leaves: in a desired form they mean "absent", which an object as it will be does not show. */
@@ -370,7 +408,7 @@ function planResource(resource: ConfigResource, input: PlanInput, attribute: Att
     if (!prior && resource.import) {
       const target = input.imports.get(resource.address);
       if (target?.status !== "present") return created("import-missing", `import ${resource.import}: no such object`);
-      const { changes, desired, observed, notCompared } = compareFields(resource, kind, spec, target.body, undefined, input.hash);
+      const { changes, desired, observed, notCompared, notReturned } = compareFields(resource, kind, spec, target.body, undefined, input.hash);
       return {
         ...base,
         action: "import",
@@ -383,6 +421,7 @@ function planResource(resource: ConfigResource, input: PlanInput, attribute: Att
         changes,
         unknown: unknownPaths(desired),
         ...(notCompared.length ? { notCompared } : {}),
+        ...(notReturned.length ? { notReturned } : {}),
       };
     }
     if (prior?.pending?.operation === "create" && fresh?.status === "absent") return created("create-not-reached", "the previous run's create did not reach the service");
@@ -396,7 +435,7 @@ function planResource(resource: ConfigResource, input: PlanInput, attribute: Att
     return { ...created("awaiting-delete", "an earlier delete is still running: wait for it, then create anew"), id, awaiting: "delete" };
   }
   if (!forcedReplace.has(resource.address)) writeOnlyWarnings(resource, spec, prior, input.hash).forEach(warn);
-  const { changes, desired, observed, notCompared } = compareFields(resource, kind, spec, observedBody, prior, input.hash);
+  const { changes, desired, observed, notCompared, notReturned } = compareFields(resource, kind, spec, observedBody, prior, input.hash);
   const common = {
     ...base,
     id,
@@ -405,6 +444,7 @@ function planResource(resource: ConfigResource, input: PlanInput, attribute: Att
     changes,
     unknown: unknownPaths(desired),
     ...(notCompared.length ? { notCompared } : {}),
+    ...(notReturned.length ? { notReturned } : {}),
   };
   const failed = kind.readiness(observedBody, "create");
   if (typeof failed === "object") return { ...common, action: "replace", reasonCode: "failed-state", reason: `the service reports ${failed.failed}`, createBeforeDestroy: resource.lifecycle.createBeforeDestroy };

@@ -96,6 +96,12 @@ export interface ResourceChange {
    * one of them cannot be seen.
    */
   notCompared?: string[];
+  /**
+   * Declared fields the service's answer leaves out, so not compared: a field that cannot change in place,
+   * or one the kind knows real answers omit (KindHandler.mayOmit). Absent there means the service's default
+   * or what was sent, never a change.
+   */
+  notReturned?: string[];
   /** replace: create the new object before deleting the old one. */
   createBeforeDestroy?: boolean;
   /** Addresses this one depends on. */

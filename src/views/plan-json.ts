@@ -52,6 +52,10 @@ export const resourceChangeDocumentSchema = z
       .array(z.string())
       .optional()
       .describe("secret fields the service does not return: not readable, so not compared with the service; only the declared value with the hash of what netform last sent"),
+    notReturned: z
+      .array(z.string())
+      .optional()
+      .describe("declared fields the service's answer leaves out, so not compared: absent there means the service's default or what was sent"),
     changes: z.array(fieldChangeDocumentSchema),
     id: z.string().optional().describe("the existing object's id"),
     importId: z.string().optional().describe("import: the uuid adopted"),
@@ -167,6 +171,7 @@ export function resourceChangeDocument(rc: ResourceChange): ResourceChangeDocume
     afterUnknown: [...rc.unknown],
     sensitivePaths: sensitivePathsOf(rc.kind, rc.sensitive),
     ...(rc.notCompared?.length ? { notCompared: [...rc.notCompared] } : {}),
+    ...(rc.notReturned?.length ? { notReturned: [...rc.notReturned] } : {}),
     changes: rc.changes.map((fc) => {
       const segs = segments(fc.path);
       const sensitive = fc.sensitive === true || masks.isSensitive(segs);

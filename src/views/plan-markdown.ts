@@ -16,7 +16,7 @@ import { outputChangeLines } from "./outputs.js";
 import { lookupLines, lookupPhrase } from "./plan-lookups.js";
 import { durationPhrase } from "./plan-duration.js";
 import { riskNote } from "./plan-risks.js";
-import { noChangesMessage, notComparedLines, planCounts, refreshOnlyCount } from "./plan-text.js";
+import { noChangesMessage, planCounts, refreshOnlyCount, unreadNotes } from "./plan-text.js";
 import { createdLines, deletedLines, fieldChangeLines, gutterLines } from "./values.js";
 
 export interface MarkdownOptions {
@@ -65,11 +65,11 @@ export function renderPlanMarkdown(plan: Plan, options: MarkdownOptions = {}): s
   });
 }
 
-/** The secret fields the service does not return (plan-text.ts says why), as a note. */
+/** What the plan could not compare (plan-text.ts says why), as notes. */
 function notComparedNote(plan: Plan): string {
-  const [lead, ...fields] = notComparedLines(plan);
-  if (lead === undefined) return "";
-  return ["> [!NOTE]", `> ${escapeInline(lead)}`, ...fields.map((line) => `> - ${escapeInline(line.trim())}`)].join("\n");
+  return unreadNotes(plan)
+    .map((n) => ["> [!NOTE]", `> ${escapeInline(n.lead)}`, ...n.fields.map((line) => `> - ${escapeInline(line)}`)].join("\n"))
+    .join("\n\n");
 }
 
 function defaultTitle(mode: PlanMode): string {

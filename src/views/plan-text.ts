@@ -17,8 +17,8 @@ import { createdLines, deletedLines, fieldChangeLines, Masks, pad, paintSym, typ
 export function renderPlanText(plan: Plan, c: Colors): string {
   const drifted = new Set(plan.drifted ?? []);
   const blocks = [...lookupBlocks(plan, c), ...plan.changes.map((rc) => renderResource(rc, plan.mode, c, drifted)).filter((lines) => lines.length > 0)];
-  const unread = notComparedLines(plan);
-  const note = unread.length > 0 ? `\n${unread.map((line) => c.dim(line)).join("\n")}\n` : "";
+  const unread = unreadNotes(plan);
+  const note = unread.length > 0 ? `\n${unread.flatMap((n) => [n.lead, ...n.fields.map((f) => `  ${f}`)].map((line) => c.dim(line))).join("\n")}\n` : "";
   const outputs = outputChangeLines(plan, c);
   if (!hasChanges(plan) || blocks.length + outputs.length === 0) return `${noChangesMessage(plan.mode, unread.length > 0)}\n${note}`;
   const cost = costTextLines(plan, c);
@@ -27,15 +27,26 @@ export function renderPlanText(plan: Plan, c: Colors): string {
   return `${parts.join("\n\n")}\n${note}`;
 }
 
+/** A note under a plan: what it says, and the fields it is about, each as "address: paths". */
+export interface UnreadNote {
+  lead: string;
+  fields: string[];
+}
+
 /**
- * The secret fields the service does not return, so that no plan claims a match it did not check: a
- * change made to them outside netform cannot be seen.
+ * What the plan could not compare, so that no plan claims a match it did not check: the secret fields the
+ * service does not return (a change made to them outside netform cannot be seen), and the declared fields
+ * its answers leave out.
  */
-export function notComparedLines(plan: Plan): string[] {
+export function unreadNotes(plan: Plan): UnreadNote[] {
   if (plan.mode === "destroy") return [];
-  const fields = plan.changes.filter((rc) => rc.action !== "delete" && rc.notCompared?.length).map((rc) => `  ${rc.address}: ${rc.notCompared!.join(", ")}`);
-  if (fields.length === 0) return [];
-  return ["Secrets not readable; not compared (the service does not return them; compared only with what netform last sent):", ...fields];
+  const shown = plan.changes.filter((rc) => rc.action !== "delete");
+  const fieldsOf = (pick: (rc: ResourceChange) => string[] | undefined) => shown.filter((rc) => pick(rc)?.length).map((rc) => `${rc.address}: ${pick(rc)!.join(", ")}`);
+  const notes: UnreadNote[] = [
+    { lead: "Secrets not readable; not compared (the service does not return them; compared only with what netform last sent):", fields: fieldsOf((rc) => rc.notCompared) },
+    { lead: "Not in the service's answers; not compared (absent there means the service's default or what was sent):", fields: fieldsOf((rc) => rc.notReturned) },
+  ];
+  return notes.filter((n) => n.fields.length > 0);
 }
 
 function header(mode: PlanMode): string {

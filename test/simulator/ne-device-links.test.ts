@@ -29,8 +29,9 @@ describe("device link groups", () => {
         { deviceUuid: b, asn: 65002, interfaceId: 6, ipAssigned: "192.168.40.2/29", status: "PROVISIONED" },
       ],
     });
-    expect((await t.call("GET", `/ne/v1/links?virtualDeviceUuid=${b}`)).body).toMatchObject([{ uuid }]);
-    expect((await t.call("GET", "/ne/v1/links?groupName=other")).body).toEqual([]);
+    // One page, as the real service answers (the official description says a bare array).
+    expect((await t.call("GET", `/ne/v1/links?virtualDeviceUuid=${b}`)).body).toMatchObject({ pagination: { offset: 0, total: 1 }, data: [{ uuid, redundancyType: "Primary" }] });
+    expect((await t.call("GET", "/ne/v1/links?groupName=other")).body).toMatchObject({ pagination: { total: 0 }, data: [] });
 
     expect((await t.call("PATCH", `/ne/v1/links/${uuid}`, { body: group([a, b], { groupName: "ha-link-2", subnet: "192.168.41.0/29" }) })).status).toBe(204);
     expect(await t.waitFor(`/ne/v1/links/${uuid}`, "/status", "PROVISIONED")).toMatchObject({ groupName: "ha-link-2", linkDevices: [{ ipAssigned: "192.168.41.1/29" }, {}] });

@@ -45,6 +45,13 @@ export const CONFORMANCE_EXCEPTIONS: ConformanceException[] = [
     { operation: "GET /ne/v1/devices", instancePath: "/data/*/additionalBandwidth" },
   ].map((x) => ({ ...x, status: "200", keyword: "type", reason: "specification 2.10: a device's additionalBandwidth is an integer (Mbps); the official schema says string" })),
   {
+    operation: "GET /ne/v1/links",
+    status: "200",
+    instancePath: "",
+    keyword: "type",
+    reason: "real answers list device link groups as one page {pagination, data} (equinix/ne-go's recorded ne_device_links_get_resp.json); the official description says an array of such pages",
+  },
+  {
     operation: "GET /ne/v1/vpn/{uuid}",
     status: "404",
     instancePath: "",

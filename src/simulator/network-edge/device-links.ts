@@ -2,11 +2,15 @@
 // subnet, each on one of its interfaces with its ASN, and, for devices in more than one metro, a metro link
 // per metro with its throughput. A group is made (202), read, listed, changed by PATCH and deleted; its
 // status moves PROVISIONING -> PROVISIONED, and a deleted group is DEPROVISIONING until it is gone (404).
+// Where the official description and the real service differ, the simulator answers as the real one
+// (equinix/ne-go's recorded answers ne_device_links_get_resp.json, ne_device_link_get_resp.json): the list is
+// one page `{pagination, data}`, not a bare array, and `redundancyType` reads "Primary" or "Secondary",
+// whatever case the request wrote it in.
 
 import type { Context } from "hono";
 import { fail } from "../core/errors.js";
 import { canSee, type Area, type Principal, type SimApp, type SimEnv } from "../core/context.js";
-import { queryPage, readObject, rejectUnknownQuery } from "../core/http.js";
+import { paginate, queryPage, readObject, rejectUnknownQuery } from "../core/http.js";
 import { METRO_BY_CODE } from "../core/metros-data.js";
 import { ACCOUNTS } from "../core/auth.js";
 import { optionalInteger, rejectUnknownFields } from "./device-fields.js";
@@ -15,6 +19,8 @@ import type { Json, JsonObject, SimObject, World } from "../core/world.js";
 
 const KIND = "deviceLinks";
 const REDUNDANCY_TYPES = ["PRIMARY", "SECONDARY"] as const;
+/** How the real service spells each redundancy type in its answers. */
+const REDUNDANCY_ANSWERS: Readonly<Record<(typeof REDUNDANCY_TYPES)[number], string>> = { PRIMARY: "Primary", SECONDARY: "Secondary" };
 const THROUGHPUT_UNITS = ["Mbps", "Gbps"] as const;
 const PROVISION_MS = 30_000;
 const UPDATE_MS = 15_000;
@@ -99,12 +105,13 @@ function readGroup(world: World, principal: Principal, body: JsonObject): JsonOb
   const devices = linkDevices(world, principal, body);
   if (devices.length > 2 ** (32 - bits) - 2) fail("invalidProperty", "subnet", `subnet ${subnet} has too few addresses for ${devices.length} devices`, subnet);
   const rawRedundancy = optionalString(body, "redundancyType");
-  const redundancyType = rawRedundancy === undefined ? undefined : oneOf(rawRedundancy, REDUNDANCY_TYPES, "redundancyType");
+  // The official client and the provider send it in capitals; the service reads it without regard to case.
+  const redundancyType = REDUNDANCY_ANSWERS[oneOf(rawRedundancy?.toUpperCase() ?? "PRIMARY", REDUNDANCY_TYPES, "redundancyType")];
   const metros = metroLinks(principal, body, new Set(devices.map((d) => String(d.device.metroCode))));
   return {
     groupName,
     subnet,
-    ...(redundancyType === undefined ? {} : { redundancyType }),
+    redundancyType,
     metroLinks: metros,
     linkDevices: devices.map(({ device, asn, interfaceId }, i) => ({
       deviceUuid: device.uuid ?? null,
@@ -157,10 +164,7 @@ async function updateGroup(c: Context<SimEnv>, world: World): Promise<Response> 
   refuseIfLeaving(world.view(obj), obj.uuid);
   const group = readGroup(world, principal, await readObject(c));
   world.settle(obj);
-  world.edit(obj, (stored) => {
-    delete stored.redundancyType;
-    Object.assign(stored, group, neUpdatedBy(principal, world.nowIso()));
-  });
+  world.edit(obj, (stored) => Object.assign(stored, group, neUpdatedBy(principal, world.nowIso())));
   world.transition(obj, statusOf(group, "PROVISIONING"), [{ afterMs: UPDATE_MS, set: statusOf(group, "PROVISIONED") }], statusOf(group, "FAILED"));
   return c.body(null, 204);
 }
@@ -176,7 +180,6 @@ function deleteGroup(c: Context<SimEnv>, world: World): Response {
   return c.body(null, 204);
 }
 
-/** The official description answers the list with a plain array of groups. */
 function listGroups(c: Context<SimEnv>, world: World): Response {
   rejectUnknownQuery(c, ["metro", "virtualDeviceUuid", "accountUcmId", "groupUuid", "groupName", "offset", "limit"]);
   const principal = c.get("principal");
@@ -191,7 +194,7 @@ function listGroups(c: Context<SimEnv>, world: World): Response {
     .filter((v) => groupName === undefined || v.groupName === groupName)
     .filter((v) => device === undefined || members(v).some((d) => d.deviceUuid === device))
     .filter((v) => metro === undefined || members(v).some((d) => d.metroCode === metro));
-  return c.json(items.slice(offset, offset + limit));
+  return c.json(paginate(items, { offset, limit }));
 }
 
 export const deviceLinksArea: Area = {

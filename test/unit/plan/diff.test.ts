@@ -72,6 +72,8 @@ interface Expected {
   importId?: string;
   createBeforeDestroy?: boolean;
   awaiting?: ResourceChange["awaiting"];
+  /** The declared fields the answer left out, not compared. */
+  notReturned?: string[];
 }
 
 interface Row {
@@ -333,6 +335,50 @@ const rows: Row[] = [
   },
 ];
 
+// Two devices joined by a link group, as declared and as real answers show the group (members without their
+// ASN, equinix/ne-go's recorded ne_device_link_get_resp.json).
+const LINK = "deviceLinks.l";
+const DEVICE_1 = "9ea5a0e4-2bf7-45c2-9aa7-e846a8cd5560";
+const DEVICE_2 = "8ea5a0e4-2bf7-45c2-9aa7-e846a8cd5561";
+const linkGroup = { groupName: "l", subnet: "10.0.0.0/27", linkDevices: [{ deviceUuid: DEVICE_1, asn: 65001, interfaceId: 6 }, { deviceUuid: DEVICE_2, asn: 65002, interfaceId: 6 }] };
+const linkBody = (interfaceId: number) => ({
+  uuid: F_ID,
+  groupName: "l",
+  subnet: "10.0.0.0/27",
+  status: "PROVISIONED",
+  redundancyType: "Primary",
+  linkDevices: [DEVICE_2, DEVICE_1].map((deviceUuid) => ({ deviceUuid, interfaceId, ipAssigned: "10.0.0.2/27", status: "PROVISIONED" })),
+});
+
+rows.push(
+  {
+    name: "a field that cannot change in place, left out of the answer: not compared, never a replacement, and said so",
+    resources: { routeFilters: { f: filter() } },
+    state: { [F]: recordedF },
+    refreshed: { [F]: { status: "present", id: F_ID, body: (({ type: _type, ...rest }) => rest)(filterBody("f", F_ID)) } },
+    expect: { [F]: { action: "no-op", reasonCode: "unchanged", notReturned: ["type"] } },
+  },
+  {
+    name: "a field that changes in place, left out of the answer: a change, since absent is not what is declared",
+    resources: { routeFilters: { f: filter() } },
+    state: { [F]: recordedF },
+    refreshed: { [F]: { status: "present", id: F_ID, body: (({ description: _description, ...rest }) => rest)(filterBody("f", F_ID)) } },
+    expect: { [F]: { action: "update", reasonCode: "update", changed: ["description"], notReturned: [] } },
+  },
+  {
+    name: "a list item's field the kind knows real answers leave out (a link member's ASN): not compared, and said so",
+    resources: { deviceLinks: { l: linkGroup } },
+    state: { [LINK]: recorded("deviceLinks", F_ID, linkBody(6)) },
+    expect: { [LINK]: { action: "no-op", reasonCode: "unchanged", notReturned: ["linkDevices[].asn"] } },
+  },
+  {
+    name: "a list item's field the answer carries and that differs (a link member's interface): a change in place",
+    resources: { deviceLinks: { l: linkGroup } },
+    state: { [LINK]: recorded("deviceLinks", F_ID, linkBody(7)) },
+    expect: { [LINK]: { action: "update", reasonCode: "update", changed: ["linkDevices"] } },
+  },
+);
+
 function configurationText(resources: Resources, removed?: Row["removed"]): string {
   const sections = Object.entries(resources).map(([kind, byName]) => `${kind}: ${JSON.stringify(byName)}\n`);
   return `netform: 1\nprovider: { endpoint: embedded, projectId: ${PROJECT} }\n${sections.join("")}${removed ? `removed: ${JSON.stringify(removed)}\n` : ""}`;
@@ -370,6 +416,7 @@ function decision(change: ResourceChange, expected: Expected | undefined): Expec
   if (expected?.importId) out.importId = change.importId;
   if (expected?.createBeforeDestroy !== undefined) out.createBeforeDestroy = change.createBeforeDestroy;
   if (expected?.awaiting) out.awaiting = change.awaiting;
+  if (expected?.notReturned) out.notReturned = change.notReturned ?? [];
   return out;
 }
 
