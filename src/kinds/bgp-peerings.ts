@@ -2,11 +2,17 @@
 // address on the connection to the remote peer, with an optional MD5 authentication key (sensitive). Every
 // session field changes in place by one PUT; the connection cannot change. The service has no delete: a
 // peering removed from the configuration is forgotten (the plan says so), and goes with its connection.
+//
+// Reading the real service (equinix/ne-go's recorded answer ne_bgp_get_resp.json): the connection and the
+// device are spelled `connectionUUID` and `virtualDeviceUUID` there and `connectionUuid` in the official
+// description (both are read), and the answer carries the authentication key, so the key is compared with
+// the service's, as the routing protocols' and the VPNs' are.
 
 import { z } from "zod";
 import { listAll } from "../api/index.js";
 import { cidr4, ipv4, lazily, SecretPaths, uuid } from "../config/index.js";
 import { asNumber, compact, orGone, readinessFrom, uuidOf, type StateTable } from "./common.js";
+import { uuidField } from "./reading.js";
 import type { Body, KindContext, KindDefinition, KindHandler, ObjectRef, Readiness, UpdateMethod } from "./types.js";
 
 const BASE = "/ne/v1/bgp";
@@ -33,9 +39,9 @@ const peeringPath = (id: string) => `${BASE}/${encodeURIComponent(id)}`;
 const statusOf = (body: Body): string | undefined => (typeof body.provisioningStatus === "string" ? body.provisioningStatus : undefined);
 const isGone = (body: Body) => statusOf(body) === "DEPROVISIONED";
 
-/** The comparable form; the authentication key is compared by the engine's hash. */
+/** The comparable form; the engine compares the authentication key, a secret, apart. */
 const comparable = (source: Body): Body =>
-  compact({ connectionUuid: source.connectionUuid, localIpAddress: source.localIpAddress, localAsn: asNumber(source.localAsn), remoteIpAddress: source.remoteIpAddress, remoteAsn: asNumber(source.remoteAsn) }) as Body;
+  compact({ connectionUuid: uuidField(source, "connectionUuid"), localIpAddress: source.localIpAddress, localAsn: asNumber(source.localAsn), remoteIpAddress: source.remoteIpAddress, remoteAsn: asNumber(source.remoteAsn) }) as Body;
 
 /** What the PUT takes: the session, its key included (the service keeps no key the PUT leaves out). */
 const sessionBody = (spec: Body): Body =>
@@ -67,6 +73,7 @@ const handler: KindHandler = {
   observed: comparable,
 
   updatable: { localIpAddress: PUT, localAsn: PUT, remoteIpAddress: PUT, remoteAsn: PUT, authenticationKey: PUT },
+  returnedSecrets: new SecretPaths(["authenticationKey"]),
 
   async create(ctx, spec) {
     const response = await ctx.api.call<Body>("POST", BASE, { body: { connectionUuid: spec.connectionUuid, ...sessionBody(spec) } });
@@ -91,6 +98,8 @@ const handler: KindHandler = {
   async lookup(ctx, spec, owned) {
     if (typeof spec.connectionUuid !== "string") return undefined;
     for await (const body of listAll<Body>(ctx.api, BASE, { query: { connectionUuid: spec.connectionUuid }, pageSize: PAGE_SIZE })) {
+      // A service that ignores the filter must not hand over another connection's peering.
+      if (uuidField(body, "connectionUuid") !== spec.connectionUuid) continue;
       if (typeof body.uuid === "string" && !isGone(body) && !owned?.has(body.uuid)) return { id: body.uuid, body };
     }
     return undefined;
