@@ -5,6 +5,9 @@ import { useSimulator } from "../support/sim.js";
 const t = useSimulator();
 
 const OFFICE = { protocol: "TCP", srcPort: "any", dstPort: "22", subnet: "198.51.100.0/24", description: "office SSH" };
+/** The rule as the service answers it: its sources as `subnets`, the way real answers spell them. */
+const { subnet: _officeSubnet, ...officeRest } = OFFICE;
+const OFFICE_ANSWERED = { ...officeRest, srcType: "SUBNET", subnets: ["198.51.100.0/24"] };
 
 async function createTemplate(name = "office", inboundRules: unknown[] = [OFFICE]): Promise<string> {
   const res = await t.call("POST", "/ne/v1/aclTemplates", { body: { name, description: "who may reach the device", inboundRules } });
@@ -20,7 +23,7 @@ describe("ACL templates", () => {
       uuid,
       name: "office",
       description: "who may reach the device",
-      inboundRules: [{ ...OFFICE, seqNo: 1 }],
+      inboundRules: [{ ...OFFICE_ANSWERED, seqNo: 1 }],
       virtualDeviceDetails: [],
       createdBy: "demo-user",
     });
@@ -30,11 +33,27 @@ describe("ACL templates", () => {
     const replaced = await t.call("PUT", `/ne/v1/aclTemplates/${uuid}`, { body: { name: "office-v2", inboundRules: [{ protocol: "IP", srcPort: "any", dstPort: "any", subnet: "203.0.113.0/24" }, OFFICE] } });
     expect(replaced.status).toBe(204);
     const after = (await t.call("GET", `/ne/v1/aclTemplates/${uuid}`)).body;
-    expect(after).toMatchObject({ name: "office-v2", inboundRules: [{ protocol: "IP", subnet: "203.0.113.0/24", seqNo: 1 }, { ...OFFICE, seqNo: 2 }] });
+    expect(after).toMatchObject({ name: "office-v2", inboundRules: [{ protocol: "IP", subnets: ["203.0.113.0/24"], seqNo: 1 }, { ...OFFICE_ANSWERED, seqNo: 2 }] });
+    expect(after.inboundRules[0].subnet).toBeUndefined();
     expect(after.description).toBeUndefined();
 
     expect((await t.call("DELETE", `/ne/v1/aclTemplates/${uuid}`)).status).toBe(204);
     expect((await t.call("GET", `/ne/v1/aclTemplates/${uuid}`)).status).toBe(404);
+  });
+
+  it("takes several subnets, a domain, and up to 10 destination ports, as the real service does", async () => {
+    const rules = [
+      { protocol: "UDP", subnets: ["192.0.2.0/24", "203.0.113.0/24"], dstPort: "53,1045,2041" },
+      { protocol: "TCP", srcType: "DOMAIN", fqdn: "vpn.example.com", dstPort: "1,2,3,4,5,6,7,8,9,10" },
+    ];
+    const uuid = await createTemplate("mixed", rules);
+    const { inboundRules } = (await t.call("GET", `/ne/v1/aclTemplates/${uuid}`)).body;
+    expect(inboundRules).toMatchObject([
+      { seqNo: 1, srcType: "SUBNET", subnets: ["192.0.2.0/24", "203.0.113.0/24"], protocol: "UDP", srcPort: "any", dstPort: "53,1045,2041" },
+      { seqNo: 2, srcType: "DOMAIN", fqdn: "vpn.example.com", protocol: "TCP", dstPort: "1,2,3,4,5,6,7,8,9,10" },
+    ]);
+    // What the domain resolves to: one address, the same on every read.
+    expect(inboundRules[1].subnets).toEqual([expect.stringMatching(/^198\.1[89]\.\d+\.\d+\/32$/)]);
   });
 
   it("refuses rules the service cannot apply, naming the rule's field", async () => {
@@ -43,6 +62,15 @@ describe("ACL templates", () => {
       [{ ...OFFICE, protocol: "ICMP" }, "inboundRules[0].protocol"],
       [{ ...OFFICE, dstPort: "70000" }, "inboundRules[0].dstPort"],
       [{ ...OFFICE, protocol: "IP" }, "inboundRules[0].dstPort"],
+      [{ ...OFFICE, dstPort: "1,2,3,4,5,6,7,8,9,10,11" }, "inboundRules[0].dstPort"],
+      [{ ...OFFICE, dstPort: "2000-1000" }, "inboundRules[0].dstPort"],
+      [{ ...OFFICE, subnets: ["198.51.100.0/24"] }, "inboundRules[0].subnets"],
+      [{ ...officeRest, subnets: ["198.51.100.0/24", "10.0.0.0"] }, "inboundRules[0].subnets[1]"],
+      [{ ...OFFICE, srcType: "SUBNET", fqdn: "example.com" }, "inboundRules[0].fqdn"],
+      [{ ...OFFICE, fqdn: "example.com" }, "inboundRules[0].subnet"],
+      [{ ...officeRest, srcType: "DOMAIN" }, "inboundRules[0].fqdn"],
+      [{ ...officeRest, srcType: "DOMAIN", fqdn: "not a domain" }, "inboundRules[0].fqdn"],
+      [{ ...officeRest, srcType: "HOST", subnet: "198.51.100.0/24" }, "inboundRules[0].srcType"],
     ];
     for (const [rule, property] of cases) {
       const res = await t.call("POST", "/ne/v1/aclTemplates", { body: { name: "bad", inboundRules: [rule] } });

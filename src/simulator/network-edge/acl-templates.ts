@@ -3,6 +3,10 @@
 // deleted; none has a status of its own. Devices name templates by uuid in their aclDetails: the service
 // refuses a device order or ACL change naming a template it does not have, and refuses to delete a
 // template a device still uses.
+// Rules answer as the real service's do (equinix/ne-go's recorded answers ne_acltemplate_get_resp.json,
+// ne_acltemplates_get_resp.json), where the official description is contradicted: sources as `subnets: [...]`
+// with their `srcType`, a request's `subnet` or `subnets` read alike; a DOMAIN rule's `fqdn` resolved to a
+// subnet; up to 10 destination ports listed comma separated (the incumbent provider's rule).
 
 import type { Context } from "hono";
 import { fail } from "../core/errors.js";
@@ -21,9 +25,12 @@ const INTERFACE_FIELDS = [
   ["mgmtAclTemplateUuid", "MGMT"],
 ] as const;
 
+const SOURCE_TYPES = ["SUBNET", "DOMAIN"] as const;
 const CIDR = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})\/(\d{1,2})$/;
-/** "any", a port, or a range of ports ("1024-2048"). */
-const PORT = /^(any|\d{1,5}(-\d{1,5})?)$/;
+/** "any", a port, a range of ports ("1024-2048"), or ports listed with commas ("53,1045,2041"). */
+const PORT = /^(any|\d{1,5}-\d{1,5}|\d{1,5}(,\d{1,5})*)$/;
+const MAX_LISTED_PORTS = 10;
+const FQDN = /^(?=.{1,253}$)([A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+[A-Za-z]{2,63}$/;
 
 function isCidr(value: string): boolean {
   const m = CIDR.exec(value);
@@ -32,11 +39,43 @@ function isCidr(value: string): boolean {
 
 function port(rule: JsonObject, key: string, property: string, protocol: string): string {
   const raw = rule[key];
-  const value = typeof raw === "number" ? String(raw) : optionalString(rule, key, property) ?? "any";
-  const inRange = PORT.test(value) && value.split("-").every((p) => p === "any" || Number(p) <= 65535);
-  if (!inRange) fail("invalidProperty", property, `${property} must be "any", a port from 0 to 65535 or a range such as 1024-2048`, value);
+  const value = (typeof raw === "number" ? String(raw) : (optionalString(rule, key, property) ?? "any")).replace(/\s+/g, "");
+  const ports = value === "any" ? [] : value.split(/[,-]/).map(Number);
+  const valid = PORT.test(value) && ports.every((p) => p <= 65535) && (value.includes("-") ? ports[0]! <= ports[1]! : ports.length <= MAX_LISTED_PORTS);
+  if (!valid) fail("invalidProperty", property, `${property} must be "any", a port from 0 to 65535, a range such as 1024-2048, or up to ${MAX_LISTED_PORTS} ports separated by commas`, value);
   if (protocol === "IP" && value !== "any") fail("invalidProperty", property, `${property} must be "any" when the protocol is IP`, value);
   return value;
+}
+
+/** A stand-in for what a domain resolves to: the simulator reaches no DNS, so a stable address in 198.18.0.0/15 (kept for tests). */
+function resolved(fqdn: string): string {
+  let h = 0;
+  for (const ch of fqdn.toLowerCase()) h = (h * 31 + ch.charCodeAt(0)) >>> 0;
+  return `198.${18 + (h & 1)}.${(h >>> 1) & 255}.${(h >>> 9) & 255}/32`;
+}
+
+/** The sources a rule admits: subnets (`subnet` or `subnets`), or a domain. */
+function sources(entry: JsonObject, p: string): JsonObject {
+  const rawType = optionalString(entry, "srcType", `${p}.srcType`);
+  const srcType = rawType === undefined ? (entry.fqdn === undefined ? "SUBNET" : "DOMAIN") : oneOf(rawType, SOURCE_TYPES, `${p}.srcType`);
+  if (srcType === "DOMAIN") {
+    const fqdn = requireString(entry, "fqdn", `${p}.fqdn`);
+    if (!FQDN.test(fqdn)) fail("invalidProperty", `${p}.fqdn`, `${p}.fqdn must be a domain name, e.g. example.com`, fqdn);
+    const written = ["subnet", "subnets"].find((k) => entry[k] !== undefined);
+    if (written) fail("invalidProperty", `${p}.${written}`, `${p} is a DOMAIN rule: it admits what fqdn resolves to, and takes no ${written}`);
+    return { srcType, fqdn, subnets: [resolved(fqdn)] };
+  }
+  if (entry.fqdn !== undefined) fail("invalidProperty", `${p}.fqdn`, `${p}.fqdn applies only to rules with srcType DOMAIN`);
+  if (entry.subnet !== undefined && entry.subnets !== undefined) fail("invalidProperty", `${p}.subnets`, `${p} takes subnet or subnets, not both`);
+  const single = entry.subnets === undefined;
+  const listed = single ? [requireString(entry, "subnet", `${p}.subnet`)] : entry.subnets;
+  if (!Array.isArray(listed) || listed.length === 0) return fail("invalidProperty", `${p}.subnets`, `${p}.subnets must be a non-empty array of subnets`, JSON.stringify(listed));
+  const subnets = listed.map((subnet, j) => {
+    const property = single ? `${p}.subnet` : `${p}.subnets[${j}]`;
+    if (typeof subnet !== "string" || !isCidr(subnet)) fail("invalidProperty", property, `${property} must be an IPv4 subnet in CIDR notation, e.g. 192.168.1.0/24`, String(subnet));
+    return subnet as string;
+  });
+  return { srcType, subnets };
 }
 
 function inboundRules(body: JsonObject): JsonObject[] {
@@ -46,18 +85,16 @@ function inboundRules(body: JsonObject): JsonObject[] {
   return raw.map((entry, i) => {
     const p = `inboundRules[${i}]`;
     if (entry === null || typeof entry !== "object" || Array.isArray(entry)) return fail("invalidProperty", p, `${p} must be an object`);
-    rejectUnknownFields(entry, ["protocol", "srcPort", "dstPort", "subnet", "seqNo", "description"], `${p}.`);
+    rejectUnknownFields(entry, ["protocol", "srcType", "srcPort", "dstPort", "subnet", "subnets", "fqdn", "seqNo", "description"], `${p}.`);
     const protocol = oneOf(requireString(entry, "protocol", `${p}.protocol`), PROTOCOLS, `${p}.protocol`);
-    const subnet = requireString(entry, "subnet", `${p}.subnet`);
-    if (!isCidr(subnet)) fail("invalidProperty", `${p}.subnet`, `${p}.subnet must be an IPv4 subnet in CIDR notation, e.g. 192.168.1.0/24`, subnet);
     const description = optionalString(entry, "description", `${p}.description`);
     return {
+      // The service numbers the rules in the order given.
+      seqNo: i + 1,
+      ...sources(entry, p),
       protocol,
       srcPort: port(entry, "srcPort", `${p}.srcPort`, protocol),
       dstPort: port(entry, "dstPort", `${p}.dstPort`, protocol),
-      subnet,
-      // The service numbers the rules in the order given.
-      seqNo: i + 1,
       ...(description === undefined ? {} : { description }),
     };
   });
