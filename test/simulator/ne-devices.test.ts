@@ -175,7 +175,7 @@ describe("POST /ne/v1/devices", () => {
       // 16 cores are offered self-configured only.
       [{ core: 16 }, "core", "EQ-2012025"],
       [{ metroCode: "ZH" }, "metroCode", "EQ-2012025"],
-      [{ deviceManagementType: "EQUINIX-CONFIGURED" }, "deviceManagementType", "EQ-2012025"],
+      [{ deviceManagementType: "CUSTOMER-CONFIGURED" }, "deviceManagementType", "EQ-2012025"],
       [{ throughput: 7, throughputUnit: "Gbps" }, "throughput", "EQ-2012025"],
     ];
     for (const [change, property, code] of cases) {
@@ -189,6 +189,13 @@ describe("POST /ne/v1/devices", () => {
     const versa = { deviceTypeCode: "VERSA_SDWAN", metroCode: "DC", deviceManagementType: "PROVIDER-CONFIGURED", core: 2, virtualDeviceName: "sdwan-1", notifications: ["n@example.com"] };
     expect((await create({ ...versa, licenseMode: "SUB" })).body.property).toBe("licenseMode");
     expect((await create(versa)).body).toMatchObject({ errorCode: "EQ-2012011", property: "vendorConfig.localId" });
+  });
+
+  it("takes the management type and licence mode as the official client spells them, and answers in the specification's spelling", async () => {
+    // equinix/ne-go sends EQUINIX-CONFIGURED and "Sub"; the specification writes PROVIDER-CONFIGURED and SUB.
+    const res = await create({ ...EXAMPLE, deviceManagementType: "EQUINIX-CONFIGURED", licenseMode: "Sub" });
+    expect(res.status, JSON.stringify(res.body)).toBe(202);
+    expect((await t.call("GET", `/ne/v1/devices/${res.body.uuid}`)).body).toMatchObject({ deviceManagementType: "PROVIDER-CONFIGURED", licenseType: "SUB" });
   });
 
   it("takes a numeric throughput on self-configured 8000-series devices instead of a tier", async () => {

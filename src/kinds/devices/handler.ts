@@ -7,10 +7,19 @@
 // naming `primaryDeviceUuid`) and removes one by deleting it alone, so adding, removing or re-ordering the
 // secondary changes the declared device in place and never touches the primary. ACL templates change
 // through the device's ACL call.
+//
+// Reading the real service (equinix/ne-go's recorded answers ne_device_get_resp.json, ne_devices_get.json
+// and its constants): the management type is EQUINIX-CONFIGURED where the specification writes
+// PROVIDER-CONFIGURED (one type under two names: compared as one, sent as the official client sends it),
+// the licence reads "Sub" where the specification writes SUB (compared without regard to case, sent as
+// "Sub"), the throughput is a string, the project and the connectivity may be left out (compared only when
+// there), and the device list names no ACL template (`acl: []`; only the device's own record does), so a
+// listed device's templates are compared only once read.
 
 import { isPlainObject, readPath } from "../../config/index.js";
-import { type ApiClient } from "../../api/index.js";
-import { VENDOR_CONFIG_SECRETS } from "./spec.js";
+import { asPage, type ApiClient } from "../../api/index.js";
+import { licenseModeSent, managementTypeForm, VENDOR_CONFIG_SECRETS } from "./spec.js";
+import { enumeration } from "../reading.js";
 import { NetformError } from "../../diag/index.js";
 import { asNumber, compact, deleteIdempotently, orGone, pick, readinessFrom, sortedStrings, type StateTable } from "../common.js";
 import type { Body, KindContext, ObjectRef, Observed, Operation, Readiness, KindHandler, UpdateMethod } from "../types.js";
@@ -74,7 +83,9 @@ function aclForm(aclDetails: unknown): Body[] {
     .sort((a, b) => String(a.interfaceType).localeCompare(String(b.interfaceType)));
 }
 
-function observedAcl(body: Body): Body[] {
+/** The templates a device record names; undefined for a device as the list shows it, which names none (`acl: []`). */
+function observedAcl(body: Body): Body[] | undefined {
+  if (body.aclTemplateUuid === undefined && body.mgmtAclTemplateUuid === undefined && Array.isArray(body.acl)) return undefined;
   return aclForm([
     { interfaceType: "WAN", uuid: body.aclTemplateUuid },
     { interfaceType: "MGMT", uuid: body.mgmtAclTemplateUuid },
@@ -129,8 +140,8 @@ function desired(spec: Body): Body {
     ...desiredPeer(spec, connectivity),
     deviceTypeCode: spec.deviceTypeCode,
     packageCode: spec.packageCode,
-    licenseMode: spec.licenseMode,
-    deviceManagementType: spec.deviceManagementType,
+    licenseMode: enumeration(spec.licenseMode),
+    deviceManagementType: managementTypeForm(spec.deviceManagementType),
     core: asNumber(spec.core),
     tier: asNumber(spec.tier),
     throughput: asNumber(spec.throughput),
@@ -170,8 +181,8 @@ function observed(body: Body): Body {
     ...observedPeer(body),
     deviceTypeCode: body.deviceTypeCode,
     packageCode: body.packageCode,
-    licenseMode: body.licenseType,
-    deviceManagementType: body.deviceManagementType,
+    licenseMode: enumeration(body.licenseType),
+    deviceManagementType: managementTypeForm(body.deviceManagementType),
     // The response's core is an object {core, memory, unit, tier}; the order's core and tier are its parts.
     core: asNumber(core.core),
     tier: asNumber(core.tier),
@@ -208,10 +219,6 @@ async function observe(ctx: KindContext, ref: ObjectRef): Promise<Body | undefin
 /** A secondary being deleted has left the pair, whether or not its primary still names it. */
 const withSecondary = (primary: Body, secondary: Body | undefined): Body => (secondary && !isLeaving(secondary) ? { ...primary, secondary } : primary);
 
-interface Page {
-  data?: Body[];
-  pagination?: { total?: number };
-}
 
 /**
  * Reads the managed devices through the device list (which leaves DEPROVISIONED and DRAFT devices out,
@@ -229,7 +236,7 @@ async function observeMany(ctx: KindContext, refs: ObjectRef[]): Promise<Map<str
   };
   let complete = false;
   for (let offset = 0; ; ) {
-    const page = await ctx.api.call<Page>("GET", BASE, { query: { offset, limit: PAGE_SIZE } });
+    const page = asPage<Body>(await ctx.api.call<unknown>("GET", BASE, { query: { offset, limit: PAGE_SIZE } }));
     const data = (page.data ?? []).filter(isPlainObject);
     for (const body of data) if (typeof body.uuid === "string") listed.set(body.uuid, body);
     offset += data.length;
@@ -380,9 +387,14 @@ async function reorderSecondary(ctx: KindContext, primaryUuid: string, spec: Bod
   if (isPlainObject(spec.secondary)) await ctx.api.call("POST", BASE, { body: { ...createBody(ctx, spec), primaryDeviceUuid: primaryUuid } });
 }
 
-/** The create body: the spec as written (its field names are the order's), without empty members. */
+/**
+ * The create body: the spec as written (its field names are the order's), without empty members, with the
+ * management type and licence mode spelled as the official client sends them.
+ */
 function createBody(ctx: KindContext, spec: Body): Body {
   const body = compact(spec) as Body;
+  if (body.deviceManagementType !== undefined) body.deviceManagementType = managementTypeForm(body.deviceManagementType);
+  if (body.licenseMode !== undefined) body.licenseMode = licenseModeSent(body.licenseMode);
   // The configuration fills these from the provider block; a spec built elsewhere may not have them.
   if (body.accountNumber === undefined && ctx.provider.accountNumber !== undefined) body.accountNumber = ctx.provider.accountNumber;
   if (body.projectId === undefined && ctx.provider.projectId !== undefined) body.projectId = ctx.provider.projectId;
@@ -397,6 +409,9 @@ export const handler: KindHandler = {
   desired,
   observed,
   updatable: UPDATABLE,
+  // Absent from an answer, these are the service's defaults, or what the order sent; and a listed device's
+  // templates are read from its own record only (observedAcl).
+  mayOmit: ["additionalBandwidth", "termlength", "aclDetails", "secondary.additionalBandwidth", "secondary.aclDetails"],
 
   async create(ctx, spec) {
     // 202 {uuid, secondaryUuid?}: the pair's devices are read by observe from here on.
@@ -436,7 +451,7 @@ export const handler: KindHandler = {
     if (typeof name !== "string") return undefined;
     // searchText matches part of the name; the device of this spec has exactly the name, in the spec's metro.
     for (let offset = 0; ; ) {
-      const page = await ctx.api.call<Page>("GET", BASE, { query: { searchText: name, offset, limit: PAGE_SIZE } });
+      const page = asPage<Body>(await ctx.api.call<unknown>("GET", BASE, { query: { searchText: name, offset, limit: PAGE_SIZE } }));
       const data = (page.data ?? []).filter(isPlainObject);
       const match = data.find((b) => b.name === name && b.redundancyType !== "SECONDARY" && b.metroCode === spec.metroCode && !owned?.has(String(b.uuid)) && !isLeaving(b));
       if (match && typeof match.uuid === "string") {

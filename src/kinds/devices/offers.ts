@@ -6,7 +6,10 @@
 import { listAll } from "../../api/index.js";
 import { placeDiagnostic, type ConfigResource } from "../../config/index.js";
 import type { Diagnostic } from "../../diag/index.js";
+import { asNumber } from "../common.js";
+import { enumeration } from "../reading.js";
 import type { Body, KindContext } from "../types.js";
+import { managementTypeForm } from "./spec.js";
 
 const CATALOGUE = "/ne/v1/deviceTypes";
 const PAGE_SIZE = 100;
@@ -14,6 +17,16 @@ const PAGE_SIZE = 100;
 const list = (v: unknown): Body[] => (Array.isArray(v) ? v.filter((x): x is Body => typeof x === "object" && x !== null) : []);
 const object = (v: unknown): Body => (typeof v === "object" && v !== null && !Array.isArray(v) ? (v as Body) : {});
 const offeredWith = (items: Body[], key: string): string => items.map((i) => String(i[key])).join(", ");
+
+/**
+ * The catalogue's entry for a management type or licence mode, whichever way each side spells it: the
+ * specification keys the catalogue PROVIDER-CONFIGURED, real answers EQUINIX-CONFIGURED (equinix/ne-go's
+ * recorded catalogue ne_device_types_get.json), and a licence's `type` reads "Sub" there.
+ */
+function entryFor(entries: Body, wanted: unknown, form: (v: unknown) => unknown): unknown {
+  const key = Object.keys(entries).find((k) => form(k) === form(wanted));
+  return key === undefined ? undefined : entries[key];
+}
 
 interface Problem {
   path: string;
@@ -27,18 +40,18 @@ function problemOf(type: Body | undefined, spec: Body, types: readonly Body[]): 
   if (!type) return { path: "deviceTypeCode", message: `the service offers no device type ${code}`, hint: `use one of ${offeredWith([...types], "deviceTypeCode")}` };
   const managementTypes = object(type.deviceManagementTypes);
   const managementType = String(spec.deviceManagementType);
-  const management = managementTypes[managementType];
+  const management = entryFor(managementTypes, managementType, managementTypeForm);
   if (management === undefined) {
     return { path: "deviceManagementType", message: `${code} is not offered ${managementType}`, hint: `use ${Object.keys(managementTypes).join(" or ")}` };
   }
   const licenseOptions = object(object(management).licenseOptions);
   const mode = String(spec.licenseMode);
-  const license = licenseOptions[mode];
+  const license = entryFor(licenseOptions, mode, enumeration);
   if (license === undefined) {
     return { path: "licenseMode", message: `${code} ${managementType} is not offered with licenseMode ${mode}`, hint: `use ${Object.keys(licenseOptions).join(" or ")}` };
   }
   const cores = list(object(license).cores).filter((c) => c.supported !== false);
-  const core = cores.find((c) => c.core === spec.core);
+  const core = cores.find((c) => asNumber(c.core) === spec.core);
   if (!core) {
     return { path: "core", message: `${code} ${managementType} ${mode} offers ${offeredWith(cores, "core")} cores, not ${String(spec.core)}`, hint: `set core to one of ${offeredWith(cores, "core")}` };
   }
@@ -77,13 +90,14 @@ function metroProblem(type: Body, spec: Body): Problem | undefined {
 /** Why the package (the one written, else the first the core offers, as the service picks) has no such version for the licence. */
 function versionProblem(type: Body, spec: Body): Problem | undefined {
   if (typeof spec.version !== "string") return undefined;
-  const license = object(object(object(type.deviceManagementTypes)[String(spec.deviceManagementType)]).licenseOptions)[String(spec.licenseMode)];
-  const core = list(object(license).cores).find((c) => c.core === spec.core);
+  const management = entryFor(object(type.deviceManagementTypes), spec.deviceManagementType, managementTypeForm);
+  const license = entryFor(object(object(management).licenseOptions), spec.licenseMode, enumeration);
+  const core = list(object(license).cores).find((c) => asNumber(c.core) === spec.core);
   const packageCode = typeof spec.packageCode === "string" ? spec.packageCode : list(core?.packageCodes).find((p) => p.supported !== false)?.packageCode;
   const pkg = list(type.softwarePackages).find((p) => p.packageCode === packageCode);
   if (!pkg) return undefined;
   const versions = list(pkg.versionDetails);
-  const licenseName = VERSION_LICENSE_NAMES[String(spec.licenseMode)];
+  const licenseName = VERSION_LICENSE_NAMES[String(enumeration(spec.licenseMode))];
   const offered = versions.filter((v) => !Array.isArray(v.supportedLicenseTypes) || v.supportedLicenseTypes.includes(licenseName));
   if (offered.some((v) => v.version === spec.version)) return undefined;
   const known = versions.some((v) => v.version === spec.version);

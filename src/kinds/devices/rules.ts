@@ -2,6 +2,7 @@
 // fields, and the mutually exclusive ways of making a pair or a cluster.
 
 import type { RuleContext } from "../../config/index.js";
+import { managementTypeForm } from "./spec.js";
 
 export function rules(r: RuleContext): void {
   if (!r.has(["accountNumber"]) && !r.has(["accountReferenceId"])) {
@@ -14,10 +15,10 @@ export function rules(r: RuleContext): void {
   if (r.has(["diverseFromDeviceUuid"]) && pairing.length > 0) {
     r.report({ path: ["diverseFromDeviceUuid"], code: "rule.device-redundancy", message: "diverseFromDeviceUuid applies only to single devices", atKey: true });
   }
-  if (r.get(["deviceManagementType"]) === "PROVIDER-CONFIGURED") {
-    for (const f of ["sshInterfaceId", "userPublicKey"]) {
-      if (r.has([f])) r.report({ path: [f], code: "rule.device-management", message: `${f} applies only to SELF-CONFIGURED devices`, atKey: true });
-    }
+  // Only the SSH interface is the customer's to choose; a provider-managed device may still carry a user's
+  // key (real EQUINIX-CONFIGURED devices do: equinix/ne-go's recorded device ne_device_get_resp.json).
+  if (managementTypeForm(r.get(["deviceManagementType"])) === "EQUINIX-CONFIGURED" && r.has(["sshInterfaceId"])) {
+    r.report({ path: ["sshInterfaceId"], code: "rule.device-management", message: "sshInterfaceId applies only to SELF-CONFIGURED devices", atKey: true });
   }
   if (r.has(["ipType"])) r.report({ path: ["ipType"], code: "rule.deprecated", severity: "warning", message: "ipType is deprecated and always STATIC; remove it", atKey: true });
 }

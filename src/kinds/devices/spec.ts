@@ -3,10 +3,25 @@
 
 import { z } from "zod";
 import { digits, email, ipAddress, lazily, metroCode, text, uuid } from "../../config/index.js";
+import { enumeration } from "../reading.js";
 
-export const LICENSE_MODES = ["SUB", "BYOL"] as const;
-export const MANAGEMENT_TYPES = ["SELF-CONFIGURED", "PROVIDER-CONFIGURED"] as const;
-export type ManagementType = (typeof MANAGEMENT_TYPES)[number];
+/** The licence modes; "Sub" is how the official client writes SUB (equinix/ne-go's DeviceLicenseModeSubscription). */
+export const LICENSE_MODES = ["SUB", "BYOL", "Sub"] as const;
+/**
+ * The management types. The specification's PROVIDER-CONFIGURED is the type the official description, the
+ * official client and real answers call EQUINIX-CONFIGURED (equinix/ne-go's DeviceManagementTypeEquinix, its
+ * recorded device ne_device_get_resp.json); a configuration may use either name.
+ */
+export const MANAGEMENT_TYPES = ["SELF-CONFIGURED", "EQUINIX-CONFIGURED", "PROVIDER-CONFIGURED"] as const;
+
+/** A management type in its comparable form: one name for the provider-managed type, the one netform sends. */
+export function managementTypeForm(v: unknown): unknown {
+  const type = enumeration(v);
+  return type === "PROVIDER-CONFIGURED" ? "EQUINIX-CONFIGURED" : type;
+}
+
+/** A licence mode as the official client sends it ("Sub", "BYOL"), whatever case the configuration wrote. */
+export const licenseModeSent = (v: unknown): unknown => (enumeration(v) === "SUB" ? "Sub" : enumeration(v));
 export const CONNECTIVITY = ["INTERNET-ACCESS", "PRIVATE", "INTERNET-ACCESS-WITH-PRVT-MGMT"] as const;
 export const THROUGHPUT_UNITS = ["Mbps", "Gbps"] as const;
 /** The terms, in months, the service offers every device (the official description's device update). */
@@ -90,8 +105,8 @@ export const schema = lazily(() =>
     metroCode: metroCode(),
     packageCode: z.string().min(1).optional(),
     version: z.string().min(1),
-    licenseMode: z.enum(LICENSE_MODES),
-    deviceManagementType: z.enum(MANAGEMENT_TYPES),
+    licenseMode: z.enum(LICENSE_MODES).describe("SUB (or Sub, as the service answers) or BYOL"),
+    deviceManagementType: z.enum(MANAGEMENT_TYPES).describe("SELF-CONFIGURED, or EQUINIX-CONFIGURED (PROVIDER-CONFIGURED in the specification: the same type)"),
     core: z.int().min(1, { error: "core must be a positive integer" }),
     termlength: digits("termlength")
       .refine((months) => TERM_LENGTHS.includes(Number(months)), { error: `termlength must be one of ${TERM_LENGTHS.join(", ")} (months)` })

@@ -12,6 +12,19 @@ export type LicenseMode = (typeof LICENSE_MODES)[number];
 export const MANAGEMENT_TYPES = ["SELF-CONFIGURED", "PROVIDER-CONFIGURED"] as const;
 export type ManagementType = (typeof MANAGEMENT_TYPES)[number];
 
+/**
+ * A licence mode as a request writes it, in the specification's spelling: the official client sends "Sub"
+ * (equinix/ne-go's DeviceLicenseModeSubscription), and the service reads it without regard to case.
+ */
+export const licenseModeSpelling = (raw: string): string => raw.toUpperCase();
+
+/**
+ * A management type as a request writes it, in the specification's spelling: the official description and
+ * the official client call the provider-managed type EQUINIX-CONFIGURED, which the service takes; the
+ * simulator answers PROVIDER-CONFIGURED, as the specification writes it.
+ */
+export const managementSpelling = (raw: string): string => (raw === "EQUINIX-CONFIGURED" ? "PROVIDER-CONFIGURED" : raw);
+
 export const CATEGORIES = ["ROUTER", "FIREWALL", "SDWAN"] as const;
 export type Category = (typeof CATEGORIES)[number];
 

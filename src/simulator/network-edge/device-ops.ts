@@ -6,7 +6,7 @@ import type { Context } from "hono";
 import { findVisible, requestHeader, type Principal, type SimApp, type SimEnv } from "../core/context.js";
 import { SimError, fail } from "../core/errors.js";
 import { pageLink, paginate, queryPage, rejectUnknownQuery } from "../core/http.js";
-import { DEVICE_TYPE_BY_CODE, LICENSE_MODES } from "./device-catalogue.js";
+import { DEVICE_TYPE_BY_CODE, LICENSE_MODES, licenseModeSpelling } from "./device-catalogue.js";
 import { oneOf, queryRequired } from "./device-fields.js";
 import { DEVICE_KIND, auditUpdated, repricedCharges } from "./device-model.js";
 import { deviceType } from "./device-rules.js";
@@ -248,7 +248,7 @@ async function uploadLicenseBeforeCreation(c: Ctx, world: World) {
   const type = deviceType(queryRequired(c, "deviceTypeCode"), "deviceTypeCode");
   const metroCode = queryRequired(c, "metroCode");
   if (!type.metros.includes(metroCode)) fail("notInAllowedList", "metroCode", `${type.code} is offered in ${type.metros.join(", ")}`, metroCode);
-  const licenseType = oneOf(queryRequired(c, "licenseType"), LICENSE_MODES, "licenseType");
+  const licenseType = oneOf(licenseModeSpelling(queryRequired(c, "licenseType")), LICENSE_MODES, "licenseType");
   if (licenseType !== "BYOL") fail("invalidProperty", "licenseType", "licence files are for BYOL devices", licenseType);
   const file = await uploadedFile(c);
   return c.json({ fileId: storeLicenseFile(world, principal, file, { deviceTypeCode: type.code, metroCode, licenseType }) }, 200);

@@ -8,7 +8,7 @@ import { canSee, projectFor, type Principal } from "../core/context.js";
 import { fail } from "../core/errors.js";
 import { requireAclTemplates } from "./acl-templates.js";
 import {
-  DEFAULT_TIER, DEVICE_TYPE_BY_CODE, LICENSE_MODES, MANAGEMENT_TYPES, TIER_THROUGHPUT, findPackage, findVersion, metroClusterSupported,
+  DEFAULT_TIER, DEVICE_TYPE_BY_CODE, LICENSE_MODES, MANAGEMENT_TYPES, licenseModeSpelling, managementSpelling, TIER_THROUGHPUT, findPackage, findVersion, metroClusterSupported,
   packageThroughputs, type CoreDef, type DeviceTypeDef, type LicenseMode, type ManagementDef, type ManagementType, type PackageDef,
   type Throughput, type VersionDef,
 } from "./device-catalogue.js";
@@ -267,11 +267,11 @@ const CREATE_NAMES: OfferNames = { deviceTypeCode: "deviceTypeCode", deviceManag
 /** Type, management type, licence mode, core and package: the combination must be in the catalogue. */
 export function resolveOffer(body: JsonObject, names: OfferNames = CREATE_NAMES): Offer {
   const type = deviceType(requiredString(body, "deviceTypeCode", names.deviceTypeCode), names.deviceTypeCode);
-  const management = oneOf(requiredString(body, "deviceManagementType", names.deviceManagementType), MANAGEMENT_TYPES, names.deviceManagementType);
+  const management = oneOf(managementSpelling(requiredString(body, "deviceManagementType", names.deviceManagementType)), MANAGEMENT_TYPES, names.deviceManagementType);
   const managementDef = managementOf(type, management, names.deviceManagementType);
   const offeredModes = LICENSE_MODES.filter((m) => managementDef.licenses[m]);
   const requestedMode = optionalString(body, "licenseMode", names.licenseMode);
-  const licenseMode = requestedMode === undefined ? offeredModes[0]! : oneOf(requestedMode, LICENSE_MODES, names.licenseMode);
+  const licenseMode = requestedMode === undefined ? offeredModes[0]! : oneOf(licenseModeSpelling(requestedMode), LICENSE_MODES, names.licenseMode);
   const cores = managementDef.licenses[licenseMode];
   if (!cores) return fail("notInAllowedList", names.licenseMode, `${type.code} ${management} is offered with ${offeredModes.join(", ")}`, licenseMode);
   const coreCount = optionalInteger(body, "core", names.core);
@@ -456,10 +456,13 @@ function cluster(world: World, principal: Principal, o: Offer, body: JsonObject,
   return { name, nodes: [node("node0"), node("node1")] };
 }
 
-function userPublicKey(world: World, principal: Principal, o: Offer, body: JsonObject): PublicKeyRef | undefined {
+/**
+ * The key a device's user logs in with. The create body (4.10) takes it whatever the management type, and
+ * real provider-managed devices carry one (equinix/ne-go's recorded device ne_device_get_resp.json).
+ */
+function userPublicKey(world: World, principal: Principal, body: JsonObject): PublicKeyRef | undefined {
   const raw = optionalObject(body, "userPublicKey", "userPublicKey");
   if (!raw) return undefined;
-  if (o.management !== "SELF-CONFIGURED") fail("invalidProperty", "userPublicKey", "userPublicKey applies to self-configured devices only");
   rejectUnknownFields(raw, ["username", "keyName"], "userPublicKey.");
   const username = requiredString(raw, "username", "userPublicKey.username", { min: 3, max: 32 });
   const keyName = requiredString(raw, "keyName", "userPublicKey.keyName");
@@ -555,7 +558,7 @@ export function validateCreate(world: World, principal: Principal, body: JsonObj
     fail("invalidProperty", "diverseFromDeviceUuid", "diverseFromDeviceUuid applies to single devices only", diverseUuid);
   }
   const { tier, throughput } = throughputChoice(o, body);
-  const key = userPublicKey(world, principal, o, body);
+  const key = userPublicKey(world, principal, body);
   const clusterOrder = cluster(world, principal, o, body, primary.metroCode);
   if (clusterOrder) {
     // A cluster's licences come per node; the device-level credentials are not used.
@@ -606,9 +609,9 @@ export function validateDraft(principal: Principal, body: JsonObject): { project
   const metro = optionalString(body, "metroCode", "metroCode");
   if (type && metro !== undefined) metroOf(type, body, "metroCode");
   const management = optionalString(body, "deviceManagementType", "deviceManagementType");
-  if (management !== undefined) oneOf(management, MANAGEMENT_TYPES, "deviceManagementType");
+  if (management !== undefined) oneOf(managementSpelling(management), MANAGEMENT_TYPES, "deviceManagementType");
   const mode = optionalString(body, "licenseMode", "licenseMode");
-  if (mode !== undefined) oneOf(mode, LICENSE_MODES, "licenseMode");
+  if (mode !== undefined) oneOf(licenseModeSpelling(mode), LICENSE_MODES, "licenseMode");
   optionalInteger(body, "core", "core", 1);
   optionalInteger(body, "tier", "tier", 0, 3);
   optionalInteger(body, "additionalBandwidth", "additionalBandwidth", 0, MAX_ADDITIONAL_BANDWIDTH);

@@ -7,7 +7,7 @@ import { ACCOUNTS } from "../core/auth.js";
 import { findVisible, type Principal, type SimApp, type SimEnv } from "../core/context.js";
 import { fail } from "../core/errors.js";
 import { readObject, rejectUnknownQuery } from "../core/http.js";
-import { DEVICE_TYPE_BY_CODE, LICENSE_MODES, MANAGEMENT_TYPES, serviceMetros, type LicenseMode, type ManagementType } from "./device-catalogue.js";
+import { DEVICE_TYPE_BY_CODE, LICENSE_MODES, MANAGEMENT_TYPES, licenseModeSpelling, managementSpelling, serviceMetros, type LicenseMode, type ManagementType } from "./device-catalogue.js";
 import { oneOf, optionalText, queryInteger, queryRequired, rejectUnknownFields, requiredString } from "./device-fields.js";
 import { DEVICE_KIND, deviceCharges, type PriceInput } from "./device-model.js";
 import { DEFAULT_ADDITIONAL_BANDWIDTH, DEFAULT_TERM_LENGTH, TERM_LENGTHS, callerAccount, deviceType, resolveOffer } from "./device-rules.js";
@@ -97,7 +97,7 @@ async function acceptAgreement(c: Ctx, world: World) {
 function vendorTerms(c: Ctx) {
   rejectUnknownQuery(c, ["vendorPackage", "licenseType"]);
   const type = deviceType(queryRequired(c, "vendorPackage"), "vendorPackage");
-  oneOf(queryRequired(c, "licenseType"), LICENSE_MODES, "licenseType");
+  oneOf(licenseModeSpelling(queryRequired(c, "licenseType")), LICENSE_MODES, "licenseType");
   return c.json({ terms: type.vendorTermsUrl });
 }
 
@@ -137,9 +137,9 @@ function quoteInput(c: Ctx): PriceInput & { metros: readonly string[] } {
   const type = deviceType(queryRequired(c, "vendorPackage"), "vendorPackage");
   const licenseRaw = c.req.query("licenseType");
   const managementRaw = c.req.query("deviceManagementType");
-  const management: ManagementType = managementRaw === undefined ? (Object.keys(type.management)[0] as ManagementType) : oneOf(managementRaw, MANAGEMENT_TYPES, "deviceManagementType");
+  const management: ManagementType = managementRaw === undefined ? (Object.keys(type.management)[0] as ManagementType) : oneOf(managementSpelling(managementRaw), MANAGEMENT_TYPES, "deviceManagementType");
   const licenses = type.management[management]?.licenses ?? {};
-  const mode: LicenseMode | undefined = licenseRaw === undefined ? LICENSE_MODES.find((m) => licenses[m]) : oneOf(licenseRaw, LICENSE_MODES, "licenseType");
+  const mode: LicenseMode | undefined = licenseRaw === undefined ? LICENSE_MODES.find((m) => licenses[m]) : oneOf(licenseModeSpelling(licenseRaw), LICENSE_MODES, "licenseType");
   const core = queryInteger(c, "core") ?? licenses[mode ?? "SUB"]?.[0]?.core;
   const request: JsonObject = {
     deviceTypeCode: type.code,

@@ -7,7 +7,7 @@ import type { Area, SimApp, SimEnv } from "../core/context.js";
 import { fail } from "../core/errors.js";
 import { pageLink, paginate, queryPage, rejectUnknownQuery } from "../core/http.js";
 import {
-  CATEGORIES, DEVICE_TYPES, DEVICE_TYPE_BY_CODE, LICENSE_MODES, MANAGEMENT_TYPES, deviceTypeJson, findPackage, findVersion, serviceMetros,
+  CATEGORIES, DEVICE_TYPES, DEVICE_TYPE_BY_CODE, LICENSE_MODES, MANAGEMENT_TYPES, deviceTypeJson, findPackage, findVersion, licenseModeSpelling, managementSpelling, serviceMetros,
   type CoreDef, type LicenseMode,
 } from "./device-catalogue.js";
 import { oneOf, queryBoolean, queryInteger, queryRequired } from "./device-fields.js";
@@ -35,7 +35,7 @@ function listDeviceTypes(c: Ctx) {
 function lookupMode(c: Ctx): LicenseMode | undefined {
   const raw = c.req.query("mode");
   if (raw === undefined) return undefined;
-  return oneOf(raw === "Subscription" ? "SUB" : raw, LICENSE_MODES, "mode");
+  return oneOf(raw === "Subscription" ? "SUB" : licenseModeSpelling(raw), LICENSE_MODES, "mode");
 }
 
 function matchingCores(c: Ctx, cores: CoreDef[]): CoreDef {
@@ -58,7 +58,7 @@ function allowedInterfaces(c: Ctx) {
   const code = c.req.param("deviceType")!;
   const type = DEVICE_TYPE_BY_CODE.get(code);
   if (!type) return fail("notFound", "deviceType", `no device type ${code}`, code);
-  const management = oneOf(queryRequired(c, "deviceManagementType"), MANAGEMENT_TYPES, "deviceManagementType");
+  const management = oneOf(managementSpelling(queryRequired(c, "deviceManagementType")), MANAGEMENT_TYPES, "deviceManagementType");
   const def = type.management[management];
   if (!def) return fail("notInAllowedList", "deviceManagementType", `${type.code} is offered as ${Object.keys(type.management).join(", ")}`, management);
   const mode = lookupMode(c);

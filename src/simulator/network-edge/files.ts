@@ -8,7 +8,7 @@ import { SimError, fail } from "../core/errors.js";
 import { requestHeader, type Area, type SimApp, type SimEnv } from "../core/context.js";
 import { rejectUnknownQuery } from "../core/http.js";
 import { METRO_BY_CODE } from "../core/metros-data.js";
-import { DEVICE_MANAGEMENT_TYPES, DEVICE_TYPE_BY_CODE, LICENSE_TYPES, oneOf } from "./services-shared.js";
+import { DEVICE_MANAGEMENT_TYPES, DEVICE_TYPE_BY_CODE, LICENSE_TYPES, licenseModeSpelling, managementSpelling, oneOf } from "./services-shared.js";
 import type { World } from "../core/world.js";
 
 const KIND = "files";
@@ -61,9 +61,9 @@ async function uploadFile(c: Context<SimEnv>, world: World): Promise<Response> {
   const metroCode = metroCodeField(form);
   const processType = oneOf(textField(form, "processType", true), PROCESS_TYPES, "processType");
   const rawManagementType = textField(form, "deviceManagementType", false);
-  const managementType = rawManagementType === undefined ? undefined : oneOf(rawManagementType, DEVICE_MANAGEMENT_TYPES, "deviceManagementType");
+  const managementType = rawManagementType === undefined ? undefined : oneOf(managementSpelling(rawManagementType), DEVICE_MANAGEMENT_TYPES, "deviceManagementType");
   const rawLicenseType = textField(form, "licenseType", false);
-  const licenseType = rawLicenseType === undefined ? undefined : oneOf(rawLicenseType, LICENSE_TYPES, "licenseType");
+  const licenseType = rawLicenseType === undefined ? undefined : oneOf(licenseModeSpelling(rawLicenseType), LICENSE_TYPES, "licenseType");
   const principal = c.get("principal");
   const projectId = principal.projectIds[0]!;
   const uuid = world.uuid();

@@ -13,7 +13,7 @@ import { METRO_BY_CODE } from "../core/metros-data.js";
 import { deviceCharges, type PriceInput } from "./device-model.js";
 import { deviceQuote, type DeviceQuote } from "./device-setup.js";
 import { defineDowntime, downtimeRoutes, seedDowntime } from "./downtime.js";
-import { DEVICE_MANAGEMENT_TYPES, DEVICE_TYPE_BY_CODE, LICENSE_TYPES, oneOf, queryInt, visibleDevice } from "./services-shared.js";
+import { DEVICE_MANAGEMENT_TYPES, DEVICE_TYPE_BY_CODE, LICENSE_TYPES, licenseModeSpelling, managementSpelling, oneOf, queryInt, visibleDevice } from "./services-shared.js";
 import type { World } from "../core/world.js";
 
 const QUERY = [
@@ -116,8 +116,8 @@ function readQuote(c: Context<SimEnv>, world: World): Quote {
     deviceTypeName: type.name,
     softwarePackage,
     packageName: pkg.name,
-    licenseType: oneOf(c.req.query("licenseType") ?? "SUB", LICENSE_TYPES, "licenseType"),
-    managementType: oneOf(c.req.query("deviceManagementType") ?? "PROVIDER-CONFIGURED", DEVICE_MANAGEMENT_TYPES, "deviceManagementType"),
+    licenseType: oneOf(licenseModeSpelling(c.req.query("licenseType") ?? "SUB"), LICENSE_TYPES, "licenseType"),
+    managementType: oneOf(managementSpelling(c.req.query("deviceManagementType") ?? "PROVIDER-CONFIGURED"), DEVICE_MANAGEMENT_TYPES, "deviceManagementType"),
     core,
     throughputMbps: throughputMbps(c, pkg.throughput),
     termLength: oneOf(c.req.query("termLength") ?? "12", TERM_LENGTHS, "termLength"),

@@ -7,7 +7,7 @@ import { fail } from "../core/errors.js";
 import { canSee, type Principal, type SimEnv } from "../core/context.js";
 import type { Json, JsonObject, SimObject, World } from "../core/world.js";
 
-export { DEVICE_TYPE_BY_CODE, MANAGEMENT_TYPES as DEVICE_MANAGEMENT_TYPES, LICENSE_MODES as LICENSE_TYPES } from "./device-catalogue.js";
+export { DEVICE_TYPE_BY_CODE, MANAGEMENT_TYPES as DEVICE_MANAGEMENT_TYPES, LICENSE_MODES as LICENSE_TYPES, licenseModeSpelling, managementSpelling } from "./device-catalogue.js";
 
 /** A required, non-empty string field of a body. */
 export function requireString(body: JsonObject, key: string, property = key): string {
