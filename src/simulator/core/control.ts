@@ -11,6 +11,8 @@ import { mergePatch, nestsDeeperThan, type Json, type JsonObject, type World } f
 export interface RequestLogEntry {
   method: string;
   path: string;
+  /** The query string without its "?", when the request had one (a dry run's `dryRun=true`). */
+  query?: string;
   status: number;
   ms: number;
 }

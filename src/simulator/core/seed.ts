@@ -163,7 +163,6 @@ function seededEndpoints(projectId: string): Array<{ kind: string; body: JsonObj
 export const coreArea: Area = {
   name: "core",
   define(world) {
-    world.defineKind("ports", { statePath: "/state", eventType: "equinix.fabric.port", subject: (o) => `/fabric/v4/ports/${o.uuid}` });
     world.defineKind("serviceProfiles", { statePath: "/state", eventType: "equinix.fabric.service_profile", subject: (o) => `/fabric/v4/serviceProfiles/${o.uuid}` });
     world.defineKind("projects", { eventType: "equinix.resourcemanager.project", subject: (o) => `/resourceManager/v1/projects/${o.uuid}` });
     world.defineKind("accounts", { eventType: "equinix.accountmanager.account", subject: (o) => `/accountManager/v1/accounts/${o.uuid}` });

@@ -94,7 +94,8 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator {
     c.set("correlationId", world.uuid());
     await next();
     if (path.startsWith("/__sim")) return;
-    logRequest({ method: c.req.method, path, status: c.res.status, ms: Math.round((performance.now() - started) * 10) / 10 });
+    const query = c.req.url.indexOf("?");
+    logRequest({ method: c.req.method, path, ...(query >= 0 ? { query: c.req.url.slice(query + 1) } : {}), status: c.res.status, ms: Math.round((performance.now() - started) * 10) / 10 });
     if (c.req.method !== "GET" && (c.res.status < 500 || c.get("answerLost") === true)) world.save();
     if (options.onExchange) {
       const body = await c.res.clone().text();

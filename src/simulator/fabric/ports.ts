@@ -7,6 +7,7 @@
 import { ACCOUNTS } from "../core/auth.js";
 import { fail } from "../core/errors.js";
 import { canSee, findVisible, projectFor, type Area, type Principal } from "../core/context.js";
+import { PORT_BANDWIDTH } from "./connection-rules.js";
 import { metroHref } from "./metros.js";
 import { bodyPage, changeLogUpdate, compileFilter, newChangeLog, pageLink, paginate, queryPage, readArray, readObject, rejectUnknownQuery, sortBy, sortedPage } from "../core/http.js";
 import { METRO_BY_CODE } from "../core/metros-data.js";
@@ -453,6 +454,19 @@ const ownsProfile = (principal: Principal, projectId: string | undefined): boole
 
 export const portsArea: Area = {
   name: "fabric-ports",
+  define(world) {
+    // What a port carries is what its live connections use: read from their tally, never a stored copy.
+    world.defineKind("ports", {
+      statePath: "/state",
+      eventType: "equinix.fabric.port",
+      subject: (o) => `/fabric/v4/ports/${o.uuid}`,
+      render: (body, obj, w) => {
+        if (typeof body.bandwidth !== "number") return body;
+        const used = w.tally("connections", PORT_BANDWIDTH, obj.uuid);
+        return { ...body, usedBandwidth: used, availableBandwidth: Math.max(body.bandwidth - used, 0) };
+      },
+    });
+  },
   routes(app, world) {
     app.post("/fabric/v4/ports", async (c) => {
       rejectUnknownQuery(c, ["dryRun"]);
