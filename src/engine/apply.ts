@@ -137,8 +137,9 @@ export function stepGraph(plan: Plan, dependencies: Graph, state: Readonly<Recor
   }
   for (const change of plan.changes) {
     const a = change.address;
-    // Creates and updates after what they depend on is in place.
+    // Creates and updates after what they depend on is in place, and after what holds what they take is gone.
     if (steps.has(`${a}+`)) for (const d of dependsOn(a)) if (steps.has(`${d}+`)) graph.addEdge(`${a}+`, `${d}+`);
+    if (steps.has(`${a}+`)) for (const d of change.afterDeleting ?? []) if (steps.has(`${d}-`)) graph.addEdge(`${a}+`, `${d}-`);
     if (!steps.has(`${a}-`)) continue;
     // An object is deleted only once nothing depends on it: its dependents are deleted first, or have been
     // changed to stop using it.

@@ -6,8 +6,8 @@ import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { relative, resolve, sep } from "node:path";
 import type { RetryNotice } from "../api/index.js";
-import { configGraph, expandBlockAddresses, resourceAt, secretsAt, Sensitive, type ConfigResource, type Configuration, type VariableInputs } from "../config/index.js";
-import { isKind, KIND_DEFINITIONS, KIND_TYPICAL_SECONDS } from "../kinds/index.js";
+import { configGraph, expandBlockAddresses, secretsAt, Sensitive, type Configuration, type VariableInputs } from "../config/index.js";
+import { KIND_TYPICAL_SECONDS } from "../kinds/index.js";
 import { hasErrors, NetformError, type Diagnostic } from "../diag/index.js";
 import { sameValue } from "../plan/values.js";
 import { makePlan, unknownAddresses, type Refreshed } from "../plan/diff.js";
@@ -25,6 +25,7 @@ import { checkPlanFile, type PlanFile } from "./plan-file.js";
 import { planCost } from "./pricing.js";
 import { Recorder } from "./records.js";
 import { planOutputs, recordOutputs } from "./outputs.js";
+import { checkWithService, uncheckedWithoutRefresh } from "./service-checks.js";
 import { applicableMoves, markMoves, recordRefactoring, stateAfterMoves } from "./refactoring.js";
 import { fromState, refresh } from "./refresh.js";
 import { assessRisks } from "./risks.js";
@@ -283,7 +284,14 @@ export async function planRun(run: Run, given: PlanRequest, emit: EventSink): Pr
   // Prices are asked for while the checks run: both only read, and a large plan would wait for each in turn.
   const costing = request.cost !== false && request.mode !== "refresh-only" ? unlessInterrupted(planCost(run.session.api, plan), run.signal) : undefined;
   costing?.catch(() => undefined); // awaited below; a failed check must not leave it unhandled
-  diagnostics.push(...(await preflight(run, plan)));
+  if (request.refresh === false) {
+    const unchecked = uncheckedWithoutRefresh(plan);
+    if (unchecked.length > 0) plan.unchecked = unchecked;
+  } else {
+    const checks = await unlessInterrupted(checkWithService(run, plan, state, refreshed), run.signal);
+    diagnostics.push(...checks.diagnostics);
+    if (checks.unchecked.length > 0) plan.unchecked = checks.unchecked;
+  }
   if (plan.mode !== "refresh-only" && !hasErrors(diagnostics)) {
     const { risks, diagnostics: problems } = await assessRisks(run.session, run.config, plan);
     diagnostics.push(...problems);
@@ -360,21 +368,6 @@ function targetingWarning(targets: readonly string[], mode: PlanMode): Diagnosti
     message: `targeting is in effect: this plan covers only ${targets.join(", ")} and ${related}, so it may leave other changes out`,
     hint: "use --target for exceptions (recovering from a mistake, an urgent change), then run without it so that the service matches the whole configuration",
   };
-}
-
-/** Each kind's plan-time checks against the service, for the objects of that kind the plan creates or replaces. */
-async function preflight(run: Run, plan: Plan): Promise<Diagnostic[]> {
-  const creates = new Map<string, ConfigResource[]>();
-  for (const change of plan.changes) {
-    // A replacement orders a new object too: refused after the old one is deleted, it would leave neither.
-    const resource = change.action === "create" || change.action === "replace" ? resourceAt(run.config, change.address) : undefined;
-    if (!resource) continue;
-    const own = creates.get(resource.kind);
-    if (own) own.push(resource);
-    else creates.set(resource.kind, [resource]);
-  }
-  const checks = [...creates].map(([kind, own]) => (isKind(kind) ? KIND_DEFINITIONS.get(kind)?.preflight?.(run.session.ctx, own, run.config) : undefined));
-  return (await Promise.all(checks)).flatMap((found) => found ?? []);
 }
 
 /**

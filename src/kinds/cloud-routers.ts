@@ -81,6 +81,12 @@ async function observe(ctx: KindContext, ref: ObjectRef): Promise<Body | undefin
   return readUnlessGone(ctx, `${BASE}/${ref.id}`, isGone);
 }
 
+/** The create request: the spec with its type, project and account filled in. */
+function createRequest(ctx: KindContext, spec: Body): Body {
+  const accountNumber = readPath(spec, "account.accountNumber") ?? ctx.provider.accountNumber;
+  return compact({ ...spec, type: spec.type ?? "XF_ROUTER", project: projectFor(ctx, spec), account: accountNumber === undefined ? undefined : { accountNumber: asNumber(accountNumber) } }) as Body;
+}
+
 const handler: KindHandler = {
   noun: "cloud router",
 
@@ -102,12 +108,15 @@ const handler: KindHandler = {
   updatable: patchUpdatable(PATCHES),
 
   async create(ctx, spec) {
-    const project = projectFor(ctx, spec);
-    const accountNumber = readPath(spec, "account.accountNumber") ?? ctx.provider.accountNumber;
-    const body = await ctx.api.call<Body>("POST", BASE, {
-      body: compact({ ...spec, type: spec.type ?? "XF_ROUTER", project, account: accountNumber === undefined ? undefined : { accountNumber: asNumber(accountNumber) } }),
-    });
+    const body = await ctx.api.call<Body>("POST", BASE, { body: createRequest(ctx, spec) });
     return { id: uuidOf(body, "create cloud router"), body };
+  },
+
+  // createCloudRouter takes dryRun (the official description): the package, metro and account are checked.
+  dryRun: {
+    async create(ctx, spec) {
+      await ctx.api.call("POST", BASE, { query: { dryRun: true }, body: createRequest(ctx, spec), readOnly: true });
+    },
   },
 
   update: (ctx, ref, spec, changed) => patchChanged(ctx, `${BASE}/${ref.id}`, `cloud router ${ref.id}`, PATCHES, spec, changed),

@@ -172,15 +172,17 @@ export const patchUpdatable = (patches: readonly PatchPath[]): Record<string, Up
 
 /**
  * Sends one JSON patch replacing every changed field with its value in `wanted` (the desired form). A change
- * outside `patches` is a defect of the plan, which makes such a change a replace.
+ * outside `patches` is a defect of the plan, which makes such a change a replace. With `dryRun`, the service
+ * only checks the patch (where the operation takes dryRun=true), and nothing changes.
  */
-export async function patchChanged(ctx: KindContext, url: string, what: string, patches: readonly PatchPath[], wanted: Body, changed: readonly string[]): Promise<void> {
+export async function patchChanged(ctx: KindContext, url: string, what: string, patches: readonly PatchPath[], wanted: Body, changed: readonly string[], dryRun = false): Promise<void> {
   const uncovered = changed.filter((path) => !patches.some((p) => covers(p.field, path)));
   if (uncovered.length > 0) {
     throw new NetformError({ code: "internal.not_updatable", source: "internal", message: `${what}: ${uncovered.join(", ")} cannot change in place` });
   }
   const operations = patches.filter((p) => changed.some((path) => covers(p.field, path))).map((p) => ({ op: "replace", path: p.path, value: readPath(wanted, p.field) }));
-  if (operations.length > 0) await ctx.api.call("PATCH", url, { body: operations });
+  if (operations.length === 0) return;
+  await ctx.api.call("PATCH", url, dryRun ? { query: { dryRun: true }, body: operations, readOnly: true } : { body: operations });
 }
 
 /**

@@ -90,9 +90,15 @@ const handler: KindHandler = {
   updatable: patchUpdatable(PATCHES),
 
   async create(ctx, spec) {
-    const project = projectFor(ctx, spec);
-    const body = await ctx.api.call<Body>("POST", BASE, { body: compact({ ...spec, project }) });
+    const body = await ctx.api.call<Body>("POST", BASE, { body: compact({ ...spec, project: projectFor(ctx, spec) }) });
     return { id: uuidOf(body, "create network"), body };
+  },
+
+  // createNetwork takes dryRun (the official description).
+  dryRun: {
+    async create(ctx, spec) {
+      await ctx.api.call("POST", BASE, { query: { dryRun: true }, body: compact({ ...spec, project: projectFor(ctx, spec) }), readOnly: true });
+    },
   },
 
   update: (ctx, ref, spec, changed) => patchChanged(ctx, `${BASE}/${ref.id}`, `network ${ref.id}`, PATCHES, spec, changed),

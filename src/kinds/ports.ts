@@ -2,14 +2,10 @@
 // aggregation group of them) in a data center, which connections then start at. The official PATCH changes
 // the name, the encapsulation and link aggregation in place; every other field is part of the order, so
 // changing it orders a new port. A released port stays readable as DEPROVISIONED, which counts as gone.
-// The service checks an order only it can check (its metros, the optics of each speed, the account's
-// rights): a plan sends each port it would order with `dryRun=true` first, and reports a refusal at the
-// field the service names, before anything is ordered.
+// The service checks an order only it can check: a plan sends each port it would order as a dry run first.
 
 import { z } from "zod";
-import { ApiError } from "../api/index.js";
-import { digits, lazily, metroCode, placeDiagnostic, project, readPath, SecretPaths, text, type ConfigResource, type RuleContext } from "../config/index.js";
-import type { Diagnostic } from "../diag/index.js";
+import { digits, lazily, metroCode, project, readPath, SecretPaths, text, type RuleContext } from "../config/index.js";
 import { asNumber, compact, deleteIdempotently, patchChanged, patchUpdatable, projectFor, projectIdOf, readinessFrom, readUnlessGone, sameNameInProject, searchByUuid, type StateTable, uuidOf } from "./common.js";
 import { portPricing } from "./ports-pricing.js";
 import type { Body, KindContext, KindDefinition, KindHandler, ObjectRef, Observed, Operation, Readiness } from "./types.js";
@@ -162,6 +158,14 @@ const handler: KindHandler = {
     return { id: uuidOf(body, "order port"), body };
   },
 
+  // The service checks what only it can check (its metros, the optics of each speed, the account's rights).
+  dryRun: {
+    async create(ctx, spec) {
+      await ctx.api.call("POST", BASE, { query: { dryRun: true }, body: orderBody(ctx, spec), readOnly: true });
+    },
+    update: (ctx, ref, spec, changed) => patchChanged(ctx, `${BASE}/${ref.id}`, `port ${ref.id}`, PATCHES, spec, changed, true),
+  },
+
   update: (ctx, ref, spec, changed) => patchChanged(ctx, `${BASE}/${ref.id}`, `port ${ref.id}`, PATCHES, spec, changed),
 
   delete: (ctx, ref) =>
@@ -192,42 +196,6 @@ const handler: KindHandler = {
   eventSubject: (ref) => `${BASE}/${ref.id}`,
 };
 
-/** A JSON pointer of the service ("/location/metroCode", "/physicalPorts/0/...") as a field path of the spec. */
-const fieldPathOf = (pointer: string): Array<string | number> =>
-  pointer
-    .split("/")
-    .filter((s) => s !== "")
-    .map((s) => (/^\d+$/.test(s) ? Number(s) : s));
-
-/**
- * Each port the plan orders, sent to the service with `dryRun=true`: the service validates the order
- * without placing it. A port with a value known only after apply (a reference) is left to the apply.
- */
-async function preflight(ctx: KindContext, creates: readonly ConfigResource[]): Promise<Diagnostic[]> {
-  const checks = creates
-    .filter((port) => port.references.length === 0)
-    .map(async (port): Promise<Diagnostic | undefined> => {
-      try {
-        await ctx.api.call("POST", BASE, { query: { dryRun: true }, body: orderBody(ctx, port.spec) });
-        return undefined;
-      } catch (e) {
-        if (!(e instanceof ApiError) || e.status >= 500) throw e;
-        const problem = e.problems[0];
-        const reason = problem?.reason ?? problem?.message ?? `HTTP ${e.status}`;
-        return placeDiagnostic(
-          { address: port.address, positions: port.positions },
-          {
-            path: problem?.property?.startsWith("/") ? fieldPathOf(problem.property) : [],
-            code: "plan.port-order",
-            message: `the service refuses this port order${problem ? ` (${problem.code})` : ""}: ${reason}`,
-            hint: "correct the field and plan again; nothing was ordered",
-          },
-        );
-      }
-    });
-  return (await Promise.all(checks)).filter((d): d is Diagnostic => d !== undefined);
-}
-
 export const ports: KindDefinition<"ports"> = {
   name: "ports",
   description: "port orders: physical ports (or link aggregation groups) in a data center, by name",
@@ -255,6 +223,5 @@ export const ports: KindDefinition<"ports"> = {
   timeoutMs: 30 * 24 * 3600_000,
   typicalSeconds: { create: 5 * 24 * 3600, update: 60, delete: 24 * 3600 },
   handler,
-  preflight,
   pricing: portPricing,
 };

@@ -222,6 +222,9 @@ function endpointOf(body: Body): string {
   return "";
 }
 
+/** The create request: the token's request fields, its type and project. */
+const createRequest = (ctx: KindContext, spec: Body): Body => compact({ ...requestOf(spec), type: spec.type ?? "VC_TOKEN", project: projectFor(ctx, spec) }) as Body;
+
 const handler: KindHandler = {
   noun: "service token",
 
@@ -235,12 +238,19 @@ const handler: KindHandler = {
   updatable: patchUpdatable(PATCHES),
 
   async create(ctx, spec) {
-    const project = projectFor(ctx, spec);
-    const body = await ctx.api.call<Body>("POST", BASE, { body: compact({ ...requestOf(spec), type: spec.type ?? "VC_TOKEN", project }) });
+    const body = await ctx.api.call<Body>("POST", BASE, { body: createRequest(ctx, spec) });
     return { id: uuidOf(body, "create service token"), body };
   },
 
   update: (ctx, ref, spec, changed) => patchChanged(ctx, `${BASE}/${ref.id}`, `service token ${ref.id}`, PATCHES, comparable(spec), changed),
+
+  // createServiceToken and updateServiceTokenByUuid take dryRun (the official description).
+  dryRun: {
+    async create(ctx, spec) {
+      await ctx.api.call("POST", BASE, { query: { dryRun: true }, body: createRequest(ctx, spec), readOnly: true });
+    },
+    update: (ctx, ref, spec, changed) => patchChanged(ctx, `${BASE}/${ref.id}`, `service token ${ref.id}`, PATCHES, comparable(spec), changed, true),
+  },
 
   // A token the service does not know is a 400, which a fresh read finds gone: deleted.
   delete: (ctx, ref) =>

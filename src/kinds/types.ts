@@ -92,6 +92,15 @@ export interface KindHandler {
    * `lookup`; a refused bulk is sent again one create at a time, so each address gets its own outcome.
    */
   bulkCreate?: BulkCreate;
+  /**
+   * The service's own check of a change, where its operation takes `dryRun=true` (the official description):
+   * sends the create (or update) exactly as `create` (`update`) would, and the service validates it and changes
+   * nothing. Resolves when the service accepts it; throws its refusal (an ApiError) otherwise.
+   */
+  dryRun?: {
+    create?(ctx: KindContext, spec: Body): Promise<void>;
+    update?(ctx: KindContext, ref: ObjectRef, spec: Body, changed: string[]): Promise<void>;
+  };
   /** Sends the changes to `changed` (dotted paths of the desired form) for an existing object. */
   update(ctx: KindContext, ref: ObjectRef, spec: Body, changed: string[]): Promise<void>;
   /** Sends the delete; an object already gone counts as deleted. */

@@ -106,8 +106,19 @@ export interface ResourceChange {
   createBeforeDestroy?: boolean;
   /** Addresses this one depends on. */
   dependencies: string[];
+  /**
+   * Addresses this plan deletes that hold what this object takes (a VLAN of a port): the service refuses this
+   * change until they are gone, so apply deletes them first. Found by the plan's checks with the service.
+   */
+  afterDeleting?: string[];
   /** The object exists but is still in a transition started earlier; apply waits for it. */
   awaiting?: "create" | "update" | "delete";
+}
+
+/** A change the service could not check at plan time, and why: apply may still be refused. */
+export interface UncheckedChange {
+  address: string;
+  why: string;
 }
 
 /**
@@ -193,6 +204,8 @@ export interface Plan {
   cost?: PlanCost;
   /** How long the apply should take, and the chain of objects that sets it; absent when nothing waits for the service. */
   estimatedDuration?: DurationEstimate;
+  /** Changes the service could not check at plan time (a value known only after apply, a check unanswered); absent when every change was checked. */
+  unchecked?: UncheckedChange[];
 }
 
 /** The apply's duration, estimated from the plan's longest chain of steps, each weighed by its kind's typical time. */

@@ -80,6 +80,10 @@ export const planDocumentSchema = z
     }),
     requestCount: z.number().int().nonnegative().describe("API requests the refresh made"),
     drifted: z.array(z.string()).optional().describe("refresh-only: addresses whose recorded attributes differ from the service"),
+    unchecked: z
+      .array(z.object({ address: z.string(), why: z.string() }))
+      .optional()
+      .describe("changes the service could not check before apply (a value known only after apply, a check it did not answer, --refresh=false): apply may still be refused"),
     outputChanges: z
       .array(
         z.object({
@@ -145,6 +149,7 @@ export function planDocument(plan: Plan): PlanDocument {
     summary: { ...plan.summary },
     requestCount: plan.requestCount,
     ...(plan.drifted !== undefined ? { drifted: [...plan.drifted] } : {}),
+    ...(plan.unchecked !== undefined ? { unchecked: plan.unchecked.map((u) => ({ ...u })) } : {}),
     ...(plan.outputChanges !== undefined
       ? { outputChanges: plan.outputChanges.map((o) => ({ name: o.name, actions: [o.action], before: toJson(o.before ?? null), after: toJson(o.after ?? null), afterUnknown: o.afterUnknown, sensitive: o.sensitive })) }
       : {}),

@@ -34,9 +34,9 @@ export interface UnreadNote {
 }
 
 /**
- * What the plan could not compare, so that no plan claims a match it did not check: the secret fields the
- * service does not return (a change made to them outside netform cannot be seen), and the declared fields
- * its answers leave out.
+ * What the plan could not compare or check, so that no plan claims what it did not verify: the secret fields
+ * the service does not return (a change made to them outside netform cannot be seen), the declared fields its
+ * answers leave out, and the changes the service could not check before apply.
  */
 export function unreadNotes(plan: Plan): UnreadNote[] {
   if (plan.mode === "destroy") return [];
@@ -45,6 +45,7 @@ export function unreadNotes(plan: Plan): UnreadNote[] {
   const notes: UnreadNote[] = [
     { lead: "Secrets not readable; not compared (the service does not return them; compared only with what netform last sent):", fields: fieldsOf((rc) => rc.notCompared) },
     { lead: "Not in the service's answers; not compared (absent there means the service's default or what was sent):", fields: fieldsOf((rc) => rc.notReturned) },
+    { lead: "Not checked with the service before apply (apply may still be refused):", fields: (plan.unchecked ?? []).map((u) => `${u.address}: ${u.why}`) },
   ];
   return notes.filter((n) => n.fields.length > 0);
 }

@@ -6,7 +6,7 @@
 import { describe, expect, it } from "vitest";
 import { useSimulator } from "../support/sim.js";
 import { workspace } from "./cli.js";
-import { CONFIG_HEADER, PORTS, idOf, objects, out, runner } from "./service.js";
+import { changesSent, CONFIG_HEADER, idOf, objects, out, PORTS, runner } from "./service.js";
 
 const t = useSimulator({ speed: 1000 });
 
@@ -50,7 +50,7 @@ interface Logged {
 
 async function mutations(): Promise<string[]> {
   const log = (await t.call("GET", "/__sim/requests")).body as Logged[];
-  return log.filter((r) => r.method !== "GET" && !r.path.startsWith("/oauth2") && !r.path.endsWith("/search")).map((r) => `${r.method} ${r.path}`);
+  return changesSent(log).map((r) => `${r.method} ${r.path}`);
 }
 
 describe("cloud routers end to end", () => {

@@ -6,7 +6,7 @@
 import { describe, expect, it } from "vitest";
 import { useSimulator } from "../support/sim.js";
 import { workspace } from "./cli.js";
-import { PORTS, idOf, objects, out, runner, portConnectionYaml, CONFIG_HEADER } from "./service.js";
+import { changesSent, CONFIG_HEADER, idOf, objects, out, portConnectionYaml, PORTS, runner } from "./service.js";
 
 const t = useSimulator({ speed: 500 });
 
@@ -52,7 +52,7 @@ routingProtocols:
     expect(replaced.code, out(replaced)).toBe(0);
     expect(replaced.stdout).toContain("0 added, 0 changed, 4 replaced, 0 destroyed");
     const log = (await t.call("GET", "/__sim/requests")).body as Array<{ method: string; path: string; status: number }>;
-    const calls = log.filter((r) => r.method !== "GET" && !r.path.startsWith("/oauth2") && !r.path.endsWith("/search")).map((r) => `${r.method} ${r.path}`);
+    const calls = changesSent(log).map((r) => `${r.method} ${r.path}`);
     const oldConnection = before["connections.routed"]!;
     const newConnection = idOf(ws, "connections.routed");
     expect(newConnection).not.toBe(oldConnection);

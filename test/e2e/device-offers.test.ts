@@ -6,7 +6,7 @@
 import { describe, expect, it } from "vitest";
 import { useSimulator } from "../support/sim.js";
 import { workspace } from "./cli.js";
-import { ACCOUNT, CONFIG_HEADER, out, runner } from "./service.js";
+import { ACCOUNT, changesSent, CONFIG_HEADER, out, requestLog, runner } from "./service.js";
 
 const t = useSimulator();
 
@@ -24,13 +24,9 @@ const device = (name: string, fields: { management?: string; core?: number; pack
 
 const config = (...devices: string[]) => `${CONFIG_HEADER}  accountNumber: ${ACCOUNT}\ndevices:\n${devices.join("")}`;
 
-interface Logged {
-  method: string;
-  path: string;
-}
 
-const requests = async (): Promise<Logged[]> => (await t.call("GET", "/__sim/requests")).body as Logged[];
-const sent = (log: Logged[]) => log.filter((r) => r.method !== "GET" && !r.path.startsWith("/oauth2"));
+const requests = () => requestLog(t);
+const sent = changesSent;
 
 describe("a device the catalogue does not offer", () => {
   it("is refused by plan at its core and package, naming what the type offers, with one read of the catalogue and no order", async () => {

@@ -11,7 +11,7 @@ import { KIND_DEFINITIONS, KINDS, type Kind } from "../../src/kinds/index.js";
 import { useSimulator, type CallResult, type TestSim } from "../support/sim.js";
 import { workspace, type CliResult, type Workspace } from "./cli.js";
 import { SEEDED_ENDPOINTS } from "../../src/simulator/core/seed.js";
-import { ACCOUNT, C8000V_DC_FIELDS, CONFIG_HEADER, idOf, objects, out, portConnectionYaml, PORTS, PROJECT, runner, type Obj } from "./service.js";
+import { ACCOUNT, C8000V_DC_FIELDS, changesSent, CONFIG_HEADER, idOf, type Obj, objects, out, portConnectionYaml, PORTS, PROJECT, runner } from "./service.js";
 
 /** The id the state records for an address, when the expectation is evaluated. */
 type Ids = (address: string) => string;
@@ -1513,7 +1513,7 @@ const idsOf =
 /** The mutating calls the service received since the log was cleared: no reads, searches or token requests. */
 async function mutations(t: TestSim): Promise<string[]> {
   const log = (await t.call("GET", "/__sim/requests")).body as Array<{ method: string; path: string; status: number }>;
-  return log.filter((r) => r.method !== "GET" && !r.path.startsWith("/oauth2") && !r.path.endsWith("/search")).map((r) => `${r.method} ${r.path} ${r.status}`);
+  return changesSent(log).map((r) => `${r.method} ${r.path} ${r.status}`);
 }
 
 async function expectShows(t: TestSim, readings: Reading[]): Promise<void> {

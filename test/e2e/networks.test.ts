@@ -6,7 +6,7 @@
 import { describe, expect, it } from "vitest";
 import { useSimulator } from "../support/sim.js";
 import { workspace } from "./cli.js";
-import { CONFIG_HEADER, PORTS, PROJECT, idOf, objects, out, runner } from "./service.js";
+import { changesSent, CONFIG_HEADER, idOf, objects, out, PORTS, PROJECT, runner } from "./service.js";
 
 const t = useSimulator({ speed: 1000 });
 
@@ -44,7 +44,7 @@ const config = (o: NetworkOptions = {}, withConnections = true) =>
 
 async function mutations(): Promise<string[]> {
   const log = (await t.call("GET", "/__sim/requests")).body as Array<{ method: string; path: string }>;
-  return log.filter((r) => r.method !== "GET" && !r.path.startsWith("/oauth2") && !r.path.endsWith("/search")).map((r) => `${r.method} ${r.path}`);
+  return changesSent(log).map((r) => `${r.method} ${r.path}`);
 }
 
 describe("networks end to end", () => {
@@ -83,7 +83,7 @@ describe("networks end to end", () => {
     const replacePlan = await run("plan", "--detailed-exitcode");
     expect(replacePlan.code, out(replacePlan)).toBe(2);
     expect(replacePlan.stdout).toContain("-/+ networks.lan");
-    expect(replacePlan.stdout).toContain("networks.lan must be replaced (scope, location.region cannot change in place)");
+    expect(replacePlan.stdout).toContain("networks.lan must be replaced (scope cannot change in place)");
     expect(replacePlan.stdout).toContain("0 to add, 0 to change, 3 to replace, 0 to destroy");
     const replaced = await run("apply", "--auto-approve");
     expect(replaced.code, out(replaced)).toBe(0);

@@ -7,7 +7,7 @@ import { describe, expect, it } from "vitest";
 import { seededUuid } from "../../src/simulator/core/seed.js";
 import { useSimulator } from "../support/sim.js";
 import { workspace } from "./cli.js";
-import { CONFIG_HEADER, out, runner } from "./service.js";
+import { changesSent, CONFIG_HEADER, out, requestLog, runner } from "./service.js";
 
 const t = useSimulator({ speed: 1000 });
 
@@ -21,12 +21,8 @@ const sshKeyConfig = `${CONFIG_HEADER}sshKeys:\n  ops:\n    keyValue: ${KEY}\n`;
 const HOUR = 3_600_000;
 const around = (now = Date.now()) => ({ start: new Date(now - HOUR).toISOString(), end: new Date(now + HOUR).toISOString() });
 
-interface Logged {
-  method: string;
-  path: string;
-}
-const requests = async (): Promise<Logged[]> => (await t.call("GET", "/__sim/requests")).body as Logged[];
-const sent = (log: Logged[]) => log.filter((r) => r.method !== "GET" && !r.path.startsWith("/oauth2") && !r.path.endsWith("/search"));
+const requests = () => requestLog(t);
+const sent = changesSent;
 
 async function downtimeNow(): Promise<void> {
   const { start, end } = around();

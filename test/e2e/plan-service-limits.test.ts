@@ -6,17 +6,13 @@
 import { describe, expect, it } from "vitest";
 import { useSimulator } from "../support/sim.js";
 import { workspace } from "./cli.js";
-import { ACCOUNT, CONFIG_HEADER, PORTS, PROJECT, out, portConnectionYaml, runner } from "./service.js";
+import { ACCOUNT, changesSent, CONFIG_HEADER, out, portConnectionYaml, PORTS, PROJECT, requestLog, runner } from "./service.js";
 
 const t = useSimulator({ speed: 1000 });
 
-interface Logged {
-  method: string;
-  path: string;
-}
 
-const requests = async (): Promise<Logged[]> => (await t.call("GET", "/__sim/requests")).body as Logged[];
-const sent = (log: Logged[]) => log.filter((r) => r.method !== "GET" && !r.path.startsWith("/oauth2") && !r.path.endsWith("/search"));
+const requests = () => requestLog(t);
+const sent = changesSent;
 
 describe("a connection above the bandwidth its metros allow", () => {
   it("is refused by plan at its bandwidth, naming the maximum, with one read per metro and nothing sent", async () => {

@@ -5,7 +5,7 @@
 import { describe, expect, it } from "vitest";
 import { useSimulator } from "../support/sim.js";
 import { workspace } from "./cli.js";
-import { ACCOUNT, CONFIG_HEADER, out, runner } from "./service.js";
+import { ACCOUNT, CONFIG_HEADER, out, requestLog, runner } from "./service.js";
 
 const t = useSimulator();
 
@@ -21,17 +21,9 @@ const port = (name: string, fields: { speed?: number; optics?: string; count?: n
 
 const config = (...ports: string[]) => `${CONFIG_HEADER}  accountNumber: ${ACCOUNT}\nports:\n${ports.join("")}`;
 
-interface Logged {
-  method: string;
-  path: string;
-  status: number;
-}
-
 /** The requests that could change the service (no reads, searches or token requests), as "METHOD path status". */
 const sent = async (): Promise<string[]> =>
-  ((await t.call("GET", "/__sim/requests")).body as Logged[])
-    .filter((r) => r.method !== "GET" && !r.path.startsWith("/oauth2") && !r.path.endsWith("/search"))
-    .map((r) => `${r.method} ${r.path} ${r.status}`);
+  (await requestLog(t)).filter((r) => r.method !== "GET" && !r.path.startsWith("/oauth2") && !r.path.endsWith("/search")).map((r) => `${r.method} ${r.path}${r.query ? `?${r.query}` : ""} ${r.status}`);
 const portCount = async (): Promise<number> => (await t.call("GET", "/__sim/objects?kind=ports")).body.data.length;
 
 describe("a port order at plan", () => {
@@ -43,13 +35,13 @@ describe("a port order at plan", () => {
     await t.call("DELETE", "/__sim/requests");
     const refused = await run("plan");
     expect(refused.code, out(refused)).toBe(1);
-    expect(refused.stderr).toMatch(/netform\.yaml:9:24 {2}ports\.wrong-optics\.physicalPortsType {2}the service refuses this port order \(EQ-\d+\): 1000BASE_LX does not run at 10000 Mbps/);
-    expect(refused.stderr).toMatch(/netform\.yaml:15:3 {2}ports\.two-links\.lagEnabled {2}the service refuses this port order \(EQ-\d+\): more than one physical port needs lagEnabled: true/);
-    expect(refused.stderr).toContain("hint: correct the field and plan again; nothing was ordered");
+    expect(refused.stderr).toMatch(/netform\.yaml:9:24 {2}ports\.wrong-optics\.physicalPortsType {2}the service refuses this port \(EQ-\d+\): 1000BASE_LX does not run at 10000 Mbps/);
+    expect(refused.stderr).toMatch(/netform\.yaml:15:3 {2}ports\.two-links\.lagEnabled {2}the service refuses this port \(EQ-\d+\): more than one physical port needs lagEnabled: true/);
+    expect(refused.stderr).toContain("hint: nothing was changed; correct the field and plan again");
     expect(refused.stderr).not.toContain("ports.fine");
     expect(refused.stderr).not.toMatch(/\n\s+at /);
     // Three dry runs (two refused, one accepted with 200, not the 202 of a placed order), and no port more.
-    expect((await sent()).sort()).toEqual(["POST /fabric/v4/ports 200", "POST /fabric/v4/ports 400", "POST /fabric/v4/ports 400"]);
+    expect((await sent()).sort()).toEqual(["POST /fabric/v4/ports?dryRun=true 200", "POST /fabric/v4/ports?dryRun=true 400", "POST /fabric/v4/ports?dryRun=true 400"]);
     expect(await portCount()).toBe(portsBefore);
   });
 

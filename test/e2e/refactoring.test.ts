@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { useSimulator } from "../support/sim.js";
 import { workspace } from "./cli.js";
-import { CONFIG_HEADER, idOf, out, runner } from "./service.js";
+import { changesSent, CONFIG_HEADER, idOf, out, runner } from "./service.js";
 
 const t = useSimulator({ speed: 500 });
 
@@ -22,9 +22,7 @@ const filters = (...names: string[]) =>
 /** The requests that change something on the service, since the log was last read. */
 async function mutationsSince(count: number): Promise<string[]> {
   const log = (await t.call("GET", "/__sim/requests")).body as { method: string; path: string }[];
-  return log
-    .slice(count)
-    .filter((r) => r.method !== "GET" && !r.path.startsWith("/oauth2") && !r.path.endsWith("/search"))
+  return changesSent(log.slice(count))
     .map((r) => `${r.method} ${r.path}`);
 }
 

@@ -23,6 +23,25 @@ export async function objects(t: TestSim, kind: string): Promise<Obj[]> {
   return (await t.call("GET", `/__sim/objects?kind=${kind}`)).body.data as Obj[];
 }
 
+/** One request of the simulator's log. */
+export interface Logged {
+  method: string;
+  path: string;
+  /** The query string, when there was one. */
+  query?: string;
+  status: number;
+}
+
+/** The simulator's request log. */
+export const requestLog = async (t: TestSim): Promise<Logged[]> => (await t.call("GET", "/__sim/requests")).body as Logged[];
+
+/** A request that changes nothing: a dry run, which the service checks and does not act on. */
+export const isDryRun = (r: { query?: unknown }): boolean => /(^|&)dryRun=true(&|$)/.test(typeof r.query === "string" ? r.query : "");
+
+/** The requests that could change the service: no reads, searches, dry runs or token requests. */
+export const changesSent = <T extends { method?: unknown; path?: unknown; query?: unknown }>(log: readonly T[]): T[] =>
+  log.filter((r) => r.method !== "GET" && !String(r.path).startsWith("/oauth2") && !String(r.path).endsWith("/search") && !isDryRun(r));
+
 /** Runs netform in the workspace against the test simulator. */
 export function runner(t: TestSim, ws: Workspace, extra: Record<string, string> = {}): (...args: string[]) => Promise<CliResult> {
   return (...args) => netform(args, { cwd: ws.dir, env: simEnv(t.url, extra) });

@@ -9,7 +9,7 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { useSimulator } from "../support/sim.js";
 import { CLI, netform, simEnv, workspace, type CliResult, type Workspace } from "./cli.js";
-import { CONFIG_HEADER, dcConnectionYaml, objects, out, type Obj } from "./service.js";
+import { changesSent, CONFIG_HEADER, dcConnectionYaml, type Obj, objects, out } from "./service.js";
 
 // Connections take 55 simulated seconds: about 1.4 s here, time enough to interrupt a wait.
 const t = useSimulator({ speed: 40 });
@@ -92,7 +92,7 @@ function expectStoppedCleanly(ws: Workspace, result: CliResult, code: number): v
 /** The mutating requests the service answered since the log was cleared (searches are POSTs that read). */
 async function mutations(): Promise<Obj[]> {
   const log = (await t.call("GET", "/__sim/requests")).body as Obj[];
-  return log.filter((r) => r.method !== "GET" && !String(r.path).startsWith("/oauth2") && !String(r.path).endsWith("/search"));
+  return changesSent(log);
 }
 
 /** The next apply finishes the work: exit 0, every address recorded once with an id and nothing pending, and a clean plan. */

@@ -223,6 +223,29 @@ function agrees(want: unknown, have: unknown): boolean {
   return want === have;
 }
 
+/** The create request: the spec with its project and the order the API requires even when empty. */
+function createRequest(ctx: KindContext, spec: Body): Body {
+  const project = spec.project ?? (ctx.provider.projectId ? { projectId: ctx.provider.projectId } : undefined);
+  const request: Body = { ...spec, order: spec.order ?? {}, project };
+  for (const s of ["aSide", "zSide"] as const) request[s] = withDeviceType(spec[s]);
+  return compact(request) as Body;
+}
+
+/** The JSON patch that makes the changed fields so; a change no patch path covers is a defect of the plan. */
+function patchOperations(ref: ObjectRef, spec: Body, changed: readonly string[]): Body[] {
+  const paths = new Set<PatchPath>();
+  const uncovered: string[] = [];
+  for (const path of changed) {
+    const field = covering(path);
+    if (field === undefined) uncovered.push(path);
+    else paths.add(UPDATABLE[field]!.path);
+  }
+  if (uncovered.length > 0) {
+    throw new NetformError({ code: "internal.not_updatable", source: "internal", message: `connection ${ref.id}: ${uncovered.join(", ")} cannot change in place` });
+  }
+  return PATCH_PATHS.filter((p) => paths.has(p)).map((path) => ({ op: "replace", path, value: patchValue(spec, path) }));
+}
+
 export const handler: KindHandler = {
   noun: "connection",
 
@@ -236,28 +259,25 @@ export const handler: KindHandler = {
   updatable: UPDATABLE,
 
   async create(ctx, spec) {
-    const project = spec.project ?? (ctx.provider.projectId ? { projectId: ctx.provider.projectId } : undefined);
-    // order is required by the API even when empty.
-    const request: Body = { ...spec, order: spec.order ?? {}, project };
-    for (const s of ["aSide", "zSide"] as const) request[s] = withDeviceType(spec[s]);
-    const body = await ctx.api.call<Body>("POST", BASE, { body: compact(request) });
+    const body = await ctx.api.call<Body>("POST", BASE, { body: createRequest(ctx, spec) });
     return { id: uuidOf(body, "create connection"), body };
   },
 
   async update(ctx, ref, spec, changed) {
-    const paths = new Set<PatchPath>();
-    const uncovered: string[] = [];
-    for (const path of changed) {
-      const field = covering(path);
-      if (field === undefined) uncovered.push(path);
-      else paths.add(UPDATABLE[field]!.path);
-    }
-    if (uncovered.length > 0) {
-      throw new NetformError({ code: "internal.not_updatable", source: "internal", message: `connection ${ref.id}: ${uncovered.join(", ")} cannot change in place` });
-    }
-    const operations = PATCH_PATHS.filter((p) => paths.has(p)).map((path) => ({ op: "replace", path, value: patchValue(spec, path) }));
-    if (operations.length === 0) return;
-    await ctx.api.call("PATCH", `${BASE}/${ref.id}`, { body: operations });
+    const operations = patchOperations(ref, spec, changed);
+    if (operations.length > 0) await ctx.api.call("PATCH", `${BASE}/${ref.id}`, { body: operations });
+  },
+
+  // The create and the update take dryRun (the official description): the service checks the VLANs, the
+  // bandwidth left on the ports and the profile's offer, and makes nothing.
+  dryRun: {
+    async create(ctx, spec) {
+      await ctx.api.call("POST", BASE, { query: { dryRun: true }, body: createRequest(ctx, spec), readOnly: true });
+    },
+    async update(ctx, ref, spec, changed) {
+      const operations = patchOperations(ref, spec, changed);
+      if (operations.length > 0) await ctx.api.call("PATCH", `${BASE}/${ref.id}`, { query: { dryRun: true }, body: operations, readOnly: true });
+    },
   },
 
   // A DEPROVISIONED connection (the service's EQ-3041120 refusal) reads as gone.

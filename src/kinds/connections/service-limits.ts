@@ -1,4 +1,5 @@
-// The limits only the service knows, checked at plan for each connection to be created: the bandwidth
+// The limits only the service knows, checked at plan for each connection to be created: the bandwidth the
+// plan's own connections take together on one port (each passes the service's dry run alone), the bandwidth
 // maximum of its metro (`localVCBandwidthMax`) or of its metro pair (`remoteVCBandwidthMax`, section 2.4), and
 // the package of a cloud router named by uuid (its connections and their bandwidth, section 8), counting the
 // connections the router already has with those the plan adds. Routers declared beside the connection are
@@ -112,6 +113,54 @@ async function routerPackage(reads: Reads, uuid: string, uses: readonly RouterUs
   return diagnostics;
 }
 
+/**
+ * The bandwidth the plan's connections take together on each port they share, against what the port has left
+ * (its capacity less what its live connections use): each fits alone, so each passes its dry run, and the one
+ * that no longer fits is refused when its turn comes. The first connection, in file order, over the rest is
+ * reported.
+ */
+async function portBandwidth(reads: Reads, creates: readonly ConfigResource[]): Promise<Diagnostic[]> {
+  const byPort = new Map<string, Array<{ connection: ConfigResource; bandwidth: number }>>();
+  for (const connection of inFileOrder(creates)) {
+    const raw = reveal(connection.spec.bandwidth);
+    if (typeof raw !== "number") continue;
+    const ports = new Set(SIDES.map((side) => known(readPath(connection.spec, `${side}.accessPoint.port.uuid`))?.toLowerCase()).filter((p) => p !== undefined));
+    for (const port of ports) byPort.set(port, [...(byPort.get(port) ?? []), { connection, bandwidth: raw }]);
+  }
+  const diagnostics: Diagnostic[] = [];
+  await Promise.all(
+    [...byPort].filter(([, uses]) => uses.length > 1).map(async ([uuid, uses]) => {
+      const port = await reads.get(`/fabric/v4/ports/${uuid}`);
+      const left = typeof port?.availableBandwidth === "number" ? port.availableBandwidth : typeof port?.bandwidth === "number" ? port.bandwidth - (typeof port.usedBandwidth === "number" ? port.usedBandwidth : 0) : undefined;
+      if (left === undefined) return;
+      let total = 0;
+      for (const use of uses) {
+        total += use.bandwidth;
+        if (total <= left) continue;
+        const others = uses.filter((u) => u !== use && uses.indexOf(u) < uses.indexOf(use));
+        diagnostics.push(
+          placeDiagnostic(
+            { address: use.connection.address, positions: use.connection.positions },
+            {
+              path: ["bandwidth"],
+              code: "plan.port-bandwidth",
+              message: `port ${uuid} has ${left} Mbps left, and this plan's connections on it need ${total} Mbps (${[...others.map((u) => `${u.connection.address} ${u.bandwidth}`), `this one ${use.bandwidth}`].join(", ")}); the service refuses the connection that no longer fits`,
+              hint: "lower the bandwidths, or move a connection to another port",
+            },
+          ),
+        );
+        return;
+      }
+    }),
+  );
+  return diagnostics;
+}
+
+const writtenAt = (c: ConfigResource) => [c.file, c.position.line] as const;
+
+/** Resources in the order they are written, across files. */
+const inFileOrder = (resources: readonly ConfigResource[]): ConfigResource[] => [...resources].sort((a, b) => writtenAt(a)[0].localeCompare(writtenAt(b)[0]) || writtenAt(a)[1] - writtenAt(b)[1]);
+
 /** Each connection the plan creates, against the limits the service reads: a few reads per plan, each object read once. */
 export async function preflight(ctx: KindContext, creates: readonly ConfigResource[], config: Configuration): Promise<Diagnostic[]> {
   const reads = new Reads(ctx);
@@ -127,8 +176,10 @@ export async function preflight(ctx: KindContext, creates: readonly ConfigResour
     }
   }
   // The connection over the limit is the one written last: the others fit.
-  const written = (u: RouterUse) => [u.connection.file, u.connection.position.line] as const;
-  const inFileOrder = (a: RouterUse, b: RouterUse) => written(a)[0].localeCompare(written(b)[0]) || written(a)[1] - written(b)[1];
-  for (const [uuid, uses] of byRouter) checks.push(routerPackage(reads, uuid, uses.sort(inFileOrder)));
-  return (await Promise.all(checks)).flatMap((found) => (found === undefined ? [] : Array.isArray(found) ? found : [found]));
+  const written = (u: RouterUse) => writtenAt(u.connection);
+  const byWriting = (a: RouterUse, b: RouterUse) => written(a)[0].localeCompare(written(b)[0]) || written(a)[1] - written(b)[1];
+  for (const [uuid, uses] of byRouter) checks.push(routerPackage(reads, uuid, uses.sort(byWriting)));
+  checks.push(portBandwidth(reads, creates));
+  const found = (await Promise.all(checks)).flatMap((d) => (d === undefined ? [] : Array.isArray(d) ? d : [d]));
+  return found;
 }
