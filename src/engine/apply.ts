@@ -6,7 +6,7 @@
 // record announces, records the answer, and stops at its wait (the next run waits instead).
 
 import { OutcomeUnknownError } from "../api/index.js";
-import { configGraph, resourceAt, secretsAt, validateSpec, type ConfigResource, type Configuration } from "../config/index.js";
+import { configGraph, pathSegments, resourceAt, secretsAt, validateSpec, type ConfigResource, type Configuration } from "../config/index.js";
 import { NetformError } from "../diag/index.js";
 import { Graph, walk } from "../graph/index.js";
 import { compareFields, updatableBy, type Refreshed } from "../plan/diff.js";
@@ -286,7 +286,7 @@ async function runStep(input: StepContext, step: Step): Promise<string | undefin
 /** The spec with every reference resolved from the state as it is now (its dependencies are done). */
 function resolvedSpec(input: ApplyInput, resource: ConfigResource): Body {
   const { spec } = resolveSpec(resource.spec, (address, attribute) => {
-    const value = input.store.attribute(address, attribute);
+    const value = input.store.attribute(address, pathSegments(attribute));
     return value === undefined ? undefined : { value };
   });
   const unknown = Object.entries(spec).filter(([, v]) => isUnknownValue(v)).map(([k]) => k);
