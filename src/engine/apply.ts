@@ -317,10 +317,11 @@ function absentAfterCreate(input: ApplyInput, resource: ConfigResource, ref: Ref
   const absent = absentPath(record.attributes, ref.attribute);
   if (!absent) return;
   const at = placeDiagnostic(resource, { path: ref.path, code: "reference.path", message: "" });
+  const where = at.file ? ` (${at.file}:${at.line}:${at.column})` : "";
   throw new NetformError({
     code: "apply.reference-path",
-    message: `${resource.address}: ${formatPath(ref.path)} reads ${ref.expression}, but ${ref.address} as the service returned it has no ${ref.attribute}: ${absent.reason}`,
-    hint: `${absent.closest ? `did you mean ${absent.closest}? ` : ""}${ref.address} is made and recorded; fix the reference${at.file ? ` at ${at.file}:${at.line}:${at.column}` : ""} to a path it has (netform state show ${ref.address}), then apply again`,
+    message: `${resource.address}: ${formatPath(ref.path)}${where} reads ${ref.expression}, but ${ref.address} as the service returned it has no ${ref.attribute}: ${absent.reason}${absent.closest ? ` (did you mean ${absent.closest}?)` : ""}`,
+    hint: `${ref.address} is made and recorded; fix the reference to a path it has (netform state show ${ref.address}), then apply again`,
   });
 }
 

@@ -4,7 +4,7 @@
 // keys are dropped. A reference's path below the attribute the kind lists is known to exist only once
 // the object is read: `absentReferences` says where one does not.
 
-import { absentPath, Invalid, isPlainObject, placeDiagnostic, readPath, Reference, Sensitive, Template, Unresolved, type ConfigResource } from "../config/index.js";
+import { absentPath, Invalid, isLookupAddress, isPlainObject, placeDiagnostic, readPath, Reference, Sensitive, Template, Unresolved, type ConfigResource } from "../config/index.js";
 import type { Diagnostic } from "../diag/index.js";
 import type { StateFile } from "../state/index.js";
 import type { Refreshed } from "./diff.js";
@@ -44,6 +44,8 @@ export function lookupFrom(state: Pick<StateFile, "resources" | "lookups">, refr
 export function absentReferences(resource: ConfigResource, objectOf: ObjectLookup): Diagnostic[] {
   const out: Diagnostic[] = [];
   for (const ref of resource.references) {
+    // A lookup's object is checked whole when it is bound (engine/lookups.ts); the state keeps only a part of it.
+    if (isLookupAddress(ref.address)) continue;
     const body = objectOf(ref.address);
     const absent = body === undefined ? undefined : absentPath(body, ref.attribute);
     if (!absent) continue;
