@@ -14,6 +14,7 @@ const HEADER = "netform: 1\nprovider: { endpoint: embedded, projectId: 5c1a4b6e-
 /** What the references name: a lookup, a connection, a block of connections with forEach, a device. */
 const DECLARED = `lookups:
   sp: { kind: serviceProfile, where: { name: CloudExchange Direct } }
+  link: { kind: connection, where: { name: link-a } }
 connections:
   c:
     type: EVPL_VC
@@ -52,7 +53,10 @@ function load(expression: string, each = false) {
 }
 
 /** The line of the description in `load`'s text, and the column where its value starts. */
-const DESCRIPTION_AT = (each: boolean) => `${`${HEADER}${DECLARED}`.split("\n").length + (each ? 4 : 3)}:18`;
+const DESCRIPTION_AT = (each: boolean) => {
+  const routeFiltersLine = `${HEADER}${DECLARED}`.split("\n").length;
+  return `${routeFiltersLine + (each ? 4 : 3)}:18`;
+};
 
 interface Valid {
   expression: string;
@@ -88,6 +92,25 @@ describe("references with list indexes and nested paths", () => {
     // Written back as it was read (an instance's key quoted as addresses quote it).
     expect(ref.expression).toBe(`\${${address}.${attribute}}`);
     expect(filter?.references).toEqual([ref]);
+  });
+});
+
+describe("a reference to where a secret is", () => {
+  it.each([
+    ["a lookup's object", "lookups.link.zSide.accessPoint.authenticationKey"],
+    ["a lookup's object, in a list item", "lookups.link.additionalInfo[0].value"],
+    ["a resource", "devices.d.vendorConfig.adminPassword"],
+  ])("in %s is sensitive, and so is the field that reads it", (_, expression) => {
+    const r = load(expression);
+    const filter = r.config.resources.get("routeFilters.f");
+    expect((filter?.spec.description as Reference).sensitive).toBe(true);
+    expect(filter?.secrets.covers("description")).toBe(true);
+  });
+
+  it("is not, where the path holds none", () => {
+    const filter = load("lookups.link.zSide.accessPoint.type").config.resources.get("routeFilters.f");
+    expect((filter?.spec.description as Reference).sensitive).toBe(false);
+    expect(filter?.secrets.covers("description")).toBe(false);
   });
 });
 
