@@ -31,7 +31,7 @@
 //   the values that were unknown at load time; it returns the same diagnostics.
 // - A kind's parent fields (KindSchema.parents) hold a Reference to the parent's uuid, or a literal uuid.
 
-export { expandBlockAddresses, parseAddress, type Address, type FieldPath, type ParsedAddress } from "./address.js";
+export { expandBlockAddresses, formatPath, parseAddress, type Address, type FieldPath, type ParsedAddress } from "./address.js";
 export type { KindCatalog, KindSchema, OrderingEdge } from "./catalog.js";
 export { configGraph, resourceAt, secretsAt } from "./dependencies.js";
 export { writeBackendBlock } from "./backend-block.js";
@@ -49,7 +49,7 @@ export type { BackendConfig, ConfigResource, Configuration, MaintenanceNotice, P
 export { placeDiagnostic, validateSpec } from "./validate.js";
 export { Invalid, Reference, Template, Unresolved } from "./values.js";
 export { parseVarFlag, type VariableInputs } from "./variables.js";
-export { isPlainObject, readPath } from "./json.js";
+export { absentPath, isPlainObject, pathSegments, readPath, type AbsentPath } from "./json.js";
 export { identityOf } from "./references.js";
 export { formatConfiguration, isConfigurationText, type FormatResult } from "./format.js";
 export { evaluateCondition, parseCondition, UNKNOWN, type Condition, type ConditionKind, type Evaluation, type Expression } from "./conditions.js";

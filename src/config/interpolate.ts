@@ -1,8 +1,10 @@
 // `${...}` expressions in string values: ${var.NAME}, ${env.NAME}, ${secret.NAME}, references
 // ${kind.name.attribute} (${kind.name["key"].attribute} or ${kind.name[each.key].attribute} for an instance
-// of a resource with forEach), and ${each.key} / ${each.value.field} inside such a resource. A string that is only one expression keeps the value's type (a number variable
-// stays a number); one that embeds expressions becomes a string, or a Template while a part is unknown.
-// `$${` writes a literal `${`.
+// of a resource with forEach) and ${lookups.NAME.attribute}, whose attribute is a path that may index lists
+// (${lookups.sp.accessPointTypeConfigs[0].type}), and ${each.key} / ${each.value.field} inside a resource
+// with forEach. A string that is only one expression keeps the value's type (a number variable stays a
+// number); one that embeds expressions becomes a string, or a Template while a part is unknown. `$${` writes
+// a literal `${`.
 
 import { address as makeAddress, formatPath, readQuotedKey, type Address, type FieldPath } from "./address.js";
 import type { KindCatalog } from "./catalog.js";
@@ -148,27 +150,75 @@ function expressionEnd(text: string, from: number): number {
 }
 
 const SEGMENT = /^[A-Za-z0-9_-]+$/;
+const SEGMENT_AT = /[A-Za-z0-9_-]+/y;
 
 /** An instance key in brackets: a quoted string, or an expression (each.key) whose value is the key. */
-type Index = { quoted: string } | { expression: string };
+type Instance = { quoted: string } | { expression: string };
 
-/** `a.b.c`, or `kind.name[INDEX].attribute...`; undefined when neither. */
-function parseExpression(expression: string): { segs: string[]; index?: Index } | undefined {
-  const bracket = expression.indexOf("[");
-  if (bracket < 0) {
-    const segs = expression.split(".");
-    return segs.every((s) => SEGMENT.test(s)) ? { segs } : undefined;
+/** A dotted segment, or what a pair of brackets holds (trimmed, or the key of a quoted one). */
+type Token = { segment: string } | { bracket: string; quoted?: string };
+
+/** `a.b[...].c`: segments joined by dots, each followed by any number of brackets; undefined when not so. */
+function tokenize(expression: string): Token[] | undefined {
+  const out: Token[] = [];
+  let i = 0;
+  while (i < expression.length) {
+    SEGMENT_AT.lastIndex = i;
+    const segment = SEGMENT_AT.exec(expression)?.[0];
+    if (!segment) return undefined;
+    out.push({ segment });
+    i += segment.length;
+    while (expression[i] === "[") {
+      const quoted = readQuotedKey(expression, i + 1);
+      const close = quoted ? quoted.end : expression.indexOf("]", i);
+      if (close < 0 || expression[close] !== "]") return undefined;
+      out.push(quoted ? { bracket: expression.slice(i + 1, close), quoted: quoted.key } : { bracket: expression.slice(i + 1, close).trim() });
+      i = close + 1;
+    }
+    if (i === expression.length) break;
+    if (expression[i] !== ".") return undefined;
+    i++;
+    if (i === expression.length) return undefined;
   }
-  const before = expression.slice(0, bracket).split(".");
-  if (before.length !== 2 || !before.every((s) => SEGMENT.test(s))) return undefined;
-  const quoted = readQuotedKey(expression, bracket + 1);
-  const close = quoted ? quoted.end : expression.indexOf("]", bracket);
-  if (close < 0 || expression[close] !== "]") return undefined;
-  const index: Index = quoted ? { quoted: quoted.key } : { expression: expression.slice(bracket + 1, close).trim() };
-  const tail = expression.slice(close + 1);
-  if (tail !== "" && !tail.startsWith(".")) return undefined;
-  const after = tail === "" ? [] : tail.slice(1).split(".");
-  return after.every((s) => SEGMENT.test(s)) ? { segs: [...before, ...after], index } : undefined;
+  return out;
+}
+
+interface ParsedExpression {
+  /** The dotted segments, list indexes left out: head, name, then the attribute's fields. */
+  segs: string[];
+  /** The key in brackets right after the name: `kind.name["key"]`, `kind.name[each.key]`. */
+  instance?: Instance;
+  /** What follows the name (and instance): fields, and list indexes as numbers. */
+  attribute: (string | number)[];
+}
+
+const LIST_INDEX = /^(0|[1-9][0-9]*)$/;
+
+/**
+ * `a.b.c`, `kind.name[INSTANCE].attribute...`, with `[N]` list indexes anywhere after the attribute's first
+ * field; undefined when not an expression at all, `{ error }` for a bracket that is no list index.
+ */
+function parseExpression(expression: string): ParsedExpression | { error: string; hint: string } | undefined {
+  const tokens = tokenize(expression);
+  if (!tokens) return undefined;
+  const [head, name, third] = tokens;
+  if (!head || !("segment" in head) || (name && !("segment" in name))) return undefined;
+  const instance: Instance | undefined = third && "bracket" in third ? (third.quoted !== undefined ? { quoted: third.quoted } : { expression: third.bracket }) : undefined;
+  const rest = tokens.slice(instance ? 3 : 2);
+  if (rest[0] && !("segment" in rest[0])) return undefined;
+  const attribute: (string | number)[] = [];
+  for (const token of rest) {
+    if ("segment" in token) attribute.push(token.segment);
+    else if (token.quoted !== undefined) {
+      return { error: `"\${${expression}}": [${JSON.stringify(token.quoted)}] is not a list index; a field is read after a dot`, hint: SEGMENT.test(token.quoted) ? `write .${token.quoted}` : "a list index is a whole number from 0: [0] is the first item" };
+    } else if (LIST_INDEX.test(token.bracket)) attribute.push(Number(token.bracket));
+    else {
+      const what = /^-\s*[0-9]+$/.test(token.bracket) ? "a negative number" : /^[0-9]*\.[0-9]+$|^[0-9]+\.$/.test(token.bracket) ? "not a whole number" : /^[0-9]+$/.test(token.bracket) ? "written with a leading zero" : "not a number";
+      return { error: `"\${${expression}}": [${token.bracket}] is not a list index (${what})`, hint: `a list index is a whole number from 0: [0] is the first item, [1] the second` };
+    }
+  }
+  const segs = [head.segment, ...(name && "segment" in name ? [name.segment] : []), ...attribute.filter((a): a is string => typeof a === "string")];
+  return { segs, ...(instance ? { instance } : {}), attribute };
 }
 
 /** At most a few keys, quoted: a block of a thousand instances is not listed whole in a hint. */
@@ -210,7 +260,7 @@ function embedError(path: FieldPath, out: InterpolationResult, text: string): In
   return new Invalid(text);
 }
 
-const EXPRESSION_HINT = 'expressions are ${var.NAME}, ${env.NAME}, ${secret.NAME}, ${kind.name.attribute}, ${kind.name["key"].attribute}, ${each.key} and ${each.value}';
+const EXPRESSION_HINT = 'expressions are ${var.NAME}, ${env.NAME}, ${secret.NAME}, ${kind.name.attribute}, ${kind.name["key"].attribute}, ${lookups.NAME.attribute} (an attribute may read a list item: ${kind.name.list[0].field}), ${each.key} and ${each.value}';
 
 /** The value of one expression; Invalid after reporting a problem. */
 function resolveExpression(expression: string, path: FieldPath, scope: InterpolationScope, out: InterpolationResult): unknown {
@@ -220,9 +270,13 @@ function resolveExpression(expression: string, path: FieldPath, scope: Interpola
   };
   const parsed = parseExpression(expression);
   if (!parsed) return problem("expression.syntax", `"\${${expression}}" is not a valid expression`, EXPRESSION_HINT);
-  const { segs, index } = parsed;
+  if ("error" in parsed) return problem("expression.syntax", parsed.error, parsed.hint);
+  const { segs, instance, attribute } = parsed;
   const [head = "", name = ""] = segs;
-  if (index && !scope.kinds.has(head)) return problem("expression.syntax", `"\${${expression}}": only a resource's instances are named with [...]`, EXPRESSION_HINT);
+  if (instance && !scope.kinds.has(head)) return problem("expression.syntax", `"\${${expression}}": only a resource's instances are named with [...]`, EXPRESSION_HINT);
+  if (attribute.some((a) => typeof a === "number") && !scope.kinds.has(head) && head !== LOOKUPS_SECTION) {
+    return problem("expression.syntax", `"\${${expression}}": a list index [N] reads an item of a resource's or a lookup's attribute`, head === "each" ? "each.value's fields are read with dots; give each instance its own value instead of a list" : EXPRESSION_HINT);
+  }
   switch (head) {
     case "var": {
       if (segs.length !== 2) return problem("expression.syntax", `"\${${expression}}": a variable is written \${var.NAME}`);
@@ -253,7 +307,7 @@ function resolveExpression(expression: string, path: FieldPath, scope: Interpola
     default:
       break;
   }
-  if (head === LOOKUPS_SECTION && scope.lookups) return lookupReference(segs, path, scope.lookups, out, problem);
+  if (head === LOOKUPS_SECTION && scope.lookups) return lookupReference(name, attribute, path, scope.lookups, out, problem);
   const kind = scope.kinds.get(head);
   if (!kind) return problem("expression.unknown", `unknown expression "\${${expression}}"`, didYouMean(head, ["var", "env", "secret", ...scope.kinds.keys()]) ?? EXPRESSION_HINT);
   if (scope.addresses === undefined) return problem("reference.not-allowed", `references to resources are not allowed here ("\${${expression}}")`);
@@ -261,20 +315,21 @@ function resolveExpression(expression: string, path: FieldPath, scope: Interpola
   const block = `${head}.${name}`;
   const keys = scope.forEach?.get(block);
   let key: string | undefined;
-  if (index) {
+  const attributeText = formatPath(attribute);
+  if (instance) {
     if (keys === undefined) {
       if (!scope.addresses.has(block)) return problem("reference.undeclared", `reference to undeclared ${block}`, didYouMean(block, [...scope.addresses].filter((a) => a.startsWith(`${head}.`))) ?? `declare ${name} under ${head}`);
-      return problem("reference.not-for-each", `${block} has no forEach: it is one object, named without a key`, `write \${${block}.${segs.slice(2).join(".")}}`);
+      return problem("reference.not-for-each", `${block} has no forEach: it is one object, named without a key`, `write \${${block}.${attributeText}}`);
     }
-    const k = "quoted" in index ? index.quoted : instanceKey(index.expression, scope, problem);
+    const k = "quoted" in instance ? instance.quoted : instanceKey(instance.expression, scope, problem);
     if (typeof k !== "string") return k;
     key = k;
   } else if (keys !== undefined) {
     const example = Array.isArray(keys) && keys.length > 0 ? makeAddress(head, name, keys[0]) : `${block}["KEY"]`;
-    return problem("reference.instance", `${block} has forEach: a reference names one of its instances`, `e.g. \${${example}.${segs.slice(2).join(".")}}${scope.each ? `, or \${${block}[each.key].${segs.slice(2).join(".")}} for the instance of the same key` : ""}`);
+    return problem("reference.instance", `${block} has forEach: a reference names one of its instances`, `e.g. \${${example}.${attributeText}}${scope.each ? `, or \${${block}[each.key].${attributeText}} for the instance of the same key` : ""}`);
   }
   const address = makeAddress(head, name, key);
-  const attribute = segs.slice(2).join(".");
+  // Below the first field, what an attribute holds is known only once the object is read: plan checks it.
   const first = segs[2] ?? "";
   if (!kind.attributes.includes(first)) {
     return problem("reference.attribute", `${head} have no attribute "${first}"`, didYouMean(first, kind.attributes) ?? `attributes: ${kind.attributes.join(", ")}`);
@@ -290,7 +345,7 @@ function resolveExpression(expression: string, path: FieldPath, scope: Interpola
     const sameKind = [...scope.addresses].filter((a) => a.startsWith(`${head}.`));
     return problem("reference.undeclared", `reference to undeclared ${address}`, didYouMean(address, sameKind) ?? `declare ${name} under ${head}`);
   }
-  const ref = new Reference(address, head, name, attribute, [...path], kind.sensitive.covers(attribute));
+  const ref = new Reference(address, head, name, attributeText, [...path], kind.sensitive.covers(attributeText));
   out.references.push(ref);
   return ref;
 }
@@ -325,18 +380,18 @@ function instanceKey(expression: string, scope: InterpolationScope, problem: (co
   return value;
 }
 
-/** `${lookups.NAME.attribute}`: known at plan time, once the lookup is resolved; unknown to `validate`. */
-function lookupReference(segs: string[], path: FieldPath, lookups: ReadonlyMap<string, LookupSchema | undefined>, out: InterpolationResult, problem: (code: string, message: string, hint?: string) => Invalid): Reference | Invalid {
-  const [, name = ""] = segs;
-  if (segs.length < 3) return problem("expression.syntax", `"\${${segs.join(".")}}": a lookup is read as \${${LOOKUPS_SECTION}.NAME.ATTRIBUTE}, e.g. \${${LOOKUPS_SECTION}.${name || "NAME"}.uuid}`);
+/**
+ * `${lookups.NAME.attribute...}`: known at plan time, once the lookup is resolved; unknown to `validate`. Any
+ * attribute path of the object found may be read, so what it holds is checked at plan time, not here.
+ */
+function lookupReference(name: string, attribute: readonly (string | number)[], path: FieldPath, lookups: ReadonlyMap<string, LookupSchema | undefined>, out: InterpolationResult, problem: (code: string, message: string, hint?: string) => Invalid): Reference | Invalid {
   const address = `${LOOKUPS_SECTION}.${name}` as Address;
+  const attributeText = formatPath(attribute);
+  if (attribute.length === 0) return problem("expression.syntax", `"\${${address}}": a lookup is read as \${${LOOKUPS_SECTION}.NAME.ATTRIBUTE}, e.g. \${${LOOKUPS_SECTION}.${name || "NAME"}.uuid}`);
   if (!lookups.has(address)) return problem("reference.undeclared", `reference to undeclared ${address}`, didYouMean(address, lookups.keys()) ?? `declare ${name} under ${LOOKUPS_SECTION}`);
   const lookup = lookups.get(address);
-  if (!lookup) return new Invalid(`\${${segs.join(".")}}`);
-  const attribute = segs.slice(2).join(".");
-  const first = segs[2] ?? "";
-  if (!lookup.attributes.includes(first)) return problem("reference.attribute", `${lookup.name} lookups have no attribute "${first}"`, didYouMean(first, lookup.attributes) ?? `attributes: ${lookup.attributes.join(", ")}`);
-  const ref = new Reference(address, LOOKUPS_SECTION, name, attribute, [...path], false);
+  if (!lookup) return new Invalid(`\${${address}.${attributeText}}`);
+  const ref = new Reference(address, LOOKUPS_SECTION, name, attributeText, [...path], lookup.sensitive.covers(attributeText));
   out.references.push(ref);
   return ref;
 }

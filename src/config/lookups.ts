@@ -1,7 +1,8 @@
 // The `lookups:` section: objects netform does not manage but names (a port, a service profile, a metro's
 // account), each found by a `where` of a lookup kind and read-only. The loader checks each `where` against
-// its kind's schema and lets resources reference `${lookups.NAME.attribute}`; the engine resolves them at
-// plan time. Like the kinds, the lookup kinds are supplied from above as a catalog.
+// its kind's schema and lets resources reference `${lookups.NAME.attribute}` (any attribute path of the
+// object found); the engine resolves them at plan time. Like the kinds, the lookup kinds are supplied from
+// above as a catalog.
 
 import type { z } from "zod";
 import type { Diagnostic } from "../diag/index.js";
@@ -26,8 +27,13 @@ export interface LookupSchema {
   description: string;
   /** The fields `where` takes; each narrows the search. */
   where: z.ZodObject;
-  /** What references may read: `${lookups.NAME.uuid}`. */
+  /**
+   * The attributes the documentation lists, which the state records and later plans compare. References
+   * are not limited to them: they may read any attribute path of the object found.
+   */
   attributes: readonly string[];
+  /** Paths of the object found that hold secrets: references to them are sensitive, and the state never keeps them. */
+  sensitive: SecretPaths;
 }
 
 export type LookupCatalog = ReadonlyMap<string, LookupSchema>;

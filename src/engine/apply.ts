@@ -6,13 +6,13 @@
 // record announces, records the answer, and stops at its wait (the next run waits instead).
 
 import { OutcomeUnknownError } from "../api/index.js";
-import { configGraph, resourceAt, secretsAt, validateSpec, type ConfigResource, type Configuration } from "../config/index.js";
+import { absentPath, configGraph, formatPath, pathSegments, placeDiagnostic, resourceAt, secretsAt, validateSpec, type ConfigResource, type Configuration, type Reference } from "../config/index.js";
 import { NetformError } from "../diag/index.js";
 import { Graph, walk } from "../graph/index.js";
 import { compareFields, updatableBy, type Refreshed } from "../plan/diff.js";
 import { resolveSpec } from "../plan/resolve.js";
 import { summarize, type Plan, type ResourceChange } from "../plan/types.js";
-import { isUnknownValue } from "../plan/values.js";
+import { isUnknownValue, leaves } from "../plan/values.js";
 import { isLeaving } from "../kinds/common.js";
 import { KIND_TYPICAL_SECONDS, timingKeyOf, type Body, type ObjectRef, type Observed, type Operation, type KindHandler } from "../kinds/index.js";
 import type { ResourceState, StateStore } from "../state/index.js";
@@ -286,12 +286,14 @@ async function runStep(input: StepContext, step: Step): Promise<string | undefin
 
 /** The spec with every reference resolved from the state as it is now (its dependencies are done). */
 function resolvedSpec(input: ApplyInput, resource: ConfigResource): Body {
+  const read = (address: string, attribute: string): unknown => input.store.attribute(address, pathSegments(attribute));
   const { spec } = resolveSpec(resource.spec, (address, attribute) => {
-    const value = input.store.attribute(address, attribute);
+    const value = read(address, attribute);
     return value === undefined ? undefined : { value };
   });
-  const unknown = Object.entries(spec).filter(([, v]) => isUnknownValue(v)).map(([k]) => k);
+  const unknown = [...leaves(spec)].filter(([, v]) => isUnknownValue(v)).map(([path]) => path);
   if (unknown.length) {
+    for (const ref of resource.references) if (read(ref.address, ref.attribute) === undefined) absentAfterCreate(input, resource, ref);
     throw new NetformError({ code: "apply.unknown", message: `${resource.address}: ${unknown.join(", ")} still unknown when it was needed`, hint: "a resource it refers to was not created; see the errors above" });
   }
   const problems = validateSpec(input.config.kinds.get(resource.kind)!, spec, { address: resource.address, positions: resource.positions }).filter((d) => d.severity === "error");
@@ -304,6 +306,24 @@ function resolvedSpec(input: ApplyInput, resource: ConfigResource): Body {
     });
   }
   return spec;
+}
+
+/**
+ * Throws when `ref` names a path that the object it references, made in this run, does not have: the plan
+ * could not check it before the object existed. Returns when that object is not recorded as made.
+ */
+function absentAfterCreate(input: ApplyInput, resource: ConfigResource, ref: Reference): void {
+  const record = input.store.resource(ref.address);
+  if (record?.id === undefined || record.pending) return;
+  const absent = absentPath(record.attributes, ref.attribute);
+  if (!absent) return;
+  const at = placeDiagnostic(resource, { path: ref.path, code: "reference.path", message: "" });
+  const where = at.file ? ` (${at.file}:${at.line}:${at.column})` : "";
+  throw new NetformError({
+    code: "apply.reference-path",
+    message: `${resource.address}: ${formatPath(ref.path)}${where} reads ${ref.expression}, but ${ref.address} as the service returned it has no ${ref.attribute}: ${absent.reason}${absent.closest ? ` (did you mean ${absent.closest}?)` : ""}`,
+    hint: `${ref.address} is made and recorded; fix the reference to a path it has (netform state show ${ref.address}), then apply again`,
+  });
 }
 
 function configResource(input: ApplyInput, address: string): ConfigResource {

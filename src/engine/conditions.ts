@@ -3,7 +3,7 @@
 // again just before its object's step (references known only by then included), and each postcondition
 // on what the service returned after it.
 
-import { evaluateCondition, isPlainObject, readPath, resourceAt, Sensitive, UNKNOWN, type Condition, type ConfigResource, type Configuration, type ConditionKind } from "../config/index.js";
+import { evaluateCondition, isPlainObject, pathSegments, readPath, resourceAt, Sensitive, UNKNOWN, type Condition, type ConfigResource, type Configuration, type ConditionKind } from "../config/index.js";
 import { NetformError, type Diagnostic } from "../diag/index.js";
 import { isUnknownValue } from "../plan/values.js";
 import { lookupFrom, resolveSpec, type AttributeLookup } from "../plan/resolve.js";
@@ -124,7 +124,7 @@ export function planConditions(config: Configuration, plan: Plan, state: StateFi
 export function appliedValues(config: Configuration, store: StateStore): { configured: FieldValue; observed: FieldValue } {
   const observed = (address: string): Body | undefined => store.resource(address)?.attributes;
   const lookup: AttributeLookup = (address, attribute) => {
-    const value = store.attribute(address, attribute);
+    const value = store.attribute(address, pathSegments(attribute));
     return value === undefined ? undefined : { value };
   };
   return { configured: configuredOrObserved(config, lookup, observed), observed: observedValue(observed) };

@@ -1,17 +1,20 @@
 // Resolving the configuration's lookups during refresh: every lookup of a kind read together (one search
 // where the API allows), each required to match exactly one object, and their values put in place of the
-// references to them, so that the planner and the apply see plain values. The plan carries each value with
-// what changed since the last apply recorded it.
+// references to them, so that the planner and the apply see plain values. References read the object found
+// whole; the plan and the state carry a part of it (the kind's listed attributes and those the
+// configuration reads, secrets masked), with what changed since the last apply recorded it.
 
-import { isLookupAddress, isPlainObject, placeDiagnostic, readPath, Reference, Sensitive, Template, validateSpec, type ConfigLookup, type Configuration, type ConfigResource } from "../config/index.js";
+import { absentPath, isLookupAddress, isPlainObject, pathSegments, placeDiagnostic, readPath, Reference, Sensitive, Template, validateSpec, type ConfigLookup, type Configuration, type ConfigResource } from "../config/index.js";
 import { sortDiagnostics, type Diagnostic } from "../diag/index.js";
-import { LOOKUP_DEFINITIONS, type Body, type Candidate, type LookupContext } from "../lookups/index.js";
+import { LOOKUP_DEFINITIONS, type Body, type Candidate, type LookupContext, type LookupDefinition } from "../lookups/index.js";
 import { leaves, sameValue, type FieldChange, type LookupResult } from "../plan/index.js";
 import type { LookupState, StateFile } from "../state/index.js";
 
 export interface ResolvedLookups {
   results: LookupResult[];
   diagnostics: Diagnostic[];
+  /** Each lookup's object whole, by address, as references read it; neither planned nor stored. */
+  objects: ReadonlyMap<string, Body>;
 }
 
 /** How many candidates an ambiguous lookup lists before saying how many more there are. */
@@ -33,6 +36,8 @@ export async function resolveLookups(ctx: LookupContext, config: Configuration, 
   for (const lookup of config.lookups.values()) byKind.set(lookup.kind, [...(byKind.get(lookup.kind) ?? []), lookup]);
   const results: LookupResult[] = [];
   const diagnostics: Diagnostic[] = [];
+  const objects = new Map<string, Body>();
+  const read = readAttributes(config);
   await Promise.all(
     [...byKind].map(async ([kindName, lookups]) => {
       const kind = LOOKUP_DEFINITIONS.get(kindName);
@@ -43,8 +48,11 @@ export async function resolveLookups(ctx: LookupContext, config: Configuration, 
         const loc = { address: lookup.address, positions: lookup.positions };
         const searched = `(where ${whereText(lookup.where)})`;
         if (matches.length === 1) {
-          const value = kind.valueOf(matches[0] as Body, lookup.where);
-          results.push({ address: lookup.address, kind: kindName, value, changes: changesSince(state.lookups?.[lookup.address], kindName, value) });
+          const object = kind.valueOf(matches[0] as Body, lookup.where);
+          const used = read.get(lookup.address) ?? new Set<string>();
+          const value = recordedPart(kind, object, used);
+          objects.set(lookup.address, object);
+          results.push({ address: lookup.address, kind: kindName, value, changes: changesSince(state.lookups?.[lookup.address], kind, value, used) });
         } else if (matches.length === 0) {
           diagnostics.push(placeDiagnostic(loc, { path: ["where"], code: "lookup.none", message: `${lookup.address} matches no ${kind.noun} ${searched}`, hint: "check each field of where against the service (names are exact and case-sensitive), or remove a field to widen the search", atKey: true }));
         } else {
@@ -64,14 +72,41 @@ export async function resolveLookups(ctx: LookupContext, config: Configuration, 
     }),
   );
   results.sort((a, b) => a.address.localeCompare(b.address));
-  return { results, diagnostics: sortDiagnostics(diagnostics) };
+  return { results, diagnostics: sortDiagnostics(diagnostics), objects };
 }
 
-/** What differs from the value the last apply recorded; nothing when none was recorded, or the kind changed. */
-function changesSince(recorded: LookupState | undefined, kind: string, value: Body): FieldChange[] {
-  if (!recorded || recorded.kind !== kind) return [];
-  const before = leaves(recorded.attributes);
-  const after = leaves(value);
+/** The top-level attributes of each lookup that the resources and outputs reference. */
+function readAttributes(config: Configuration): Map<string, Set<string>> {
+  const out = new Map<string, Set<string>>();
+  const references = [...[...config.resources.values()].flatMap((r) => r.references), ...[...config.outputs.values()].flatMap((o) => o.references)];
+  for (const ref of references) {
+    if (!isLookupAddress(ref.address)) continue;
+    const first = String(pathSegments(ref.attribute)[0]);
+    out.set(ref.address, (out.get(ref.address) ?? new Set()).add(first));
+  }
+  return out;
+}
+
+/**
+ * What the plan shows and the state records of an object found: the attributes its kind lists and those the
+ * configuration reads, not the whole object, whose counters and timestamps would read as a change at every
+ * plan, and with its secrets masked, so that they are never stored nor printed.
+ */
+function recordedPart(kind: LookupDefinition, object: Body, used: ReadonlySet<string>): Body {
+  const kept = Object.fromEntries(Object.entries(object).filter(([k, v]) => v !== undefined && (kind.attributes.includes(k) || used.has(k))));
+  return kind.sensitive.mask(kept, { keepAbsent: true });
+}
+
+/**
+ * What differs from the value the last apply recorded; nothing when none was recorded, or the kind changed.
+ * An attribute the configuration reads besides the listed ones is compared only when the last apply recorded
+ * it too: starting or stopping to read one is no change of the object.
+ */
+function changesSince(recorded: LookupState | undefined, kind: LookupDefinition, value: Body, used: ReadonlySet<string>): FieldChange[] {
+  if (!recorded || recorded.kind !== kind.name) return [];
+  const compared = (body: Body): Body => Object.fromEntries(Object.entries(body).filter(([k]) => kind.attributes.includes(k) || (used.has(k) && k in recorded.attributes)));
+  const before = leaves(compared(recorded.attributes));
+  const after = leaves(compared(value));
   const changes: FieldChange[] = [];
   for (const path of [...new Set([...before.keys(), ...after.keys()])].sort()) {
     const a = before.get(path);
@@ -87,10 +122,9 @@ export const lookupRecords = (results: readonly LookupResult[]): Record<string, 
 /**
  * Puts each lookup's value in place of the references to it, in every resource that has one, and checks
  * those resources again with the values known (a port's uuid where a uuid is expected). Diagnostics for
- * an attribute the lookup's object does not have, or a value the field does not take.
+ * an attribute path the lookup's object does not have, or a value the field does not take.
  */
-export function bindLookups(config: Configuration, results: readonly LookupResult[]): Diagnostic[] {
-  const values = new Map(results.map((r) => [r.address, r.value]));
+export function bindLookups(config: Configuration, objects: ReadonlyMap<string, Body>): Diagnostic[] {
   const diagnostics: Diagnostic[] = [];
   for (const resource of config.resources.values()) {
     const own = resource.references.filter((r) => isLookupAddress(r.address));
@@ -98,13 +132,23 @@ export function bindLookups(config: Configuration, results: readonly LookupResul
     const loc = { address: resource.address, positions: resource.positions };
     const missing = new Set<Reference>();
     const valueOf = (ref: Reference): unknown => {
-      const value = readPath(values.get(ref.address) ?? {}, ref.attribute);
+      const value = readPath(objects.get(ref.address) ?? {}, ref.attribute);
       if (value === undefined) missing.add(ref);
-      return value;
+      return ref.sensitive ? new Sensitive(value) : value;
     };
     const spec = bind(resource.spec, valueOf) as Record<string, unknown>;
     for (const ref of missing) {
-      diagnostics.push(placeDiagnostic(loc, { path: ref.path, code: "lookup.attribute", message: `${ref.address} has no ${ref.attribute}: the object it found does not carry that attribute`, hint: "reference another attribute of the lookup" }));
+      const object = objects.get(ref.address) ?? {};
+      const absent = absentPath(object, ref.attribute);
+      const noun = LOOKUP_DEFINITIONS.get(config.lookups.get(ref.address)?.kind ?? "")?.noun ?? "object";
+      diagnostics.push(
+        placeDiagnostic(loc, {
+          path: ref.path,
+          code: "reference.path",
+          message: `${ref.expression}: the ${noun} ${ref.address} found has no ${ref.attribute}${absent ? `: ${absent.reason}` : ""}`,
+          hint: `${absent?.closest ? `did you mean ${absent.closest}? ` : ""}reference a path the ${noun} has, as the service returns it`,
+        }),
+      );
     }
     if (missing.size > 0) continue;
     const bound: ConfigResource = { ...resource, spec, references: resource.references.filter((r) => !isLookupAddress(r.address)) };
@@ -118,7 +162,11 @@ export function bindLookups(config: Configuration, results: readonly LookupResul
 function bind(v: unknown, valueOf: (ref: Reference) => unknown): unknown {
   if (v instanceof Reference) return isLookupAddress(v.address) ? valueOf(v) : v;
   if (v instanceof Template) {
-    const parts = v.parts.map((p) => (p instanceof Reference && isLookupAddress(p.address) ? String(valueOf(p)) : p));
+    const parts = v.parts.map((p) => {
+      if (!(p instanceof Reference && isLookupAddress(p.address))) return p;
+      const value = valueOf(p);
+      return value instanceof Sensitive ? new Sensitive(String(value.reveal())) : String(value);
+    });
     if (parts.some((p) => !(typeof p === "string" || p instanceof Sensitive))) return new Template(parts);
     const text = parts.map((p) => (p instanceof Sensitive ? p.reveal() : p)).join("");
     return parts.some((p) => p instanceof Sensitive) ? new Sensitive(text) : text;

@@ -33,6 +33,9 @@ function existing(lookup: AttributeLookup, state: StateFile): AttributeLookup {
 
 const recordOf = (output: ConfigOutput, value: unknown, hash: (v: unknown) => string): OutputState => (output.sensitive ? { sensitive: true, hash: hash(value) } : { value, sensitive: false });
 
+/** Whether `attribute` is `path` or lies inside it: a field below it, or an item of the list it is. */
+const within = (attribute: string, path: string): boolean => attribute === path || attribute.startsWith(`${path}.`) || attribute.startsWith(`${path}[`);
+
 /**
  * What apply will record for each output. An attribute of an object the plan creates, replaces or
  * imports is not known until apply; one an update changes takes its planned value when that is known.
@@ -44,8 +47,8 @@ export function planOutputs(plan: Plan, config: Configuration, state: StateFile,
   const lookup: AttributeLookup = (address, attribute) => {
     const change = changes.get(address);
     if (plan.mode === "destroy" || change?.action === "create" || change?.action === "replace" || change?.action === "import" || change?.action === "delete" || change?.action === "forget") return undefined;
-    if (change?.action === "update" && change.changes.some((fc) => fc.path === attribute || attribute.startsWith(`${fc.path}.`) || fc.path.startsWith(`${attribute}.`))) {
-      const planned = change.unknown.includes(attribute) ? undefined : readPath(change.after ?? {}, attribute);
+    if (change?.action === "update" && change.changes.some((fc) => within(attribute, fc.path) || within(fc.path, attribute))) {
+      const planned = change.unknown.some((u) => within(attribute, u) || within(u, attribute)) ? undefined : readPath(change.after ?? {}, attribute);
       return planned === undefined || isUnknownValue(planned) ? undefined : { value: planned };
     }
     return known(address, attribute);

@@ -402,10 +402,10 @@ export async function plannedFromFile(run: Run, file: PlanFile, emit: EventSink)
  * the requests they took.
  */
 async function lookupsOf(run: Run): Promise<ResolvedLookups & { requests: number }> {
-  if (run.config.lookups.size === 0) return { results: [], diagnostics: [], requests: 0 };
+  if (run.config.lookups.size === 0) return { results: [], diagnostics: [], objects: new Map(), requests: 0 };
   const before = run.session.api.requestCount;
   const resolved = await unlessInterrupted(resolveLookups(run.session.ctx, run.config, run.store.state), run.signal);
-  const diagnostics = hasErrors(resolved.diagnostics) ? resolved.diagnostics : bindLookups(run.config, resolved.results);
+  const diagnostics = hasErrors(resolved.diagnostics) ? resolved.diagnostics : bindLookups(run.config, resolved.objects);
   return { ...resolved, diagnostics, requests: run.session.api.requestCount - before };
 }
 

@@ -2,7 +2,8 @@
 // version (GET /ne/v1/deviceTypes, filtered by code when the where gives one).
 
 import { z } from "zod";
-import { listed, pick, readEach, type WhereFields } from "./search.js";
+import { SecretPaths } from "../config/index.js";
+import { listed, readEach, type WhereFields } from "./search.js";
 import type { Body, LookupDefinition } from "./types.js";
 
 const FIELDS: WhereFields = {
@@ -35,6 +36,7 @@ export const deviceTypes: LookupDefinition = {
     packageCode: z.string().min(1).optional().describe("a software package the type must offer; stableVersion is that package's"),
   }),
   attributes: [...ATTRIBUTES, "packages", "stableVersion"],
+  sensitive: SecretPaths.NONE,
   find: (ctx, wheres) =>
     readEach(FIELDS, wheres, (w) => {
       const code = typeof w.deviceTypeCode === "string" ? w.deviceTypeCode : undefined;
@@ -42,7 +44,7 @@ export const deviceTypes: LookupDefinition = {
     }),
   valueOf: (body, where) => {
     const version = stableVersion(body, where);
-    return { ...pick(body, ATTRIBUTES), packages: list(body.softwarePackages).map((p) => p.packageCode), ...(version ? { stableVersion: version } : {}) };
+    return { ...body, packages: list(body.softwarePackages).map((p) => p.packageCode), ...(version ? { stableVersion: version } : {}) };
   },
   describe: (body) => ({ ...(typeof body.name === "string" ? { name: body.name } : {}), ...(typeof body.deviceTypeCode === "string" ? { uuid: body.deviceTypeCode } : {}) }),
 };

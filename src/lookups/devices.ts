@@ -2,12 +2,22 @@
 // metroCode): one list per distinct name and metro.
 
 import { z } from "zod";
+import { SecretPaths } from "../config/index.js";
 import { METRO } from "./fabric-search.js";
-import { listed, pick, readEach, type WhereFields } from "./search.js";
+import { listed, readEach, type WhereFields } from "./search.js";
 import type { LookupDefinition } from "./types.js";
 
 const FIELDS: WhereFields = { name: { at: "name" }, metroCode: { at: "metroCode" }, deviceTypeCode: { at: "deviceTypeCode" }, status: { at: "status" } };
 const ATTRIBUTES = ["uuid", "name", "metroCode", "deviceTypeCode", "status", "redundantUuid", "redundancyType", "accountNumber", "packageCode", "version"];
+/**
+ * The device kind's secret fields (its spec's vendorConfig secrets, SSH passwords, licence token), which this
+ * layer cannot import: a device read here may carry any of them as the service returns it.
+ */
+const SECRETS = new SecretPaths([
+  "sshUsers[].sshPassword",
+  "licenseToken",
+  ...["licenseKey", "licenseSecret", "adminPassword", "activationKey", "rootPassword", "accountKey", "cvpToken", "provisioningKey", "panoramaAuthKey"].map((f) => `vendorConfig.${f}`),
+]);
 
 export const devices: LookupDefinition = {
   name: "device",
@@ -20,11 +30,12 @@ export const devices: LookupDefinition = {
     status: z.string().min(1).optional().describe("PROVISIONED..."),
   }),
   attributes: ATTRIBUTES,
+  sensitive: SECRETS,
   find: (ctx, wheres) =>
     readEach(FIELDS, wheres, (w) => {
       const query = { searchText: typeof w.name === "string" ? w.name : undefined, metroCode: typeof w.metroCode === "string" ? w.metroCode : undefined };
       return { key: JSON.stringify(query), read: () => listed(ctx, "/ne/v1/devices", query) };
     }),
-  valueOf: (body) => pick(body, ATTRIBUTES),
+  valueOf: (body) => body,
   describe: (body) => ({ ...(typeof body.name === "string" ? { name: body.name } : {}), ...(typeof body.uuid === "string" ? { uuid: body.uuid } : {}), ...(typeof body.metroCode === "string" ? { metro: body.metroCode } : {}) }),
 };

@@ -2,8 +2,9 @@
 // per metro, however many lookups name it.
 
 import { z } from "zod";
+import { SecretPaths } from "../config/index.js";
 import { METRO } from "./fabric-search.js";
-import { pick, readEach, type WhereFields } from "./search.js";
+import { readEach, type WhereFields } from "./search.js";
 import type { Body, LookupDefinition } from "./types.js";
 
 const FIELDS: WhereFields = { metroCode: { at: "metroCode" }, accountName: { at: "accountName" }, accountNumber: { at: "accountNumber" } };
@@ -19,6 +20,7 @@ export const edgeAccounts: LookupDefinition = {
     accountNumber: z.union([z.string().regex(/^\d+$/), z.number().int()]).optional().describe("the account number"),
   }),
   attributes: ATTRIBUTES,
+  sensitive: SecretPaths.NONE,
   find: (ctx, wheres) =>
     readEach(FIELDS, wheres, (w) => ({
       key: String(w.metroCode),
@@ -28,6 +30,6 @@ export const edgeAccounts: LookupDefinition = {
         return (page.accounts ?? []).map((account) => ({ ...account, metroCode: w.metroCode }));
       },
     })),
-  valueOf: (body) => pick(body, ATTRIBUTES),
+  valueOf: (body) => body,
   describe: (body) => ({ ...(typeof body.accountName === "string" ? { name: body.accountName } : {}), ...(body.accountNumber !== undefined ? { uuid: String(body.accountNumber) } : {}) }),
 };

@@ -2,8 +2,8 @@
 // ports, service profiles, cloud routers, networks, service tokens, route filters, connections.
 
 import { z } from "zod";
-import { readPath } from "../config/index.js";
-import { pick, searchEach, type WhereFields } from "./search.js";
+import { readPath, SecretPaths } from "../config/index.js";
+import { searchEach, type WhereFields } from "./search.js";
 import type { Body, Candidate, LookupContext, LookupDefinition } from "./types.js";
 
 export interface FabricSearchLookup {
@@ -15,6 +15,8 @@ export interface FabricSearchLookup {
   /** Each where field's schema and where it is in the object. */
   where: Readonly<Record<string, { schema: z.ZodType; field: WhereFields[string]; description: string }>>;
   attributes: readonly string[];
+  /** Paths of the object that hold secrets; none when absent. */
+  sensitive?: SecretPaths;
   /** Where the object's metro is, for listing candidates. */
   metroAt?: string;
   /** Expressions every search carries (the project, where the API requires it). */
@@ -29,8 +31,9 @@ export function fabricSearchLookup(spec: FabricSearchLookup): LookupDefinition {
     description: spec.description,
     where: z.strictObject(Object.fromEntries(Object.entries(spec.where).map(([k, v]) => [k, v.schema.optional().describe(v.description)]))),
     attributes: spec.attributes,
+    sensitive: spec.sensitive ?? SecretPaths.NONE,
     find: (ctx, wheres) => searchEach(ctx, spec.path, fields, wheres, spec.fixed?.(ctx) ?? []),
-    valueOf: (body) => pick(body, spec.attributes),
+    valueOf: (body) => body,
     describe: (body): Candidate => describe(body, spec.metroAt),
   };
 }

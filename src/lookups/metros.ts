@@ -2,8 +2,9 @@
 // list when the where names no code: the list takes no other filter).
 
 import { z } from "zod";
+import { SecretPaths } from "../config/index.js";
 import { describe, METRO } from "./fabric-search.js";
-import { listed, one, pick, readEach, type WhereFields } from "./search.js";
+import { listed, one, readEach, type WhereFields } from "./search.js";
 import type { LookupDefinition } from "./types.js";
 
 /** How the service answers a metro code it does not know: a 400 with this code. */
@@ -22,8 +23,9 @@ export const metros: LookupDefinition = {
     region: z.enum(["AMER", "EMEA", "APAC"]).optional().describe("AMER, EMEA or APAC"),
   }),
   attributes: ATTRIBUTES,
+  sensitive: SecretPaths.NONE,
   find: (ctx, wheres) =>
     readEach(FIELDS, wheres, (w) => (typeof w.code === "string" ? { key: w.code, read: () => one(ctx, `/fabric/v4/metros/${w.code as string}`, [METRO_NOT_FOUND]) } : { key: "", read: () => listed(ctx, "/fabric/v4/metros") })),
-  valueOf: (body) => pick(body, ATTRIBUTES),
+  valueOf: (body) => body,
   describe: (body) => ({ ...describe(body, "code"), ...(typeof body.code === "string" ? { uuid: body.code } : {}) }),
 };

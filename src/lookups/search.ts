@@ -105,8 +105,3 @@ export async function one(ctx: LookupContext, path: string, notFoundCodes: reado
     throw e;
   }
 }
-
-/** The listed attributes of an object, as returned (absent ones left out). */
-export function pick(body: Body, attributes: readonly string[]): Body {
-  return Object.fromEntries(attributes.filter((a) => body[a] !== undefined).map((a) => [a, body[a]]));
-}

@@ -28,7 +28,11 @@ export interface LookupDefinition extends LookupSchema {
    * through) and returns, for each where in order, the objects that match it exactly.
    */
   find(ctx: LookupContext, wheres: readonly Body[]): Promise<Body[][]>;
-  /** The value references read and the state records: the attributes of the one match, as the API returned them. */
+  /**
+   * The value references read: the one match whole, as the API returned it, with what the kind derives from
+   * it (a device type's stableVersion). The state records only part of it (the listed attributes and those
+   * the configuration reads), without its secrets.
+   */
   valueOf(body: Body, where: Body): Body;
   describe(body: Body): Candidate;
 }

@@ -8,7 +8,7 @@ import { Graph } from "../graph/index.js";
 import { isLeaving } from "../kinds/common.js";
 import type { Body, KindHandler } from "../kinds/index.js";
 import type { ResourceState, StateFile } from "../state/index.js";
-import { lookupFrom, resolveSpec, type AttributeLookup } from "./resolve.js";
+import { absentReferences, lookupFrom, objectsFrom, resolveSpec, type AttributeLookup } from "./resolve.js";
 import { summarize, type FieldChange, type Plan, type PlanMode, type ReasonCode, type ResourceChange } from "./types.js";
 import { hashesUnder, isUnknownValue, leaves, masked, sameValue } from "./values.js";
 
@@ -208,12 +208,15 @@ export function makePlan(given: PlanInput): PlanResult {
 
   const selected = selection(input, graph);
   diagnostics.push(...unknownAddresses(config, state, [...(input.targets ?? []), ...(input.replace ?? [])]));
-  const known = lookupFrom(state, new Map([...input.imports, ...input.refreshed]));
+  const read = new Map([...input.imports, ...input.refreshed]);
+  const known = lookupFrom(state, read);
+  const objects = objectsFrom(state, read);
   // What is created or replaced has new attributes, not known until apply.
-  const attribute: AttributeLookup = (address, attr) => {
-    const change = planned.get(address);
-    return change && (change.action === "create" || change.action === "replace") ? undefined : known(address, attr);
+  const made = (address: string): boolean => {
+    const action = planned.get(address)?.action;
+    return action === "create" || action === "replace";
   };
+  const attribute: AttributeLookup = (address, attr) => (made(address) ? undefined : known(address, attr));
 
   if (input.mode !== "destroy") {
     for (const address of graph.order()) {
@@ -221,6 +224,7 @@ export function makePlan(given: PlanInput): PlanResult {
       if (!selected.has(address)) continue;
       const fresh = input.refreshed.get(address);
       if (fresh?.status === "foreign") diagnostics.push(notAdoptedDiagnostic(resource, fresh));
+      diagnostics.push(...absentReferences(resource, (a) => (made(a) ? undefined : objects(a))));
       const change = planResource(resource, input, attribute, forcedReplace, (d) => diagnostics.push(d));
       // An object replaced by deleting it first takes what depends on it along: they must be gone before
       // it is deleted and can only be made again once it exists (a BGP instance cannot outlive its DIRECT,

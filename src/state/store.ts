@@ -178,12 +178,12 @@ export class StateStore {
     return r && copyJson(r);
   }
 
-  /** An attribute of a recorded object, without copying the state. */
-  attribute(address: string, path: string): unknown {
+  /** An attribute of a recorded object, without copying the state: a path of fields and list indexes. */
+  attribute(address: string, path: readonly (string | number)[]): unknown {
     let cur: unknown = this.current.resources[address]?.attributes;
-    for (const key of path.split(".")) {
-      if (cur === null || typeof cur !== "object") return undefined;
-      cur = (cur as Record<string, unknown>)[key];
+    for (const key of path) {
+      if (cur === null || typeof cur !== "object" || Array.isArray(cur) !== (typeof key === "number")) return undefined;
+      cur = (cur as Record<string | number, unknown>)[key];
     }
     return cur === undefined ? undefined : copyJson(cur);
   }

@@ -36,7 +36,7 @@ describe("lookups in the configuration", () => {
     expect(r.config.edges).toEqual([]);
   });
 
-  it("reports every mistake at its place: unknown kind, where field and attribute, a missing where, a reference in where, an undeclared lookup", () => {
+  it("reports every mistake at its place: unknown kind, where field, a missing where, a reference in where, an undeclared lookup", () => {
     const r = load(`lookups:
   a:
     kind: prot
@@ -65,13 +65,14 @@ connections:
       "9:14 lookups.b.where.metro unknown field \"metro\"",
       "10:3 lookups.c lookups.c needs a where: what to search by",
       "14:20 lookups.d.where.code a lookup's where cannot reference a resource or another lookup: it is read before anything is made",
-      '22:55 connections.dc.aSide.accessPoint.port.uuid port lookups have no attribute "uid"',
       "23:55 connections.dc.zSide.accessPoint.port.uuid reference to undeclared lookups.f",
     ]);
     const hints = r.diagnostics.map((d) => d.hint);
     expect(hints).toContain('did you mean "port"?');
     expect(hints).toContain('did you mean "metroCode"?');
-    expect(hints).toContain('did you mean "uuid"?');
+    // What the object found holds is known only once it is found: a path it lacks is an error at plan time.
+    const port = (r.config.resources.get("connections.dc")?.spec.aSide as { accessPoint: { port: { uuid: unknown } } }).accessPoint.port.uuid;
+    expect(port).toMatchObject({ address: "lookups.e", attribute: "uid" });
   });
 
   it("has no lookups section when the loader is given no lookup kinds", () => {
