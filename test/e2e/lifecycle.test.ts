@@ -1186,6 +1186,77 @@ const SSH_KEYS: Lifecycle = {
   live: (k) => k.keyName !== SEEDED_KEY,
 };
 
+// ── SSH users ─────────────────────────────────────────────────────────────────────────────────
+
+const USER_PASSWORD = "e2e-user-Pw1";
+const ROTATED_USER_PASSWORD = "e2e-user-Pw2";
+
+/** An SSH user on one or both of two provisioned devices. */
+const sshUser = (u?: { username: string; devices: Array<"edge-a" | "edge-b"> }) => `${CONFIG_HEADER}  accountNumber: ${ACCOUNT}
+devices:${edge("edge-a")}${edge("edge-b")}
+sshUsers:${
+  u === undefined
+    ? " {}"
+    : `
+  ops:
+    username: ${u.username}
+    password: \${secret.USER_PASSWORD}
+    deviceUuids: [${u.devices.map((d) => `"\${devices.${d}.uuid}"`).join(", ")}]`
+}
+`;
+
+const userPath = (id: string) => `/ne/v1/sshUsers/${id}`;
+
+const SSH_USERS: Lifecycle = {
+  address: "sshUsers.ops",
+  speed: 2000,
+  env: { USER_PASSWORD },
+  secrets: [USER_PASSWORD, ROTATED_USER_PASSWORD],
+  create: {
+    config: sshUser({ username: "netops", devices: ["edge-a"] }),
+    added: 3,
+    shows: (ids) => [[userPath(ids("sshUsers.ops")), { username: "netops", deviceUuids: [ids("devices.edge-a")], metroStatusMap: { DC: { status: "ACTIVE" } } }]],
+    recorded: () => ({ sensitiveHashes: { password: expect.any(String) } }),
+  },
+  // The service never returns the password: an imported user's is sent again.
+  imported: { plan: [/~ password\s+= \(sensitive\)/] },
+  // The user put on another device in the portal; apply takes it off again.
+  drift: {
+    make: (t, ids) => t.call("PATCH", `/__sim/objects/${ids("sshUsers.ops")}`, { body: { deviceUuids: [ids("devices.edge-a"), ids("devices.edge-b")] } }),
+    status: "changed",
+    changedBy: "portal-user",
+    fields: [{ path: "deviceUuids", before: expect.any(Array), after: expect.toSatisfy((v: unknown) => Array.isArray(v) && v.length === 2) }],
+  },
+  updates: [
+    {
+      env: { USER_PASSWORD: ROTATED_USER_PASSWORD },
+      plan: [/~ password\s+= \(sensitive\)/],
+      calls: (ids) => [`PUT ${userPath(ids("sshUsers.ops"))} 204`],
+      shows: (ids) => [[userPath(ids("sshUsers.ops")), { deviceUuids: [ids("devices.edge-a")] }]],
+    },
+    {
+      config: sshUser({ username: "netops", devices: ["edge-b", "edge-a"] }),
+      plan: ["deviceUuids"],
+      calls: (ids) => [`POST ${userPath(ids("sshUsers.ops"))}/devices/${ids("devices.edge-b")} 201`],
+      shows: (ids) => [[userPath(ids("sshUsers.ops")), { deviceUuids: sameMembers([ids("devices.edge-a"), ids("devices.edge-b")]) }]],
+    },
+  ],
+  replaces: [
+    {
+      config: sshUser({ username: "netops2", devices: ["edge-b", "edge-a"] }),
+      because: "username cannot change in place",
+      shows: (ids) => [[userPath(ids("sshUsers.ops")), { username: "netops2", deviceUuids: sameMembers([ids("devices.edge-a"), ids("devices.edge-b")]) }]],
+    },
+  ],
+  delete: {
+    config: sshUser(),
+    calls: (was) => [`DELETE ${userPath(was("sshUsers.ops"))}/devices/${was("devices.edge-a")} 200`, `DELETE ${userPath(was("sshUsers.ops"))}/devices/${was("devices.edge-b")} 200`].sort(),
+  },
+  path: userPath,
+  gone: (res) => res.status === 404,
+  live: (u) => Array.isArray(u.deviceUuids) && u.deviceUuids.length > 0,
+};
+
 const link = (l?: { name: string; subnet: string }) => `${CONFIG_HEADER}  accountNumber: ${ACCOUNT}
 devices:${edge("edge-a")}${edge("edge-b")}
 deviceLinks:${
@@ -1481,6 +1552,7 @@ const LIFECYCLES: Record<Kind, Lifecycle> = {
   routeAggregationAttachments: ROUTE_AGGREGATION_ATTACHMENTS,
   aclTemplates: ACL_TEMPLATES,
   sshKeys: SSH_KEYS,
+  sshUsers: SSH_USERS,
   files: FILES,
   deviceLinks: DEVICE_LINKS,
   bgpPeerings: BGP_PEERINGS,
