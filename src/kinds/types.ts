@@ -70,6 +70,11 @@ export interface KindHandler {
   /** Dotted field paths that change in place, and how; a prefix covers everything under it. */
   updatable: Readonly<Record<string, UpdateMethod>>;
   /**
+   * Write-only fields (KindSchema.writeOnly) that another kind changes on a running object, by field path:
+   * what the plan's warning about a changed one tells users to do instead of replacing the object.
+   */
+  writeOnlyHints?: Readonly<Record<string, string>>;
+  /**
    * The kind's secret fields the service returns in its answers, at the same path as in the spec: these
    * are compared with the service's value, so a change made outside netform is found. Every other secret
    * field is compared only with the hash recorded when netform last sent it (and plans say so).
