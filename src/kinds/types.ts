@@ -95,9 +95,9 @@ export interface KindHandler {
   /** Sends the delete; an object already gone counts as deleted. */
   delete(ctx: KindContext, ref: ObjectRef): Promise<void>;
   /**
-   * The service has no delete for this kind (SSH keys, BGP peerings): deleting or replacing an object only
-   * forgets it, and the service keeps it. What the plan says of it, in words ("the service has no delete
-   * for SSH keys: netform forgets the key, and the service keeps it").
+   * The service has no delete for this kind (uploaded files, BGP peerings): deleting or replacing an object
+   * only forgets it, and the service keeps it. What the plan says of it, in words ("the service has no
+   * delete for uploaded files: netform forgets the upload, and the service keeps it").
    */
   keptByService?: string;
   /**

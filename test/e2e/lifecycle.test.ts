@@ -1171,17 +1171,18 @@ const SSH_KEYS: Lifecycle = {
   updates: [],
   replaces: [
     {
-      // No update call: a new key, and the service keeps the old one.
+      // No update call: a new key, and the old one deleted.
       config: sshKey(KEYS.rotated),
-      because: "keyValue cannot change in place; the service has no delete for SSH keys: netform forgets the key, and the service keeps it",
+      because: "keyValue cannot change in place",
       shows: (ids) => [keyListed(ids("sshKeys.ops"), KEYS.rotated)],
     },
   ],
   delete: {
     config: sshKey(),
-    calls: () => [],
+    calls: (was) => [`DELETE /ne/v1/publicKeys/${was("sshKeys.ops")} 204`],
   },
-  keptByService: true,
+  path: (id) => `/ne/v1/publicKeys/${id}`,
+  gone: (res) => res.status === 404,
   objects: "publicKeys",
   live: (k) => k.keyName !== SEEDED_KEY,
 };
