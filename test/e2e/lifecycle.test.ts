@@ -1411,19 +1411,20 @@ const BGP_PEERINGS: Lifecycle = {
 const CLOUD_INIT = "#cloud-config\nhostname: edge-e2e-9f3a\n";
 const EDITED_CLOUD_INIT = "#cloud-config\nhostname: edge-e2e-edited-51c7\n";
 
-const upload = (declared = true) => `${CONFIG_HEADER}files:${
+const upload = (declared = true, metroCode = "DC") => `${CONFIG_HEADER}files:${
   declared
     ? `
   init:
     content: \${secret.CLOUD_INIT}
     deviceTypeCode: C8000V
-    metroCode: DC
+    metroCode: ${metroCode}
     processType: CLOUD_INIT`
     : " {}"
 }
 `;
 
-const uploaded = (id: string): Reading => ["/__sim/objects?kind=files", { data: expect.arrayContaining([expect.objectContaining({ uuid: id, deviceTypeCode: "C8000V", metroCode: "DC", processType: "CLOUD_INIT" })]) }];
+/** The upload as the service reads it back (its own GET), named as the configuration names it. */
+const uploaded = (id: string, metroCode = "DC"): Reading => [`/ne/v1/files/${id}`, { uuid: id, fileName: "init", deviceTypeCode: "C8000V", metroCode, processType: "CLOUD_INIT", status: "UPLOADED" }];
 
 const FILES: Lifecycle = {
   address: "files.init",
@@ -1444,6 +1445,12 @@ const FILES: Lifecycle = {
       env: { CLOUD_INIT: EDITED_CLOUD_INIT },
       because: "content cannot change in place; the service has no delete for uploaded files: netform forgets the upload, and the service keeps it",
       shows: (ids) => [uploaded(ids("files.init"))],
+    },
+    {
+      // What the upload is for is read back and compared: another metro is another upload.
+      config: upload(true, "SV"),
+      because: "metroCode cannot change in place; the service has no delete for uploaded files",
+      shows: (ids) => [uploaded(ids("files.init"), "SV")],
     },
   ],
   delete: {
