@@ -2,9 +2,12 @@
 // a licence or a cloud-init file, for one device type in one metro. The configuration names a local file
 // by its path relative to the configuration file (or gives the content itself, ${secret.NAME}); netform
 // reads it when the configuration loads and compares it by keyed hash with what was last uploaded, so the
-// content is never printed nor kept in the state. The service has no read, no update and no delete of an
-// upload: an edited file is a new upload, which replaces the devices made from the old one (a device reads
-// its files only when it is made), and an upload removed from the configuration is forgotten.
+// content is never printed nor kept in the state. The specification has no read of an upload; the service
+// has one, which the public client library equinix/ne-go and the Terraform provider use (GetFile): it
+// answers the file's name, metro, device type, purpose and status, so those are compared with the service
+// and an upload can be imported by its id. There is no update and no delete: any change is a new upload,
+// which replaces the devices made from the old one (a device reads its files only when it is made), and an
+// upload removed from the configuration is forgotten.
 
 import { readFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
@@ -12,6 +15,7 @@ import { z } from "zod";
 import type { MultipartField } from "../api/index.js";
 import { lazily, metroCode, reveal, SecretPaths, Sensitive } from "../config/index.js";
 import { NetformError } from "../diag/index.js";
+import { orGone } from "./common.js";
 import type { Body, KindDefinition, KindHandler } from "./types.js";
 
 const BASE = "/ne/v1/files";
@@ -45,15 +49,26 @@ function readContent(file: string, path: string, report: (path: string, message:
   return undefined;
 }
 
+/** What the read of an upload answers and the upload was made with (the shape of equinix/ne-go's recorded ne_file_get_resp.json). */
+const COMPARED = ["fileName", "metroCode", "deviceTypeCode", "processType"] as const;
+
+const comparable = (source: Body): Body => Object.fromEntries(COMPARED.map((f) => [f, source[f]]).filter(([, v]) => v !== undefined && v !== null));
+
+/** Statuses that say an upload did not make it; any other is a stored upload (the POST answers once it is). */
+const FAILED_UPLOAD = /FAIL|ERROR|REJECT|INVALID/;
+
 const handler: KindHandler = {
   noun: "file",
 
-  // No read: an upload, once made, is taken to be there.
-  observe: (_ctx, ref) => Promise.resolve({ fileUuid: ref.id }),
+  async observe(ctx, ref) {
+    const body = await orGone(() => ctx.api.call<Body>("GET", `${BASE}/${encodeURIComponent(ref.id)}`));
+    // The upload's answer names it fileUuid, the read uuid: both are kept, so ${files.NAME.fileUuid} reads alike.
+    return body && { ...body, fileUuid: body.fileUuid ?? body.uuid ?? ref.id };
+  },
 
-  // Only the content is compared (by hash); the service returns nothing else to compare with.
-  desired: () => ({}),
-  observed: () => ({}),
+  // The content is compared by keyed hash only; the rest as the service answers it.
+  desired: comparable,
+  observed: comparable,
   updatable: {},
 
   async create(ctx, spec) {
@@ -73,8 +88,8 @@ const handler: KindHandler = {
   delete: () => Promise.resolve(),
   keptByService: "the service has no delete for uploaded files: netform forgets the upload, and the service keeps it",
 
-  readiness: () => "ready",
-  stateOf: () => undefined,
+  readiness: (body) => (typeof body.status === "string" && FAILED_UPLOAD.test(body.status.toUpperCase()) ? { failed: `the service reports the upload ${body.status}` } : "ready"),
+  stateOf: (body) => (typeof body.status === "string" ? body.status : undefined),
 
   // The service lists no uploads: an upload whose outcome is unknown is made again.
   lookup: () => Promise.resolve(undefined),
@@ -104,11 +119,11 @@ export const files: KindDefinition<"files"> = {
     d.set("fileName", d.name);
   },
   sensitive: new SecretPaths(["content"]),
-  // The service answers an upload with its id alone and has no read: what the upload was made for is only
-  // what was sent, and only a new upload changes it.
-  writeOnly: ["path", "fileName", "deviceTypeCode", "metroCode", "processType", "deviceManagementType", "licenseType"],
-  attributes: ["fileUuid"],
-  serverSet: ["fileUuid"],
+  // The read does not answer the management type and licence mode an upload was made for, nor where the
+  // local file was: only what was sent says them, and only a new upload changes them.
+  writeOnly: ["path", "deviceManagementType", "licenseType"],
+  attributes: ["fileUuid", "uuid", "fileName", "deviceTypeCode", "metroCode", "processType", "status"],
+  serverSet: ["fileUuid", "uuid", "status"],
   parents: {},
   timeoutMs: 5 * 60_000,
   networkEdge: true,

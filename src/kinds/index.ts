@@ -21,6 +21,7 @@ import { routeAggregations } from "./route-aggregations.js";
 import { routingProtocols } from "./routing-protocols/index.js";
 import { serviceTokens } from "./service-tokens.js";
 import { sshKeys } from "./ssh-keys.js";
+import { sshUsers } from "./ssh-users.js";
 import type { Body, KindDefinition, KindHandler, Operation, TypicalSeconds } from "./types.js";
 import { vpns } from "./vpns.js";
 
@@ -40,6 +41,7 @@ const DEFINITIONS = [
   // Network-edge kinds around a device (issue 14).
   aclTemplates,
   sshKeys,
+  sshUsers,
   files,
   deviceLinks,
   bgpPeerings,

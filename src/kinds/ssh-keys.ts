@@ -1,12 +1,14 @@
 // SSH public keys of the network-edge service (specification 4.11): keys that self-configured devices
-// install for a user (a device's userPublicKey names one by keyName, ${sshKeys.NAME.keyName}). The service
-// creates and lists keys and has no read of one, no update and no delete: a changed key is a new key, and a
-// key removed from the configuration is forgotten, which the plan says, while the service keeps it.
+// install for a user (a device's userPublicKey names one by keyName, ${sshKeys.NAME.keyName}). The
+// specification creates and lists keys; the service also reads and deletes one by its id, as the public
+// client library equinix/ne-go and the Terraform provider do (GetSSHPublicKey, DeleteSSHPublicKey). It has
+// no update: a changed key is a new key, and the old one is deleted.
 
 import { z } from "zod";
 import { lazily, SecretPaths, text } from "../config/index.js";
 import { NetformError } from "../diag/index.js";
-import { compact } from "./common.js";
+import { ApiError } from "../api/index.js";
+import { compact, isNotFound } from "./common.js";
 import type { Body, KindContext, KindDefinition, KindHandler, Observed } from "./types.js";
 
 const BASE = "/ne/v1/publicKeys";
@@ -24,7 +26,15 @@ const schema = lazily(() =>
   }),
 );
 
-/** The list answers with every key of the caller's projects, in one unpaged array (4.11): the only way to read one. */
+const keyPath = (uuid: string) => `${BASE}/${encodeURIComponent(uuid)}`;
+
+/**
+ * Whether the service says the key is not there: a 404, or the code the Terraform provider reads as "no
+ * such key" on a delete (equinix/ne-go's ErrorCodeSSHPublicKeyInvalid, EQ-4010206), whatever its status.
+ */
+const noSuchKey = (e: unknown): boolean => isNotFound(e) || (e instanceof ApiError && e.problems.some((p) => p.code === "EQ-4010206"));
+
+/** The list answers with every key of the caller's projects, in one unpaged array (4.11). */
 async function* everyKey(ctx: KindContext): AsyncGenerator<Body> {
   const keys = await ctx.api.call<unknown>("GET", BASE);
   if (Array.isArray(keys)) yield* keys.filter((k): k is Body => k !== null && typeof k === "object");
@@ -50,8 +60,21 @@ async function lookup(ctx: KindContext, spec: Body, owned?: ReadonlySet<string>)
 const handler: KindHandler = {
   noun: "SSH key",
 
-  observe: async (ctx, ref) => (await findKeys(ctx, new Set([ref.id]))).get(ref.id),
-  observeMany: (ctx, refs) => findKeys(ctx, new Set(refs.map((r) => r.id))),
+  async observe(ctx, ref) {
+    try {
+      return await ctx.api.call<Body>("GET", keyPath(ref.id));
+    } catch (e) {
+      if (noSuchKey(e)) return undefined;
+      throw e;
+    }
+  },
+  // Many keys in the one list request; a single key by its own read, which answers it alone.
+  observeMany: async (ctx, refs) => {
+    const ids = [...new Set(refs.map((r) => r.id))];
+    if (ids.length !== 1) return findKeys(ctx, new Set(ids));
+    const key = await handler.observe(ctx, { id: ids[0]! });
+    return new Map(key ? [[ids[0]!, key]] : []);
+  },
 
   desired: comparable,
   observed: comparable,
@@ -73,8 +96,13 @@ const handler: KindHandler = {
     return Promise.reject(new NetformError({ code: "internal.not_updatable", source: "internal", message: "SSH keys cannot change in place" }));
   },
 
-  delete: () => Promise.resolve(),
-  keptByService: "the service has no delete for SSH keys: netform forgets the key, and the service keeps it",
+  async delete(ctx, ref) {
+    try {
+      await ctx.api.call("DELETE", keyPath(ref.id));
+    } catch (e) {
+      if (!noSuchKey(e)) throw e;
+    }
+  },
 
   readiness: () => "ready",
   stateOf: () => undefined,

@@ -77,6 +77,11 @@ export interface KindHandler {
    */
   mayOmit?: readonly string[];
   /**
+   * Write-only fields (KindSchema.writeOnly) that another kind changes on a running object, by field path:
+   * what the plan's warning about a changed one tells users to do instead of replacing the object.
+   */
+  writeOnlyHints?: Readonly<Record<string, string>>;
+  /**
    * The kind's secret fields the service returns in its answers, at the same path as in the spec: these
    * are compared with the service's value, so a change made outside netform is found. Every other secret
    * field is compared only with the hash recorded when netform last sent it (and plans say so).
@@ -106,9 +111,9 @@ export interface KindHandler {
   /** Sends the delete; an object already gone counts as deleted. */
   delete(ctx: KindContext, ref: ObjectRef): Promise<void>;
   /**
-   * The service has no delete for this kind (SSH keys, BGP peerings): deleting or replacing an object only
-   * forgets it, and the service keeps it. What the plan says of it, in words ("the service has no delete
-   * for SSH keys: netform forgets the key, and the service keeps it").
+   * The service has no delete for this kind (uploaded files, BGP peerings): deleting or replacing an object
+   * only forgets it, and the service keeps it. What the plan says of it, in words ("the service has no
+   * delete for uploaded files: netform forgets the upload, and the service keeps it").
    */
   keptByService?: string;
   /**

@@ -119,9 +119,12 @@ function serviceSecret(kind: KindHandler, body: Body | undefined, observed: Body
   return have === SENSITIVE_TEXT ? undefined : { have, want };
 }
 
+/** Whether a leaf lies in one of the fields the service reads only when the object is made. */
+const writeOnlyLeaf = (path: string, writeOnly: readonly string[] | undefined): boolean => (writeOnly ?? []).some((w) => path === w || path.startsWith(`${w}.`));
+
 /** Field-by-field differences between the desired spec and the object as observed. */
 export function compareFields(
-  resource: Pick<ConfigResource, "secrets" | "lifecycle">,
+  resource: Pick<ConfigResource, "secrets" | "lifecycle"> & Partial<Pick<ConfigResource, "writeOnly">>,
   kind: KindHandler,
   spec: Body,
   observedBody: Body | undefined,
@@ -147,6 +150,12 @@ export function compareFields(
   }
   for (const [path, value] of leaves(spec)) {
     if (!secrets.holdsSecret(path) || ignored(path, ignore)) continue;
+    // A secret the service read only when the object was made (a device's first SSH users) changes nothing
+    // on it: the write-only warning says so, with what to do instead.
+    if (writeOnlyLeaf(path, resource.writeOnly)) {
+      notCompared.push(path);
+      continue;
+    }
     if (isUnknownValue(value)) {
       changes.push({ path, before: SENSITIVE_TEXT, unknown: true, sensitive: true });
       continue;
@@ -372,7 +381,7 @@ function selection(input: PlanInput, graph: Graph): Set<string> {
  * Write-only fields whose declared value differs from what was sent when the object was made: the service
  * read them only then, so apply cannot change them; the plan says so instead of passing them over in silence.
  */
-function writeOnlyWarnings(resource: ConfigResource, spec: Body, prior: ResourceState, hash: (v: unknown) => string): Diagnostic[] {
+function writeOnlyWarnings(resource: ConfigResource, kind: KindHandler, spec: Body, prior: ResourceState, hash: (v: unknown) => string): Diagnostic[] {
   const sent = prior.writeOnlyHashes;
   if (!sent) return [];
   const declared = hashesUnder(spec, resource.writeOnly, hash);
@@ -383,9 +392,15 @@ function writeOnlyWarnings(resource: ConfigResource, spec: Body, prior: Resource
       code: "plan.write-only-changed",
       path: path.split("."),
       message: `${path} changed, but the service reads it only when the object is made, so apply leaves it as it was`,
-      hint: `to apply it, replace the object (--replace ${resource.address}), or declare the value it was made with`,
+      hint: writeOnlyHint(kind, path) ?? `to apply it, replace the object (--replace ${resource.address}), or declare the value it was made with`,
     }),
   );
+}
+
+/** The kind's own advice for a write-only field that another kind changes in place, for the field or a field above it. */
+function writeOnlyHint(kind: KindHandler, path: string): string | undefined {
+  const field = Object.keys(kind.writeOnlyHints ?? {}).find((f) => path === f || path.startsWith(`${f}.`));
+  return field === undefined ? undefined : kind.writeOnlyHints?.[field];
 }
 
 function planResource(resource: ConfigResource, input: PlanInput, attribute: AttributeLookup, forcedReplace: ReadonlySet<string>, warn: (d: Diagnostic) => void): ResourceChange {
@@ -438,7 +453,7 @@ function planResource(resource: ConfigResource, input: PlanInput, attribute: Att
   if (isLeaving(kind, observedBody)) {
     return { ...created("awaiting-delete", "an earlier delete is still running: wait for it, then create anew"), id, awaiting: "delete" };
   }
-  if (!forcedReplace.has(resource.address)) writeOnlyWarnings(resource, spec, prior, input.hash).forEach(warn);
+  if (!forcedReplace.has(resource.address)) writeOnlyWarnings(resource, kind, spec, prior, input.hash).forEach(warn);
   const { changes, desired, observed, notCompared, notReturned } = compareFields(resource, kind, spec, observedBody, prior, input.hash);
   const common = {
     ...base,

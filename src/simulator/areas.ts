@@ -15,7 +15,7 @@ import {
   networksArea,
   serviceTokensArea,
 } from "./fabric/index.js";
-import { deviceTypesArea, devicesArea, vpnArea, aclTemplatesArea, deviceLinksArea, bgpArea, backupsArea, imagesArea, publicKeysArea, filesArea, orderSummaryArea } from "./network-edge/index.js";
+import { deviceTypesArea, devicesArea, vpnArea, aclTemplatesArea, deviceLinksArea, bgpArea, backupsArea, imagesArea, publicKeysArea, sshUsersArea, filesArea, orderSummaryArea } from "./network-edge/index.js";
 import { signaturePoliciesArea, metalApiKeysArea, maintenanceNotificationsArea, legacyLayer2Area } from "./other/index.js";
 
 export const ALL_AREAS: readonly Area[] = [
@@ -40,6 +40,7 @@ export const ALL_AREAS: readonly Area[] = [
   backupsArea,
   imagesArea,
   publicKeysArea,
+  sshUsersArea,
   filesArea,
   orderSummaryArea,
   signaturePoliciesArea,

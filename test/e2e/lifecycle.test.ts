@@ -1171,19 +1171,91 @@ const SSH_KEYS: Lifecycle = {
   updates: [],
   replaces: [
     {
-      // No update call: a new key, and the service keeps the old one.
+      // No update call: a new key, and the old one deleted.
       config: sshKey(KEYS.rotated),
-      because: "keyValue cannot change in place; the service has no delete for SSH keys: netform forgets the key, and the service keeps it",
+      because: "keyValue cannot change in place",
       shows: (ids) => [keyListed(ids("sshKeys.ops"), KEYS.rotated)],
     },
   ],
   delete: {
     config: sshKey(),
-    calls: () => [],
+    calls: (was) => [`DELETE /ne/v1/publicKeys/${was("sshKeys.ops")} 204`],
   },
-  keptByService: true,
+  path: (id) => `/ne/v1/publicKeys/${id}`,
+  gone: (res) => res.status === 404,
   objects: "publicKeys",
   live: (k) => k.keyName !== SEEDED_KEY,
+};
+
+// ── SSH users ─────────────────────────────────────────────────────────────────────────────────
+
+const USER_PASSWORD = "e2e-user-Pw1";
+const ROTATED_USER_PASSWORD = "e2e-user-Pw2";
+
+/** An SSH user on one or both of two provisioned devices. */
+const sshUser = (u?: { username: string; devices: Array<"edge-a" | "edge-b"> }) => `${CONFIG_HEADER}  accountNumber: ${ACCOUNT}
+devices:${edge("edge-a")}${edge("edge-b")}
+sshUsers:${
+  u === undefined
+    ? " {}"
+    : `
+  ops:
+    username: ${u.username}
+    password: \${secret.USER_PASSWORD}
+    deviceUuids: [${u.devices.map((d) => `"\${devices.${d}.uuid}"`).join(", ")}]`
+}
+`;
+
+const userPath = (id: string) => `/ne/v1/sshUsers/${id}`;
+
+const SSH_USERS: Lifecycle = {
+  address: "sshUsers.ops",
+  speed: 2000,
+  env: { USER_PASSWORD },
+  secrets: [USER_PASSWORD, ROTATED_USER_PASSWORD],
+  create: {
+    config: sshUser({ username: "netops", devices: ["edge-a"] }),
+    added: 3,
+    shows: (ids) => [[userPath(ids("sshUsers.ops")), { username: "netops", deviceUuids: [ids("devices.edge-a")], metroStatusMap: { DC: { status: "ACTIVE" } } }]],
+    recorded: () => ({ sensitiveHashes: { password: expect.any(String) } }),
+  },
+  // The service never returns the password: an imported user's is sent again.
+  imported: { plan: [/~ password\s+= \(sensitive\)/] },
+  // The user put on another device in the portal; apply takes it off again.
+  drift: {
+    make: (t, ids) => t.call("PATCH", `/__sim/objects/${ids("sshUsers.ops")}`, { body: { deviceUuids: [ids("devices.edge-a"), ids("devices.edge-b")] } }),
+    status: "changed",
+    changedBy: "portal-user",
+    fields: [{ path: "deviceUuids", before: expect.any(Array), after: expect.toSatisfy((v: unknown) => Array.isArray(v) && v.length === 2) }],
+  },
+  updates: [
+    {
+      env: { USER_PASSWORD: ROTATED_USER_PASSWORD },
+      plan: [/~ password\s+= \(sensitive\)/],
+      calls: (ids) => [`PUT ${userPath(ids("sshUsers.ops"))} 204`],
+      shows: (ids) => [[userPath(ids("sshUsers.ops")), { deviceUuids: [ids("devices.edge-a")] }]],
+    },
+    {
+      config: sshUser({ username: "netops", devices: ["edge-b", "edge-a"] }),
+      plan: ["deviceUuids"],
+      calls: (ids) => [`POST ${userPath(ids("sshUsers.ops"))}/devices/${ids("devices.edge-b")} 201`],
+      shows: (ids) => [[userPath(ids("sshUsers.ops")), { deviceUuids: sameMembers([ids("devices.edge-a"), ids("devices.edge-b")]) }]],
+    },
+  ],
+  replaces: [
+    {
+      config: sshUser({ username: "netops2", devices: ["edge-b", "edge-a"] }),
+      because: "username cannot change in place",
+      shows: (ids) => [[userPath(ids("sshUsers.ops")), { username: "netops2", deviceUuids: sameMembers([ids("devices.edge-a"), ids("devices.edge-b")]) }]],
+    },
+  ],
+  delete: {
+    config: sshUser(),
+    calls: (was) => [`DELETE ${userPath(was("sshUsers.ops"))}/devices/${was("devices.edge-a")} 200`, `DELETE ${userPath(was("sshUsers.ops"))}/devices/${was("devices.edge-b")} 200`].sort(),
+  },
+  path: userPath,
+  gone: (res) => res.status === 404,
+  live: (u) => Array.isArray(u.deviceUuids) && u.deviceUuids.length > 0,
 };
 
 const link = (l?: { name: string; subnet: string }) => `${CONFIG_HEADER}  accountNumber: ${ACCOUNT}
@@ -1339,19 +1411,20 @@ const BGP_PEERINGS: Lifecycle = {
 const CLOUD_INIT = "#cloud-config\nhostname: edge-e2e-9f3a\n";
 const EDITED_CLOUD_INIT = "#cloud-config\nhostname: edge-e2e-edited-51c7\n";
 
-const upload = (declared = true) => `${CONFIG_HEADER}files:${
+const upload = (declared = true, metroCode = "DC") => `${CONFIG_HEADER}files:${
   declared
     ? `
   init:
     content: \${secret.CLOUD_INIT}
     deviceTypeCode: C8000V
-    metroCode: DC
+    metroCode: ${metroCode}
     processType: CLOUD_INIT`
     : " {}"
 }
 `;
 
-const uploaded = (id: string): Reading => ["/__sim/objects?kind=files", { data: expect.arrayContaining([expect.objectContaining({ uuid: id, deviceTypeCode: "C8000V", metroCode: "DC", processType: "CLOUD_INIT" })]) }];
+/** The upload as the service reads it back (its own GET), named as the configuration names it. */
+const uploaded = (id: string, metroCode = "DC"): Reading => [`/ne/v1/files/${id}`, { uuid: id, fileName: "init", deviceTypeCode: "C8000V", metroCode, processType: "CLOUD_INIT", status: "UPLOADED" }];
 
 const FILES: Lifecycle = {
   address: "files.init",
@@ -1372,6 +1445,12 @@ const FILES: Lifecycle = {
       env: { CLOUD_INIT: EDITED_CLOUD_INIT },
       because: "content cannot change in place; the service has no delete for uploaded files: netform forgets the upload, and the service keeps it",
       shows: (ids) => [uploaded(ids("files.init"))],
+    },
+    {
+      // What the upload is for is read back and compared: another metro is another upload.
+      config: upload(true, "SV"),
+      because: "metroCode cannot change in place; the service has no delete for uploaded files",
+      shows: (ids) => [uploaded(ids("files.init"), "SV")],
     },
   ],
   delete: {
@@ -1481,6 +1560,7 @@ const LIFECYCLES: Record<Kind, Lifecycle> = {
   routeAggregationAttachments: ROUTE_AGGREGATION_ATTACHMENTS,
   aclTemplates: ACL_TEMPLATES,
   sshKeys: SSH_KEYS,
+  sshUsers: SSH_USERS,
   files: FILES,
   deviceLinks: DEVICE_LINKS,
   bgpPeerings: BGP_PEERINGS,

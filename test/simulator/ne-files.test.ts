@@ -74,3 +74,19 @@ describe("POST /ne/v1/files", () => {
     expect((await t.call("POST", "/ne/v1/files", { raw: form(VALID), client: "none" })).status).toBe(401);
   });
 });
+
+describe("GET /ne/v1/files/{uuid}", () => {
+  it("answers what the upload was made for, its name and its status, in the recorded shape", async () => {
+    const res = await upload(form({ ...VALID, processType: "CLOUD_INIT", deviceManagementType: "SELF-CONFIGURED" }, new Blob(["#cloud-config\n"]), "bootstrap.txt"));
+    const read = await t.call("GET", `/ne/v1/files/${res.body.fileUuid}`);
+    expect(read.status).toBe(200);
+    expect(read.body).toEqual({ uuid: res.body.fileUuid, fileName: "bootstrap.txt", metroCode: "SV", deviceTypeCode: "C8000V", processType: "CLOUD_INIT", status: "UPLOADED" });
+  });
+
+  it("answers 404 for an upload that does not exist or that the caller cannot see", async () => {
+    const res = await upload(form(VALID));
+    expect((await t.call("GET", `/ne/v1/files/${res.body.fileUuid}`, { client: "limited" })).body).toMatchObject({ errorCode: "EQ-3073004", status: "404" });
+    expect((await t.call("GET", "/ne/v1/files/0a0a0a0a-0000-4000-8000-000000000000")).status).toBe(404);
+    expect((await t.call("GET", `/ne/v1/files/${res.body.fileUuid}?verbose=true`)).body).toMatchObject({ errorCode: "EQ-2014010", property: "verbose" });
+  });
+});

@@ -87,3 +87,31 @@ describe("GET /ne/v1/publicKeys", () => {
     expect(badAccount.body).toMatchObject({ errorCode: "EQ-2012010", property: "accountUcmId" });
   });
 });
+
+function expectProblem(res: { status: number; body: unknown }, status: number, code: string, property: string): void {
+  expect(res.status, JSON.stringify(res.body)).toBe(status);
+  expect(res.body).toMatchObject({ errorCode: code, property, status: String(status) });
+}
+
+describe("GET and DELETE /ne/v1/publicKeys/{uuid}", () => {
+  it("reads one key as the list does, and deletes it", async () => {
+    const uuid = await createKey({ keyName: "ops", keyValue: sshKey("ssh-rsa") });
+    const read = await t.call("GET", `/ne/v1/publicKeys/${uuid}`);
+    expect(read.status).toBe(200);
+    expect(read.body).toEqual({ uuid, keyName: "ops", keyValue: sshKey("ssh-rsa"), keyType: "RSA" });
+    const deleted = await t.call("DELETE", `/ne/v1/publicKeys/${uuid}`);
+    expect(deleted.status).toBe(204);
+    expect(deleted.text).toBe("");
+    expect((await t.call("GET", "/ne/v1/publicKeys")).body.map((k: { uuid: string }) => k.uuid)).not.toContain(uuid);
+    // Gone: 404, with the code the Terraform provider reads as "no such key".
+    expectProblem(await t.call("GET", `/ne/v1/publicKeys/${uuid}`), 404, "EQ-4010206", "uuid");
+    expectProblem(await t.call("DELETE", `/ne/v1/publicKeys/${uuid}`), 404, "EQ-4010206", "uuid");
+  });
+
+  it("hides keys of projects the caller cannot see", async () => {
+    const uuid = await createKey({ keyName: "ops", keyValue: sshKey("ssh-rsa") });
+    expectProblem(await t.call("GET", `/ne/v1/publicKeys/${uuid}`, { client: "limited" }), 404, "EQ-4010206", "uuid");
+    expectProblem(await t.call("DELETE", `/ne/v1/publicKeys/${uuid}`, { client: "limited" }), 404, "EQ-4010206", "uuid");
+    expect((await t.call("GET", `/ne/v1/publicKeys/${uuid}`)).status).toBe(200);
+  });
+});

@@ -11,6 +11,9 @@ import { pricing } from "./pricing.js";
 import { rules } from "./rules.js";
 import { schema, VENDOR_CONFIG_SECRETS } from "./spec.js";
 
+const SSH_USERS_HINT =
+  'a running device\'s SSH users are sshUsers resources: declare one (username, password, deviceUuids: ["${devices.NAME.uuid}"]) to add or change a user in place; the device is not replaced';
+
 export const devices: KindDefinition<"devices"> = {
   name: "devices",
   description: "virtual network devices, by name",
@@ -35,11 +38,13 @@ export const devices: KindDefinition<"devices"> = {
     "licenseToken", "secondary.licenseToken", "clusterDetails.clusterNodeDetails.node0", "clusterDetails.clusterNodeDetails.node1",
   ]),
   // What only the order reads: the terms, contacts, pending account and bootstrap files of the day the device
-  // was made. The device record does not return them and no call changes them.
+  // was made. The device record does not return them and no call changes them. The SSH users the order
+  // makes are the same: the device record never names them, and later users are the service's SSH user
+  // objects (/ne/v1/sshUsers), which the sshUsers kind manages, so a changed list never re-orders a device.
   writeOnly: [
     "accountReferenceId", "agreeOrderTerms", "licenseCategory", "day0TextFileId", "cloudInitFileId", "orderingContact", "smartLicenseUrl",
-    "generateDefaultPassword", "primaryDeviceUuid", "secondary.accountReferenceId", "secondary.day0TextFileId", "secondary.cloudInitFileId",
-    "secondary.smartLicenseUrl",
+    "generateDefaultPassword", "primaryDeviceUuid", "sshUsers", "secondary.accountReferenceId", "secondary.day0TextFileId",
+    "secondary.cloudInitFileId", "secondary.smartLicenseUrl", "secondary.sshUsers",
   ],
   attributes: [
     "uuid", "serviceId", "name", "deviceTypeCode", "deviceTypeName", "deviceTypeVendor", "deviceTypeCategory", "diverseFromDeviceName", "diverseFromDeviceUuid",
@@ -55,7 +60,7 @@ export const devices: KindDefinition<"devices"> = {
   networkEdge: true,
   // Account activation, initialising, then provisioning; an HA pair takes longer.
   typicalSeconds: { create: 660, update: 60, delete: 180 },
-  handler,
+  handler: { ...handler, writeOnlyHints: { sshUsers: SSH_USERS_HINT, "secondary.sshUsers": SSH_USERS_HINT } },
   preflight,
   pricing,
 };

@@ -19,7 +19,7 @@ export interface RequestLogEntry {
 
 export const CONTROL_KINDS = [
   "routeFilters", "routeFilterAttachments", "connections", "routingProtocols", "devices", "vpns", "ports",
-  "serviceProfiles", "deviceBackups", "publicKeys", "files", "apiKeys", "cloudEvents", "projects", "accounts",
+  "serviceProfiles", "deviceBackups", "publicKeys", "sshUsers", "files", "apiKeys", "cloudEvents", "projects", "accounts",
   "ibxNotifications", "networkNotifications", "networks", "routers", "serviceTokens", "legacyConnections",
   "routeFilterRules", "routeAggregations", "routeAggregationRules", "routeAggregationAttachments",
   "aclTemplates", "deviceLinks", "bgpPeerings",

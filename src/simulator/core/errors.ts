@@ -121,6 +121,16 @@ export const ERRORS = {
   vpnDeviceNotFound: { status: 404, code: "VPN_DEVICE_NOT_FOUND", message: "Virtual device not found" },
   vpnDeviceNotReady: { status: 400, code: "VPN_DEVICE_NOT_IN_READY_STATE", message: "Virtual device is not in a ready state" },
   vpnAlreadyDeleted: { status: 400, code: "VPN_ALREADY_DELETED", message: "VPN configuration is already deleted" },
+  // SSH users: codes of the device service's error enumeration, as an earlier official description of
+  // /ne/v1/sshUsers lists them (equinix/equinix-sdk-go's SSH user API). A device named in the create body
+  // that names no device is a bad request there (the create documents no 404), one named in a path is not found.
+  sshUserNotFound: { status: 404, code: "RESOURCE_NOT_FOUND", message: "SSH user not found" },
+  sshUserDeviceNotFound: { status: 404, code: "VIRTUAL_DEVICE_NOT_FOUND", message: "Virtual device not found" },
+  sshUserDeviceInvalid: { status: 400, code: "VIRTUAL_DEVICE_NOT_FOUND", message: "Virtual device not found" },
+  sshUserDeviceNotReady: { status: 400, code: "SSH_USER_DEVICE_STATE_NOT_VALID", message: "The virtual device is not in a state that takes SSH users" },
+  sshUserExists: { status: 400, code: "SSH_USER_ALREADY_EXISTS", message: "SSH user already exists" },
+  // The code the Terraform provider (equinix/ne-go's ErrorCodeSSHPublicKeyInvalid) reads as "no such key".
+  publicKeyNotFound: { status: 404, code: "EQ-4010206", message: "Invalid SSH public key identifier" },
 
   // ── Signature policies, bare-metal API keys, maintenance notifications, legacy layer 2 ──
   // area:other

@@ -19,6 +19,7 @@ import {
   provisioningLifecycle, renderDevice, repricedCharges, type DeviceRole, type Lifecycle,
 } from "./device-model.js";
 import { deviceOpsRoutes, defineDeviceOpKinds, startCoreUpgrade } from "./device-ops.js";
+import { orderedUsers } from "./ssh-users.js";
 import {
   MAX_ADDITIONAL_BANDWIDTH, NAME_RULE, NOTIFICATIONS, accountByNumber, aclDetails, parseTermLength, validateCreate, validateDraft, type DeviceOrder,
   type PeerOrder,
@@ -145,9 +146,16 @@ async function createDevice(c: Ctx, world: World) {
     return c.json(createDraft(world, principal, body), 202);
   }
   const order = validateCreate(world, principal, body);
+  // The users the order names are checked with it, and made once its devices are: an order that adds a
+  // secondary to a running primary makes the secondary alone.
+  const secondaryUsers = order.secondary ? [{ entries: order.secondary.sshUsers, property: "secondary.sshUsers" }] : [];
+  const addUsers = orderedUsers(world, principal, order.existingPrimary ? secondaryUsers : [{ entries: order.primary.sshUsers, property: "sshUsers" }, ...secondaryUsers]);
   // Ordering a draft turns the draft itself into the device (same uuid).
   const uuid = draftUuid === undefined ? world.uuid() : visibleDraft(world, principal, draftUuid, "draftUuid").uuid;
-  return c.json(createFromOrder(world, principal, order, uuid), 202);
+  const made = createFromOrder(world, principal, order, uuid);
+  const secondaryUuid = typeof made.secondaryUuid === "string" ? [made.secondaryUuid] : [];
+  addUsers(order.existingPrimary ? secondaryUuid : [uuid, ...secondaryUuid]);
+  return c.json(made, 202);
 }
 
 // ── read ───────────────────────────────────────────────────────────────────────────────────────

@@ -1,11 +1,13 @@
 // File upload (section 4.11): a license or cloud-init file for a device that is about to be created.
 // Only what device creation needs is kept: the file's purpose, device type and metro in the body, its
 // name and size in the private meta; the content itself is not stored. The 5 MB request limit is the
-// server's, for every call.
+// server's, for every call. The specification has no read of an upload; the service has one, which the
+// public client library equinix/ne-go and the Terraform provider use (GetFile): it answers what the upload
+// was made for and its status, in the shape of equinix/ne-go's recorded answer ne_file_get_resp.json.
 
 import type { Context } from "hono";
 import { SimError, fail } from "../core/errors.js";
-import { requestHeader, type Area, type SimApp, type SimEnv } from "../core/context.js";
+import { findVisible, requestHeader, type Area, type SimApp, type SimEnv } from "../core/context.js";
 import { rejectUnknownQuery } from "../core/http.js";
 import { METRO_BY_CODE } from "../core/metros-data.js";
 import { DEVICE_MANAGEMENT_TYPES, DEVICE_TYPE_BY_CODE, LICENSE_TYPES, licenseModeSpelling, managementSpelling, oneOf } from "./services-shared.js";
@@ -85,6 +87,14 @@ async function uploadFile(c: Context<SimEnv>, world: World): Promise<Response> {
   return c.json({ fileUuid: uuid });
 }
 
+function getFile(c: Context<SimEnv>, world: World): Response {
+  rejectUnknownQuery(c, []);
+  const file = findVisible(world, c.get("principal"), KIND, c.req.param("uuid")!);
+  const { uuid, metroCode, deviceTypeCode, processType } = world.view(file);
+  // An upload is stored once it is accepted: nothing is left to happen to it.
+  return c.json({ uuid, fileName: file.meta.fileName ?? null, metroCode, deviceTypeCode, processType, status: "UPLOADED" });
+}
+
 export const filesArea: Area = {
   name: "ne-files",
   define(world) {
@@ -92,5 +102,6 @@ export const filesArea: Area = {
   },
   routes(app: SimApp, world) {
     app.post("/ne/v1/files", (c) => uploadFile(c, world));
+    app.get("/ne/v1/files/:uuid", (c) => getFile(c, world));
   },
 };

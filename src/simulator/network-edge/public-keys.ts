@@ -1,6 +1,8 @@
 // SSH public keys for self-configured devices (sections 2.12, 4.11). A key belongs to a project; one
 // created under a project the caller cannot access is accepted but, like everything of that project,
-// invisible to the caller afterwards. Resellers scope keys to a customer with accountUcmId.
+// invisible to the caller afterwards. Resellers scope keys to a customer with accountUcmId. The
+// specification lists and creates keys; the service also reads and deletes one by its id, which the
+// public client library equinix/ne-go and the Terraform provider use (GetSSHPublicKey, DeleteSSHPublicKey).
 
 import type { Context } from "hono";
 import { ACCOUNTS, PROJECTS } from "../core/auth.js";
@@ -9,7 +11,7 @@ import { canSee, type Area, type Principal, type SimApp, type SimEnv } from "../
 import { readObject, rejectUnknownQuery } from "../core/http.js";
 import { oneOf, optionalString, requireString } from "./services-shared.js";
 import { seededUuid } from "../core/seed.js";
-import type { JsonObject, World } from "../core/world.js";
+import type { JsonObject, SimObject, World } from "../core/world.js";
 
 const KIND = "publicKeys";
 const KEY_TYPES = ["RSA", "DSA"] as const;
@@ -71,8 +73,33 @@ function listKeys(c: Context<SimEnv>, world: World): Response {
     .filter((o) => canSee(principal, o))
     .map((o) => world.view(o))
     .filter((k) => (keyType === undefined || k.keyType === keyType) && (ucmId === undefined || k.accountUcmId === ucmId))
-    .map(({ uuid, keyName, keyValue, keyType: type }) => ({ uuid, keyName, keyValue, keyType: type }) as JsonObject);
+    .map(publicFields);
   return c.json(keys);
+}
+
+/** A key as the list answers it (section 2.12's fields). */
+const publicFields = ({ uuid, keyName, keyValue, keyType }: JsonObject): JsonObject => ({ uuid, keyName, keyValue, keyType }) as JsonObject;
+
+/**
+ * The caller's key of this id; otherwise a 404 with the code the Terraform provider reads as "no such key"
+ * on a delete (EQ-4010206), so that a key already gone is not an error to it.
+ */
+function visibleKey(c: Context<SimEnv>, world: World): SimObject {
+  const uuid = c.req.param("uuid")!;
+  const key = world.get(uuid, KIND);
+  if (!key || !canSee(c.get("principal"), key)) return fail("publicKeyNotFound", "uuid", `SSH public key ${uuid} was not found`, uuid);
+  return key;
+}
+
+function getKey(c: Context<SimEnv>, world: World): Response {
+  rejectUnknownQuery(c, []);
+  return c.json(publicFields(world.view(visibleKey(c, world))));
+}
+
+function deleteKey(c: Context<SimEnv>, world: World): Response {
+  rejectUnknownQuery(c, []);
+  world.remove(visibleKey(c, world));
+  return c.body(null, 204);
 }
 
 /** The project the key goes to: any project of the organisation (visible to the caller or not). */
@@ -116,5 +143,7 @@ export const publicKeysArea: Area = {
   routes(app: SimApp, world) {
     app.get("/ne/v1/publicKeys", (c) => listKeys(c, world));
     app.post("/ne/v1/publicKeys", (c) => createKey(c, world));
+    app.get("/ne/v1/publicKeys/:uuid", (c) => getKey(c, world));
+    app.delete("/ne/v1/publicKeys/:uuid", (c) => deleteKey(c, world));
   },
 };
