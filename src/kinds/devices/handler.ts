@@ -10,7 +10,7 @@
 
 import { isPlainObject, readPath } from "../../config/index.js";
 import { type ApiClient } from "../../api/index.js";
-import { VENDOR_CONFIG_SECRETS } from "./spec.js";
+import { publicVendorConfig, vendorSettingsAsSent } from "./vendor-config.js";
 import { NetformError } from "../../diag/index.js";
 import { asNumber, compact, deleteIdempotently, orGone, pick, readinessFrom, sortedStrings, type StateTable } from "../common.js";
 import type { Body, KindContext, ObjectRef, Observed, Operation, Readiness, KindHandler, UpdateMethod } from "../types.js";
@@ -44,16 +44,6 @@ function peerUuid(body: Body): string | undefined {
 }
 
 // ── the comparable forms ───────────────────────────────────────────────────────────────────
-
-/** The secret vendorConfig fields, as the configuration marks them (`vendorConfig.adminPassword`...). */
-const SECRET_VENDOR_FIELDS: readonly string[] = VENDOR_CONFIG_SECRETS;
-
-/** vendorConfig without its secrets: the engine compares those by hash, and the service never returns them. */
-function publicVendorConfig(v: unknown): Body | undefined {
-  if (!isPlainObject(v)) return undefined;
-  const out = Object.fromEntries(Object.entries(v).filter(([k, x]) => !SECRET_VENDOR_FIELDS.includes(k) && x !== undefined && x !== null));
-  return Object.keys(out).length > 0 ? out : undefined;
-}
 
 /**
  * The hostNamePrefix a device was ordered with: the service names the host `<prefix>-<4 characters of
@@ -382,7 +372,7 @@ async function reorderSecondary(ctx: KindContext, primaryUuid: string, spec: Bod
 
 /** The create body: the spec as written (its field names are the order's), without empty members. */
 function createBody(ctx: KindContext, spec: Body): Body {
-  const body = compact(spec) as Body;
+  const body = vendorSettingsAsSent(compact(spec) as Body);
   // The configuration fills these from the provider block; a spec built elsewhere may not have them.
   if (body.accountNumber === undefined && ctx.provider.accountNumber !== undefined) body.accountNumber = ctx.provider.accountNumber;
   if (body.projectId === undefined && ctx.provider.projectId !== undefined) body.projectId = ctx.provider.projectId;
