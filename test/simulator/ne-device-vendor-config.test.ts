@@ -69,7 +69,7 @@ describe("device vendor settings", () => {
     const pair = await create(grid({ vendorConfig: lan("10.30.0.2"), secondary: secondary(lan("10.30.0.3")) }));
     expect(pair.status, JSON.stringify(pair.body)).toBe(202);
     expect((await read(pair.body.uuid)).vendorConfig).toEqual({ ipAddress: "10.30.0.2", subnetMaskIp: "255.255.255.0", gatewayIp: "10.30.0.1" });
-    expect((await create(grid({ virtualDeviceName: "grid-2", vendorConfig: lan("10.30.0.2"), secondary: secondary(lan("10.30.0.2"), "grid-2b") }))).body).toMatchObject({ property: "secondary.ipAddress" });
+    expect((await create(grid({ virtualDeviceName: "grid-2", vendorConfig: lan("10.30.0.2"), secondary: secondary(lan("10.30.0.2"), "grid-2b") }))).body).toMatchObject({ property: "secondary.vendorConfig.ipAddress" });
     expect((await create(grid({ virtualDeviceName: "grid-3", vendorConfig: { adminPassword: "Adm1nPass" } }))).body).toMatchObject({ errorCode: "EQ-2012011", property: "vendorConfig.ipAddress" });
     const nodes = { node0: { vendorConfig: lan("10.30.0.4") }, node1: { vendorConfig: { adminPassword: "Adm1nPass", ipAddress: "10.30.0.5" } } };
     expect((await create(grid({ virtualDeviceName: "grid-4", clusterDetails: { clusterName: "grid-c", clusterNodeDetails: nodes } }))).body).toMatchObject({

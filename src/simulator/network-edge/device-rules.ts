@@ -358,6 +358,10 @@ function additionalFieldValue(body: JsonObject, name: string): Json | undefined 
   return config[name] ?? body[name];
 }
 
+/** Where an additional field is written: in vendorConfig, or beside it. */
+const additionalFieldProperty = (body: JsonObject, name: string, prefix: string): string =>
+  isObject(body.vendorConfig) && body.vendorConfig[name] !== undefined && body.vendorConfig[name] !== null ? `${prefix}vendorConfig.${name}` : `${prefix}${name}`;
+
 function checkAdditionalFields(def: ManagementDef, body: JsonObject, prefix: string): void {
   for (const field of def.additionalFields) {
     const value = additionalFieldValue(body, field.name);
@@ -472,7 +476,7 @@ function checkDistinctFields(def: ManagementDef, primary: JsonObject, secondary:
     const a = additionalFieldValue(primary, field.name);
     const b = additionalFieldValue(secondary, field.name);
     if (a !== undefined && a !== null && a === b) {
-      fail("invalidProperty", `secondary.${field.name}`, `${field.name} must differ between the primary and the secondary device`, String(b));
+      fail("invalidProperty", additionalFieldProperty(secondary, field.name, "secondary."), `${field.name} must differ between the primary and the secondary device`, String(b));
     }
   }
 }
