@@ -1,7 +1,7 @@
 // Device vendor settings (vendorConfig of POST /ne/v1/devices, section 4.10) as the incumbent provider's
 // examples order them: zero-touch pairs with their management network, join tokens, Infoblox grid members
 // and Netskope publishers. Values come as strings (the service's client) or typed (the official
-// description); the record answers the settings but never the secrets; the rules across settings say what
+// description); the record answers the settings but never the secrets, which are kept beside it; the rules across settings say what
 // netform's validate says (test/unit/kinds/device-vendor-config.test.ts).
 
 import { describe, expect, it } from "vitest";
@@ -48,7 +48,7 @@ describe("device vendor settings", () => {
     expect((await create(fortigate("INTERNET-ACCESS", "fg-inet"))).body).toMatchObject({ errorCode: "EQ-2012011", property: "licenseFileId" });
   });
 
-  it("takes join tokens and keeps them out of the record; a NIOS-X needs its token", async () => {
+  it("takes join tokens and keeps them beside the record, never in it; a NIOS-X needs its token", async () => {
     const res = await create(order("INFOBLOX-NIOSX", { version: "4.0", core: 3, interfaceCount: 5, vendorConfig: { hostname: "dns-a", token: "join-secret-1" }, secondary: secondary({ hostname: "dns-a", token: "join-secret-1" }) }));
     expect(res.status, JSON.stringify(res.body)).toBe(202);
     const primary = await read(res.body.uuid);
@@ -56,6 +56,7 @@ describe("device vendor settings", () => {
     expect(JSON.stringify(primary) + JSON.stringify(await read(res.body.secondaryUuid))).not.toContain("join-secret");
     const devices = (await t.call("GET", "/__sim/objects?kind=devices")).body;
     expect(JSON.stringify(devices)).not.toContain("join-secret");
+    expect(t.sim.world.get(res.body.uuid, "devices")?.meta.vendorSecrets).toEqual({ token: "join-secret-1" });
     expect((await create(order("INFOBLOX-NIOSX", { virtualDeviceName: "dns-2", core: 3, vendorConfig: { hostname: "dns-b" } }))).body).toMatchObject({ errorCode: "EQ-2012011", property: "vendorConfig.token" });
     for (const [code, core] of [["6WIND-VSR", 2], ["F5XC", 8]] as const) {
       const ok = await create(order(code, { core, vendorConfig: { hostname: "edge", token: "site-token" } }));

@@ -138,9 +138,15 @@ export function readVendorConfig(body: JsonObject, property: string, kind: "devi
   return config;
 }
 
-/** What the device record shows of its settings: all but the secrets. */
-export function publicVendorConfig(config: JsonObject | undefined): JsonObject | undefined {
+/** The settings that are secrets (true) or not (false). */
+function part(config: JsonObject | undefined, secret: boolean): JsonObject | undefined {
   if (!config) return undefined;
-  const shown = Object.fromEntries(Object.entries(config).filter(([k]) => !SECRET_VENDOR_FIELDS.has(k)));
-  return Object.keys(shown).length > 0 ? shown : undefined;
+  const kept = Object.fromEntries(Object.entries(config).filter(([k]) => SECRET_VENDOR_FIELDS.has(k) === secret));
+  return Object.keys(kept).length > 0 ? kept : undefined;
 }
+
+/** What the device record shows of its settings: all but the secrets. */
+export const publicVendorConfig = (config: JsonObject | undefined): JsonObject | undefined => part(config, false);
+
+/** The secrets among the settings, which the simulator keeps out of the record. */
+export const secretVendorConfig = (config: JsonObject | undefined): JsonObject | undefined => part(config, true);

@@ -19,6 +19,7 @@ import {
   provisioningLifecycle, renderDevice, repricedCharges, type DeviceRole, type Lifecycle,
 } from "./device-model.js";
 import { deviceOpsRoutes, defineDeviceOpKinds, startCoreUpgrade } from "./device-ops.js";
+import { secretVendorConfig } from "./device-vendor-config.js";
 import {
   MAX_ADDITIONAL_BANDWIDTH, NAME_RULE, NOTIFICATIONS, accountByNumber, aclDetails, parseTermLength, validateCreate, validateDraft, type DeviceOrder,
   type PeerOrder,
@@ -48,7 +49,8 @@ function start(world: World, obj: SimObject, lifecycle: Lifecycle): void {
 
 function place(world: World, principal: Principal, order: DeviceOrder, peer: PeerOrder, role: DeviceRole, uuid: string, peerUuid?: string): SimObject {
   const body = deviceBody(world, order, peer, { uuid, role, principal, ...(peerUuid ? { peerUuid } : {}) });
-  return world.create(DEVICE_KIND, body, { uuid, projectId: order.projectId });
+  const vendorSecrets = secretVendorConfig(peer.vendorConfig);
+  return world.create(DEVICE_KIND, body, { uuid, projectId: order.projectId, ...(vendorSecrets ? { meta: { vendorSecrets } } : {}) });
 }
 
 function pendingAccount(principal: Principal, peer: PeerOrder) {
