@@ -1,5 +1,5 @@
-// The incumbent provider's device examples that carry device-level vendor settings (zero-touch pairs,
-// join tokens, Infoblox and Netskope management networks), translated into netform's YAML and adapted to
+// The incumbent provider's device examples that carry vendor settings (zero-touch pairs and clusters,
+// join tokens, Infoblox and Netskope management networks, a Versa pair's identity), translated into netform's YAML and adapted to
 // the simulator's seeded account, project and metros: each validates, plans, applies, reads back with its
 // settings, and plans again with nothing to change; its passwords, keys and tokens, written in the clear as
 // the examples write them, appear in no output and not in the state.
@@ -266,6 +266,53 @@ const EXAMPLES: Example[] = [
         node0: { vendorConfig: ${LAN1("10.30.0.4", "Gr1dAdmin-d04")} }
         node1: { vendorConfig: ${LAN1("10.30.0.5", "Gr1dAdmin-e15")} }`,
     secrets: ["Gr1dAdmin-d04", "Gr1dAdmin-e15"],
+  },
+  {
+    file: "fortigate_firewall_cluster_device_znpd_static_ip.tf",
+    device: `virtualDeviceName: tf-fgvm-cluster-static-znpd
+    deviceTypeCode: FG-VM
+    metroCode: DC
+    deviceManagementType: SELF-CONFIGURED
+    connectivity: PRIVATE
+    licenseMode: BYOL
+    packageCode: VM02
+    notifications: [netops@example.com, noc@example.com, ops@example.com]
+    termlength: 12
+    version: 7.6.2
+    interfaceCount: 10
+    core: 2
+    ${SSH_KEY}
+    clusterDetails:
+      clusterName: tf-fgvm--cluster
+      clusterNodeDetails:
+        node0: { vendorConfig: { ipAddress: 10.50.0.2, subnetMaskIp: 255.255.255.0, gatewayIp: 10.50.0.1, managementInterfaceId: "5", hostname: test, ipAddressType: STATIC } }
+        node1: { vendorConfig: { ipAddress: 10.50.0.3, subnetMaskIp: 255.255.255.0, gatewayIp: 10.50.0.1, managementInterfaceId: 5, hostname: test, ipAddressType: STATIC } }`,
+    secrets: [],
+  },
+  {
+    file: "versa_sdwan_ha_device.tf",
+    device: `virtualDeviceName: TF_VERSA-SDWAN
+    deviceTypeCode: VERSA_SDWAN
+    metroCode: SV
+    deviceManagementType: SELF-CONFIGURED
+    licenseMode: BYOL
+    packageCode: FLEX_VNF_2
+    notifications: [netops@example.com]
+    version: 21.2.3
+    core: 2
+    termlength: 1
+    additionalBandwidth: 50
+    ${ACL}
+    vendorConfig: { controller1: 203.0.113.11, controller2: 203.0.113.12, localId: test@test.com, remoteId: test@test.com, serialNumber: "4" }
+    secondary:
+      virtualDeviceName: TF_VERSA-SDWAN-Sec
+      metroCode: SV
+      ${ACL}
+      notifications: [netops@example.com]
+      vendorConfig: { controller1: 203.0.113.11, controller2: 203.0.113.12, localId: test@test.com, remoteId: test@test.com, serialNumber: 4 }`,
+    primary: { controller1: "203.0.113.11", controller2: "203.0.113.12", localId: "test@test.com", remoteId: "test@test.com", serialNumber: "4" },
+    secondary: { controller1: "203.0.113.11", controller2: "203.0.113.12", localId: "test@test.com", remoteId: "test@test.com", serialNumber: "4" },
+    secrets: [],
   },
   {
     file: "netskope_npa_ha_device.tf",

@@ -106,7 +106,7 @@ export const schema = lazily(() =>
         clusterNodeDetails: z
           .strictObject(
             Object.fromEntries(
-              ["node0", "node1"].map((n) => [n, z.strictObject({ licenseFileId: z.string().optional(), licenseToken: z.string().optional(), vendorConfig: vendorSettings(NODE_VENDOR_CONFIG_FIELDS).optional() }).optional()]),
+              ["node0", "node1"].map((n) => [n, z.strictObject({ licenseFileId: z.string().optional(), licenseToken: licenseToken().optional(), vendorConfig: vendorSettings(NODE_VENDOR_CONFIG_FIELDS).optional() }).optional()]),
             ),
           )
           .optional(),

@@ -69,6 +69,12 @@ describe("vendor settings: what users write", () => {
       'netform.yaml:12:145  devices.edge.vendorConfig.managementType  must be one of FMC, FDM, CDO', '    hint: did you mean "FMC"?',
     ]);
   });
+
+  it("takes a cluster node's licence token in the service's form only", () => {
+    expect(problems(`    clusterDetails: { clusterName: c1, clusterNodeDetails: { node0: { licenseToken: licenseToken }, node1: { licenseToken: AB12CD34 } } }`)).toEqual([
+      "netform.yaml:12:85  devices.edge.clusterDetails.clusterNodeDetails.node0.licenseToken  licenseToken must be 8 letters and digits",
+    ]);
+  });
 });
 
 describe("vendor settings: rules across fields", () => {
