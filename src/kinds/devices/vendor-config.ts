@@ -15,11 +15,11 @@ import type { Body } from "../types.js";
 /** How a setting is written: free text, a whole number, yes or no, an IP address, or one of a few words. */
 type Form = "text" | "count" | "yes-no" | "address" | readonly string[];
 
-export const IP_ADDRESS_TYPES = ["DHCP", "NO_IP_ADDRESS", "STATIC"] as const;
+const IP_ADDRESS_TYPES = ["DHCP", "NO_IP_ADDRESS", "STATIC"] as const;
 /** Who manages a Cisco FTD firewall (the incumbent provider's schema of a cluster node's settings). */
-export const FIREWALL_MANAGERS = ["FMC", "FDM", "CDO"] as const;
+const FIREWALL_MANAGERS = ["FMC", "FDM", "CDO"] as const;
 /** Where an Arista device's CloudVision runs (the official description's cvpType). */
-export const CLOUDVISION_TYPES = ["As-a-Service", "On-Premise"] as const;
+const CLOUDVISION_TYPES = ["As-a-Service", "On-Premise"] as const;
 
 /** Letters, digits and hyphens, starting with a letter and ending with a letter or digit, 2-30 characters (official description). */
 export const HOST_NAME_PREFIX = /^[A-Za-z](?:[A-Za-z0-9-]{0,28}[A-Za-z0-9])?$/;
