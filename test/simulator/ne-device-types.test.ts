@@ -33,8 +33,9 @@ describe("GET /ne/v1/deviceTypes", () => {
     expect(firewalls.body.data.length).toBeGreaterThanOrEqual(2);
     const sdwan = await t.call("GET", "/ne/v1/deviceTypes?category=SD-WAN");
     expect(sdwan.body.data.map((d: { category: string }) => d.category)).toEqual(["SDWAN"]);
+    const all = await t.call("GET", "/ne/v1/deviceTypes?limit=100");
     const page = await t.call("GET", "/ne/v1/deviceTypes?offset=1&limit=2");
-    expect(page.body.pagination).toMatchObject({ offset: 1, limit: 2, total: 4 });
+    expect(page.body.pagination).toMatchObject({ offset: 1, limit: 2, total: all.body.data.length });
     expect(page.body.data).toHaveLength(2);
   });
 

@@ -286,7 +286,7 @@ describe("POST /ne/v1/devices", () => {
     const versaConfig = { localId: "a@example.com", remoteId: "ctl@example.com", controller1: "54.219.248.29", controller2: "54.177.220.115" };
     const versa = { deviceTypeCode: "VERSA_SDWAN", metroCode: "DC", deviceManagementType: "PROVIDER-CONFIGURED", core: 2, virtualDeviceName: "sdwan-1", notifications: ["n@example.com"], vendorConfig: versaConfig };
     const sameLocalId = await create({ ...versa, secondary: { ...secondary, metroCode: "SV", vendorConfig: { ...versaConfig, remoteId: "other@example.com" } } });
-    expect(sameLocalId.body.property).toBe("secondary.localId");
+    expect(sameLocalId.body.property).toBe("secondary.vendorConfig.localId");
     const ok = await create({ ...versa, secondary: { ...secondary, metroCode: "SV", vendorConfig: { ...versaConfig, localId: "b@example.com", remoteId: "c@example.com" } } });
     expect(ok.status).toBe(202);
     const device = (await t.call("GET", `/ne/v1/devices/${ok.body.uuid}`)).body;

@@ -18,7 +18,8 @@
 
 import { isPlainObject, readPath } from "../../config/index.js";
 import { asPage, type ApiClient } from "../../api/index.js";
-import { licenseModeSent, managementTypeForm, VENDOR_CONFIG_SECRETS } from "./spec.js";
+import { licenseModeSent, managementTypeForm } from "./spec.js";
+import { publicVendorConfig, vendorSettingsAsSent } from "./vendor-config.js";
 import { enumeration } from "../reading.js";
 import { NetformError } from "../../diag/index.js";
 import { asNumber, compact, deleteIdempotently, orGone, pick, readinessFrom, sortedStrings, type StateTable } from "../common.js";
@@ -53,16 +54,6 @@ function peerUuid(body: Body): string | undefined {
 }
 
 // ── the comparable forms ───────────────────────────────────────────────────────────────────
-
-/** The secret vendorConfig fields, as the configuration marks them (`vendorConfig.adminPassword`...). */
-const SECRET_VENDOR_FIELDS: readonly string[] = VENDOR_CONFIG_SECRETS;
-
-/** vendorConfig without its secrets: the engine compares those by hash, and the service never returns them. */
-function publicVendorConfig(v: unknown): Body | undefined {
-  if (!isPlainObject(v)) return undefined;
-  const out = Object.fromEntries(Object.entries(v).filter(([k, x]) => !SECRET_VENDOR_FIELDS.includes(k) && x !== undefined && x !== null));
-  return Object.keys(out).length > 0 ? out : undefined;
-}
 
 /**
  * The hostNamePrefix a device was ordered with: the service names the host `<prefix>-<4 characters of
@@ -392,7 +383,7 @@ async function reorderSecondary(ctx: KindContext, primaryUuid: string, spec: Bod
  * management type and licence mode spelled as the official client sends them.
  */
 function createBody(ctx: KindContext, spec: Body): Body {
-  const body = compact(spec) as Body;
+  const body = vendorSettingsAsSent(compact(spec) as Body);
   if (body.deviceManagementType !== undefined) body.deviceManagementType = managementTypeForm(body.deviceManagementType);
   if (body.licenseMode !== undefined) body.licenseMode = licenseModeSent(body.licenseMode);
   // The configuration fills these from the provider block; a spec built elsewhere may not have them.

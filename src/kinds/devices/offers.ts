@@ -108,6 +108,45 @@ function versionProblem(type: Body, spec: Body): Problem | undefined {
   };
 }
 
+/** A setting's value on one device of the order (or a cluster node): in its vendorConfig, or beside it. */
+function settingOf(device: Body, name: string): unknown {
+  const value = object(device.vendorConfig)[name] ?? device[name];
+  return value === "" ? undefined : (value ?? undefined);
+}
+
+/** Where a setting is written (the service reads vendorConfig first), or where to write it. */
+const settingPath = (device: Body, name: string, prefix: string): string => (object(device.vendorConfig)[name] === undefined && device[name] !== undefined ? `${prefix}${name}` : `${prefix}vendorConfig.${name}`);
+
+/**
+ * Why the device's settings miss one the type requires (the catalogue's additionalFields), on each device of a
+ * pair or, for a cluster, on each node; or why a pair shares a value the type wants distinct.
+ */
+function settingsProblem(type: Body, spec: Body): Problem | undefined {
+  const fields = list(object(object(type.deviceManagementTypes)[String(spec.deviceManagementType)]).additionalFields);
+  const nodes = object(object(spec.clusterDetails).clusterNodeDetails);
+  const devices: Array<[string, Body]> = isCluster(spec)
+    ? ["node0", "node1"].map((n) => [`clusterDetails.clusterNodeDetails.${n}.`, object(nodes[n])])
+    : [["", spec], ...(spec.secondary === undefined ? [] : [["secondary.", object(spec.secondary)] as [string, Body]])];
+  for (const field of fields.filter((f) => f.required === true)) {
+    const name = String(field.name);
+    const missing = devices.find(([, device]) => settingOf(device, name) === undefined);
+    if (missing) {
+      return { path: `${missing[0]}vendorConfig.${name}`, message: `${String(type.deviceTypeCode)} needs ${name} in vendorConfig`, hint: `set ${missing[0]}vendorConfig.${name}` };
+    }
+  }
+  if (spec.secondary === undefined) return undefined;
+  for (const field of fields.filter((f) => f.isSameValueAllowedForPrimaryAndSecondary === false)) {
+    const name = String(field.name);
+    const primary = settingOf(spec, name);
+    if (typeof primary === "string" && primary === settingOf(object(spec.secondary), name)) {
+      return { path: settingPath(object(spec.secondary), name, "secondary."), message: `${String(type.deviceTypeCode)} needs a different ${name} on each device of a pair`, hint: `give the secondary its own ${name}` };
+    }
+  }
+  return undefined;
+}
+
+const isCluster = (spec: Body): boolean => spec.clusterDetails !== undefined && spec.clusterDetails !== null;
+
 /**
  * Each device the plan creates, checked against the catalogue: one read of it per plan. A pair's secondary
  * is ordered with the primary's type, licence, core and package, so the primary's check covers it; its metro
@@ -123,8 +162,8 @@ export async function preflight(ctx: KindContext, creates: readonly ConfigResour
   const diagnostics: Diagnostic[] = [];
   for (const resource of checked) {
     const type = byCode.get(resource.spec.deviceTypeCode);
-    // In the service's order: the combination, then the metro, then the version.
-    const problem = problemOf(type, resource.spec, types) ?? (type && (metroProblem(type, resource.spec) ?? versionProblem(type, resource.spec)));
+    // In the service's order: the combination, then the metro, the version, and the type's settings.
+    const problem = problemOf(type, resource.spec, types) ?? (type && (metroProblem(type, resource.spec) ?? versionProblem(type, resource.spec) ?? settingsProblem(type, resource.spec)));
     if (!problem) continue;
     diagnostics.push(
       placeDiagnostic({ address: resource.address, positions: resource.positions }, { path: problem.path.split("."), code: "plan.device-offer", message: `${problem.message}; the service refuses the order`, hint: problem.hint }),

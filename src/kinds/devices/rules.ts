@@ -1,8 +1,10 @@
 // Device rules across fields (4.10, 2.10): an account to bill, single-device-only and self-configured-only
-// fields, and the mutually exclusive ways of making a pair or a cluster.
+// fields, the mutually exclusive ways of making a pair or a cluster, and the rules across vendor settings
+// (vendor-config.ts).
 
 import type { RuleContext } from "../../config/index.js";
 import { managementTypeForm } from "./spec.js";
+import { vendorConfigRules } from "./vendor-config.js";
 
 export function rules(r: RuleContext): void {
   if (!r.has(["accountNumber"]) && !r.has(["accountReferenceId"])) {
@@ -20,5 +22,6 @@ export function rules(r: RuleContext): void {
   if (managementTypeForm(r.get(["deviceManagementType"])) === "EQUINIX-CONFIGURED" && r.has(["sshInterfaceId"])) {
     r.report({ path: ["sshInterfaceId"], code: "rule.device-management", message: "sshInterfaceId applies only to SELF-CONFIGURED devices", atKey: true });
   }
+  vendorConfigRules(r);
   if (r.has(["ipType"])) r.report({ path: ["ipType"], code: "rule.deprecated", severity: "warning", message: "ipType is deprecated and always STATIC; remove it", atKey: true });
 }

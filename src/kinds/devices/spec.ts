@@ -4,6 +4,7 @@
 import { z } from "zod";
 import { digits, email, ipAddress, lazily, metroCode, text, uuid } from "../../config/index.js";
 import { enumeration } from "../reading.js";
+import { hostNamePrefix, NODE_VENDOR_CONFIG_FIELDS, VENDOR_CONFIG_FIELDS, vendorSettings } from "./vendor-config.js";
 
 /** The licence modes; "Sub" is how the official client writes SUB (equinix/ne-go's DeviceLicenseModeSubscription). */
 export const LICENSE_MODES = ["SUB", "BYOL", "Sub"] as const;
@@ -31,32 +32,9 @@ export const TERM_LENGTHS: readonly number[] = [1, 12, 24, 36];
 export const MIN_DEVICE_RECIPIENTS = 1;
 export const MAX_DEVICE_RECIPIENTS = 5;
 
-/** Letters, digits and hyphens, starting with a letter and ending with a letter or digit, 2-30 characters (official description). */
-export const HOST_NAME_PREFIX = /^[A-Za-z](?:[A-Za-z0-9-]{0,28}[A-Za-z0-9])?$/;
+// The vendor settings' fields, forms, secrets and rules are in vendor-config.ts.
+export { HOST_NAME_PREFIX, NODE_VENDOR_CONFIG_FIELDS, VENDOR_CONFIG_FIELDS, VENDOR_CONFIG_SECRETS } from "./vendor-config.js";
 
-/** Vendor-specific fields of the create body; the secrets among them are marked sensitive. */
-export const VENDOR_CONFIG_FIELDS = [
-  "siteId", "systemIpAddress", "licenseKey", "licenseSecret", "localId", "remoteId", "managementType", "controller1", "controller2",
-  "serialNumber", "adminPassword", "activationKey", "controllerFqdn", "rootPassword", "accountName", "hostname", "accountKey",
-  "applianceTag", "userName", "connectToCloudVision", "cvpType", "cvpFqdn", "cvpIpAddress", "cvaasPort", "cvpPort", "cvpToken",
-  "provisioningKey", "privateAddress", "privateCidrMask", "privateGateway", "licenseId", "panoramaIpAddress", "panoramaAuthKey",
-] as const;
-export const VENDOR_CONFIG_SECRETS = ["licenseKey", "licenseSecret", "adminPassword", "activationKey", "rootPassword", "accountKey", "cvpToken", "provisioningKey", "panoramaAuthKey"] as const;
-
-/**
- * A cluster node's settings: the official description's, and the management settings the service takes for
- * current firewall clusters (a node managed by FMC, its management address, its registration token).
- */
-export const NODE_VENDOR_CONFIG_FIELDS = [
-  "hostname", "activationKey", "controllerFqdn", "rootPassword", "adminPassword", "controller1", "panoramaIpAddress", "panoramaAuthKey",
-  "managementType", "ipAddressType", "ipAddress", "subnetMaskIp", "gatewayIp", "managementInterfaceId", "token", "restApiSupportRequirement",
-] as const;
-
-/** Vendor settings that are yes-or-no; the rest are strings. */
-const BOOLEAN_VENDOR_FIELDS: readonly string[] = ["connectToCloudVision", "restApiSupportRequirement"];
-
-const vendorSettings = (fields: readonly string[]) =>
-  z.strictObject(Object.fromEntries(fields.map((f) => [f, BOOLEAN_VENDOR_FIELDS.includes(f) ? z.boolean().optional() : z.string().optional()]))).describe("vendor-specific settings");
 const vendorConfig = lazily(() => vendorSettings(VENDOR_CONFIG_FIELDS));
 
 const notifications = () =>
@@ -66,7 +44,6 @@ const notifications = () =>
     .max(MAX_DEVICE_RECIPIENTS, { error: `notifications takes ${MIN_DEVICE_RECIPIENTS} to ${MAX_DEVICE_RECIPIENTS} email addresses` });
 
 const deviceName = () => text(3, 50, "virtualDeviceName");
-const hostNamePrefix = () => z.string().regex(HOST_NAME_PREFIX, { error: "hostNamePrefix must be 2 to 30 letters, digits and hyphens, start with a letter and end with a letter or digit" });
 const sshUsers = () =>
   z.array(z.strictObject({ sshUsername: z.string().min(1), sshPassword: z.string().optional().describe("sensitive"), sshUserUuid: uuid().optional(), action: z.enum(["CREATE", "UPDATE", "DELETE"]).optional() }));
 const aclDetails = () => z.array(z.strictObject({ interfaceType: z.string().min(1), uuid: uuid() }));
@@ -144,7 +121,7 @@ export const schema = lazily(() =>
         clusterNodeDetails: z
           .strictObject(
             Object.fromEntries(
-              ["node0", "node1"].map((n) => [n, z.strictObject({ licenseFileId: z.string().optional(), licenseToken: z.string().optional(), vendorConfig: vendorSettings(NODE_VENDOR_CONFIG_FIELDS).optional() }).optional()]),
+              ["node0", "node1"].map((n) => [n, z.strictObject({ licenseFileId: z.string().optional(), licenseToken: licenseToken().optional(), vendorConfig: vendorSettings(NODE_VENDOR_CONFIG_FIELDS).optional() }).optional()]),
             ),
           )
           .optional(),

@@ -99,6 +99,11 @@ export interface DeviceTypeDef {
   packages: PackageDef[];
   management: Partial<Record<ManagementType, ManagementDef>>;
   byolCredential: ByolCredential;
+  /**
+   * A BYOL order with PRIVATE connectivity (zero-touch) needs no licence credential: the device is licensed
+   * once its owner reaches it over the private network.
+   */
+  zeroTouchLicense?: boolean;
   /** Cisco 8000-series: throughput is chosen as a tier (0 to 3). */
   tiered: boolean;
   /** Reachability checks (ping) are offered for self-configured devices of this type. */
@@ -160,10 +165,14 @@ const PA_CORES: CoreDef[] = [
   { core: 8, memory: 32, flavor: "Large", packages: ["VM300"] },
 ];
 
+// 7.6 is what the incumbent provider's zero-touch FortiGate examples order (fortigate_firewall_ha_device_znpd_*.tf
+// 7.6.3, fortigate_firewall_cluster_device_znpd_static_ip.tf 7.6.2).
 const FG_VERSIONS = [
-  version("7.0.14", "2024-02-05", ["7.2.8", "7.4.3"]),
-  version("7.2.8", "2024-04-10", ["7.4.3"], { stable: true }),
-  version("7.4.3", "2024-03-14", []),
+  version("7.0.14", "2024-02-05", ["7.2.8", "7.4.3", "7.6.2", "7.6.3"]),
+  version("7.2.8", "2024-04-10", ["7.4.3", "7.6.2", "7.6.3"], { stable: true }),
+  version("7.4.3", "2024-03-14", ["7.6.2", "7.6.3"]),
+  version("7.6.2", "2025-01-23", ["7.6.3"]),
+  version("7.6.3", "2025-04-08", []),
 ];
 const FG_CORES: CoreDef[] = [
   { core: 2, memory: 4, flavor: "Small", packages: ["VM02"] },
@@ -182,6 +191,128 @@ const VERSA_LICENSES: Partial<Record<"SUB" | "BYOL", CoreDef[]>> = {
 const VERSA_VERSIONS = [
   version("21.2.3", "2022-06-20", ["22.1.1"], { licenseModes: ["BYOL"] }),
   version("22.1.1", "2023-03-08", [], { stable: true, licenseModes: ["BYOL"] }),
+];
+
+/** A setting in vendorConfig that the type asks for; `same` when both devices of a pair may share its value. */
+const setting = (name: string, required: boolean, same: boolean): AdditionalField => ({ name, required, isSameValueAllowedForPrimaryAndSecondary: same });
+
+/** The single "STD" package of the appliances sold only as BYOL, with the versions their orders name. */
+const standardPackage = (versions: Array<[string, string]>): PackageDef[] => [
+  {
+    code: "STD",
+    name: "Standard",
+    licenseType: "BYOL",
+    versions: versions.map(([v, date], i) => version(v, date, versions.slice(i + 1).map(([later]) => later), { stable: i === versions.length - 1, licenseModes: ["BYOL"] })),
+  },
+];
+
+/** A self-configured, BYOL-only appliance: the shape of every type the incumbent's newer examples order. */
+const selfConfiguredByol = (cores: CoreDef[], additionalFields: AdditionalField[], clustering = false): DeviceTypeDef["management"] => ({
+  "SELF-CONFIGURED": { licenses: { BYOL: cores }, clustering, services: [], additionalFields },
+});
+
+/**
+ * Appliances the incumbent provider's examples order (6wind_vsr_ha_device.tf, f5xc_single.tf,
+ * infoblox_niosx_ha_device.tf, infoblox_{single,ha,cluster}_device.tf, netskope_npa_ha_device.tf): each with the
+ * package, version, cores and interface count its example names. The specification's categories are ROUTER,
+ * FIREWALL and SDWAN; DNS and access appliances take the nearest of them.
+ */
+const APPLIANCES: DeviceTypeDef[] = [
+  {
+    code: "6WIND-VSR",
+    name: "6WIND Virtual Service Router",
+    description: "6WIND VSR software router for secure gateways and carrier-grade networking at the cloud edge.",
+    vendor: "6WIND",
+    category: "ROUTER",
+    interfaceCounts: [10],
+    interfaceName: (id) => `eth${id - 1}`,
+    metros: ["DC", "SV", "NY", "LD", "AM", "FR", "SG"],
+    packages: standardPackage([["3.10.8", "2025-03-04"]]),
+    management: selfConfiguredByol(
+      [
+        { core: 2, memory: 4, flavor: "Small", packages: ["STD"] },
+        { core: 4, memory: 8, flavor: "Medium", packages: ["STD"] },
+      ],
+      // The pair's example gives both devices the same host name and token.
+      [setting("hostname", false, true), setting("token", true, true)],
+    ),
+    byolCredential: "none",
+    tiered: false,
+    pingSupported: false,
+    vendorTermsUrl: "https://docs.example.net/vendor-terms/6WIND-VSR",
+  },
+  {
+    code: "F5XC",
+    name: "F5 Distributed Cloud Customer Edge",
+    description: "F5 Distributed Cloud Customer Edge site: multicloud networking and application security, registered with a site token.",
+    vendor: "F5",
+    category: "ROUTER",
+    interfaceCounts: [8],
+    interfaceName: (id) => `eth${id - 1}`,
+    metros: ["DC", "SV", "NY", "LD", "AM", "FR", "SG", "TY"],
+    packages: standardPackage([["9.2025.17", "2025-06-10"]]),
+    management: selfConfiguredByol([{ core: 8, memory: 32, flavor: "Large", packages: ["STD"] }], [setting("hostname", false, true), setting("token", true, true)]),
+    byolCredential: "none",
+    tiered: false,
+    pingSupported: false,
+    vendorTermsUrl: "https://docs.example.net/vendor-terms/F5XC",
+  },
+  {
+    code: "INFOBLOX-NIOSX",
+    name: "Infoblox NIOS-X",
+    description: "Infoblox NIOS-X DNS, DHCP and IP address management server, joined to its portal with a join token.",
+    vendor: "Infoblox",
+    category: "ROUTER",
+    interfaceCounts: [5],
+    interfaceName: (id) => `eth${id - 1}`,
+    metros: ["DC", "SV", "NY", "LD", "FR", "SG"],
+    packages: standardPackage([["4.0", "2025-02-18"]]),
+    // The incumbent provider's documentation: the join token is required for INFOBLOX-NIOSX.
+    management: selfConfiguredByol([{ core: 3, memory: 8, flavor: "Small", packages: ["STD"] }], [setting("hostname", false, true), setting("token", true, true)]),
+    byolCredential: "none",
+    tiered: false,
+    pingSupported: false,
+    vendorTermsUrl: "https://docs.example.net/vendor-terms/INFOBLOX-NIOSX",
+  },
+  {
+    code: "INFOBLOX-GRID-MEMBER",
+    name: "Infoblox Grid Member",
+    description: "Infoblox NIOS grid member for DNS, DHCP and IP address management, on a private LAN1 network.",
+    vendor: "Infoblox",
+    category: "ROUTER",
+    interfaceCounts: [4],
+    clusterInterfaceCounts: [4],
+    interfaceName: (id) => (id === 1 ? "MGMT" : `LAN${id - 1}`),
+    metros: ["DC", "SV", "NY", "LD", "FR", "SG", "DA"],
+    packages: standardPackage([["9.0.5", "2024-11-12"]]),
+    // LAN1's address, mask and gateway, and the admin password: every example gives them, per device or per
+    // node. Each device has its own address; a pair shares the network.
+    management: selfConfiguredByol(
+      [{ core: 8, memory: 32, flavor: "Large", packages: ["STD"] }],
+      [setting("adminPassword", true, true), setting("ipAddress", true, false), setting("subnetMaskIp", true, true), setting("gatewayIp", true, true)],
+      true,
+    ),
+    byolCredential: "none",
+    tiered: false,
+    pingSupported: false,
+    vendorTermsUrl: "https://docs.example.net/vendor-terms/INFOBLOX-GRID-MEMBER",
+  },
+  {
+    code: "NETSKOPE-NPA",
+    name: "Netskope Private Access Publisher",
+    description: "Netskope Private Access publisher: zero-trust access to private applications, on one interface.",
+    vendor: "Netskope",
+    category: "FIREWALL",
+    interfaceCounts: [1],
+    interfaceName: () => "eth0",
+    metros: ["DC", "SV", "NY", "LD", "AM", "FR", "SG"],
+    packages: standardPackage([["R138", "2025-05-20"]]),
+    management: selfConfiguredByol([{ core: 2, memory: 4, flavor: "Small", packages: ["STD"] }], [setting("hostname", false, true), setting("ipAddress", false, false)]),
+    byolCredential: "none",
+    tiered: false,
+    pingSupported: false,
+    vendorTermsUrl: "https://docs.example.net/vendor-terms/NETSKOPE-NPA",
+  },
 ];
 
 export const DEVICE_TYPES: readonly DeviceTypeDef[] = [
@@ -275,6 +406,8 @@ export const DEVICE_TYPES: readonly DeviceTypeDef[] = [
       },
     },
     byolCredential: "licenseFileId",
+    // The incumbent provider's zero-touch FortiGate pairs and cluster order BYOL without a licence file.
+    zeroTouchLicense: true,
     tiered: false,
     pingSupported: true,
     vendorTermsUrl: "https://www.fortinet.com/content/dam/fortinet/assets/legal/EULA.pdf",
@@ -323,6 +456,7 @@ export const DEVICE_TYPES: readonly DeviceTypeDef[] = [
     pingSupported: false,
     vendorTermsUrl: "https://versa-networks.com/legal/eula",
   },
+  ...APPLIANCES,
 ];
 
 export const DEVICE_TYPE_BY_CODE: ReadonlyMap<string, DeviceTypeDef> = new Map(DEVICE_TYPES.map((t) => [t.code, t]));

@@ -9,6 +9,7 @@ import {
   DEVICE_TYPE_BY_CODE, LICENSE_NAMES, findPackage, type DeviceTypeDef, type LicenseMode, type ManagementType, type PackageDef,
 } from "./device-catalogue.js";
 import type { Account, DeviceOrder, PeerOrder } from "./device-rules.js";
+import { publicVendorConfig } from "./device-vendor-config.js";
 import type { Json, JsonObject, SimObject, World } from "../core/world.js";
 
 export const DEVICE_KIND = "devices";
@@ -135,14 +136,6 @@ function pricingDetails(world: World, order: DeviceOrder, peers: { primary: Peer
 
 // ── bodies ─────────────────────────────────────────────────────────────────────────────────────
 
-/** Vendor settings that are secrets: accepted on create, never returned. */
-const SECRET_VENDOR_FIELDS = new Set(["adminPassword", "rootPassword", "licenseSecret", "cvpToken", "panoramaAuthKey", "activationKey", "accountKey", "provisioningKey", "token"]);
-
-function publicVendorConfig(config: JsonObject | undefined): JsonObject | undefined {
-  if (!config) return undefined;
-  return Object.fromEntries(Object.entries(config).filter(([k]) => !SECRET_VENDOR_FIELDS.has(k)));
-}
-
 export type DeviceRole = "SINGLE" | "PRIMARY" | "SECONDARY" | "CLUSTER";
 
 function redundancyType(role: DeviceRole): "PRIMARY" | "SECONDARY" | "CLUSTER" {
@@ -176,7 +169,8 @@ function accountFields(account: Account | undefined): JsonObject {
 function sdwanFields(order: DeviceOrder, peer: PeerOrder): JsonObject {
   if (order.type.category !== "SDWAN" || !peer.vendorConfig) return {};
   const picked: JsonObject = {};
-  for (const key of ["localId", "remoteId", "controller1", "controller2", "licenseKey"]) {
+  // The licence key is a secret: the record names the device's identity and controllers only.
+  for (const key of ["localId", "remoteId", "controller1", "controller2"]) {
     const value = peer.vendorConfig[key];
     if (typeof value === "string") picked[key] = value;
   }

@@ -16,6 +16,7 @@ import {
   emailList, isObject, oneOf, optionalBoolean, optionalInteger, optionalObject, optionalString, optionalText, rejectUnknownFields,
   requiredString,
 } from "./device-fields.js";
+import { readVendorConfig } from "./device-vendor-config.js";
 import type { Json, JsonObject, SimObject, World } from "../core/world.js";
 
 export const TERM_LENGTHS = [1, 12, 24, 36] as const;
@@ -51,23 +52,6 @@ const SECONDARY_FIELDS = [
   "notifications", "aclDetails", "sshUsers", "virtualDeviceName", "hostNamePrefix", "siteId", "systemIpAddress", "vendorConfig",
   "sshInterfaceId", "smartLicenseUrl", "cloudInitFileId", "purchaseOrderNumber", "orderReference",
 ];
-
-const VENDOR_CONFIG_FIELDS = [
-  "siteId", "systemIpAddress", "licenseKey", "licenseSecret", "localId", "remoteId", "managementType", "controller1", "controller2",
-  "serialNumber", "adminPassword", "activationKey", "controllerFqdn", "rootPassword", "accountName", "hostname", "accountKey",
-  "applianceTag", "userName", "connectToCloudVision", "cvpType", "cvpFqdn", "cvpIpAddress", "cvaasPort", "cvpPort", "cvpToken",
-  "provisioningKey", "privateAddress", "privateCidrMask", "privateGateway", "licenseId", "panoramaIpAddress", "panoramaAuthKey",
-];
-/**
- * A cluster node's settings: the official description's, and the management settings the service takes
- * for current firewall clusters (a node managed by FMC, its management address, and its registration token).
- */
-const NODE_VENDOR_CONFIG_FIELDS = [
-  "hostname", "activationKey", "controllerFqdn", "rootPassword", "adminPassword", "controller1", "panoramaIpAddress", "panoramaAuthKey",
-  "managementType", "ipAddressType", "ipAddress", "subnetMaskIp", "gatewayIp", "managementInterfaceId", "token", "restApiSupportRequirement",
-];
-/** Vendor settings that are yes-or-no; the rest are strings. */
-const BOOLEAN_VENDOR_FIELDS: readonly string[] = ["connectToCloudVision", "restApiSupportRequirement"];
 
 export interface Account {
   accountNumber: number;
@@ -186,17 +170,6 @@ function uploadedFile(world: World, principal: Principal, id: string, property: 
 function optionalFile(world: World, principal: Principal, body: JsonObject, key: string, property: string): string | undefined {
   const id = optionalString(body, key, property);
   return id === undefined ? undefined : uploadedFile(world, principal, id, property);
-}
-
-function vendorConfig(body: JsonObject, property: string, allowed: readonly string[]): JsonObject | undefined {
-  const config = optionalObject(body, "vendorConfig", property);
-  if (!config) return undefined;
-  rejectUnknownFields(config, allowed, `${property}.`);
-  for (const [key, value] of Object.entries(config)) {
-    const expected = BOOLEAN_VENDOR_FIELDS.includes(key) ? "boolean" : "string";
-    if (typeof value !== expected) fail("invalidProperty", `${property}.${key}`, `${property}.${key} must be a ${expected}`, JSON.stringify(value));
-  }
-  return config;
 }
 
 /** A device's ACL templates by interface; each must be a template the caller has. */
@@ -385,6 +358,10 @@ function additionalFieldValue(body: JsonObject, name: string): Json | undefined 
   return config[name] ?? body[name];
 }
 
+/** Where an additional field is written: in vendorConfig, or beside it. */
+const additionalFieldProperty = (body: JsonObject, name: string, prefix: string): string =>
+  isObject(body.vendorConfig) && body.vendorConfig[name] !== undefined && body.vendorConfig[name] !== null ? `${prefix}vendorConfig.${name}` : `${prefix}${name}`;
+
 function checkAdditionalFields(def: ManagementDef, body: JsonObject, prefix: string): void {
   for (const field of def.additionalFields) {
     const value = additionalFieldValue(body, field.name);
@@ -401,6 +378,8 @@ interface PeerContext {
   version: string | undefined;
   /** A cluster's licences come per node, so its device-level credentials are optional. */
   needsLicense: boolean;
+  /** A cluster's settings come per node, so the type's required settings are checked there. */
+  cluster: boolean;
 }
 
 function peer(world: World, principal: Principal, o: Offer, body: JsonObject, ctx: PeerContext): PeerOrder {
@@ -419,7 +398,7 @@ function peer(world: World, principal: Principal, o: Offer, body: JsonObject, ct
   };
   const optional: Array<[keyof PeerOrder, string | number | JsonObject | undefined]> = [
     ["hostNamePrefix", optionalString(body, "hostNamePrefix", p("hostNamePrefix"), HOST_NAME_RULE)],
-    ["vendorConfig", vendorConfig(body, p("vendorConfig"), VENDOR_CONFIG_FIELDS)],
+    ["vendorConfig", readVendorConfig(body, p("vendorConfig"), "device")],
     ["cloudInitFileId", optionalFile(world, principal, body, "cloudInitFileId", p("cloudInitFileId"))],
     ["day0TextFileId", optionalFile(world, principal, body, "day0TextFileId", p("day0TextFileId"))],
     ["sshInterfaceId", sshInterface(o, body, p("sshInterfaceId"), interfaceCount)],
@@ -431,11 +410,11 @@ function peer(world: World, principal: Principal, o: Offer, body: JsonObject, ct
   ];
   const target = order as unknown as Record<string, unknown>;
   for (const [key, value] of optional) if (value !== undefined) target[key] = value;
-  checkAdditionalFields(o.managementDef, body, prefix);
+  if (!ctx.cluster) checkAdditionalFields(o.managementDef, body, prefix);
   return order;
 }
 
-function cluster(world: World, principal: Principal, o: Offer, body: JsonObject, metroCode: string): ClusterOrder | undefined {
+function cluster(world: World, principal: Principal, o: Offer, body: JsonObject, metroCode: string, needsLicense: boolean): ClusterOrder | undefined {
   const details = optionalObject(body, "clusterDetails", "clusterDetails");
   if (!details) return undefined;
   if (!o.managementDef.clustering) fail("invalidProperty", "clusterDetails", `${o.type.code} ${o.management} devices cannot be clustered`);
@@ -450,8 +429,9 @@ function cluster(world: World, principal: Principal, o: Offer, body: JsonObject,
     const raw = optionalObject(nodeDetails, key, prefix.slice(0, -1));
     if (!raw) return fail("missingProperty", prefix.slice(0, -1), `${key} is required`);
     rejectUnknownFields(raw, ["licenseFileId", "licenseToken", "vendorConfig"], prefix);
-    const config = vendorConfig(raw, `${prefix}vendorConfig`, NODE_VENDOR_CONFIG_FIELDS);
-    return { ...licenseCredentials(world, principal, o, raw, prefix, true), ...(config ? { vendorConfig: config } : {}) };
+    const config = readVendorConfig(raw, `${prefix}vendorConfig`, "node");
+    checkAdditionalFields(o.managementDef, raw, prefix);
+    return { ...licenseCredentials(world, principal, o, raw, prefix, needsLicense), ...(config ? { vendorConfig: config } : {}) };
   };
   return { name, nodes: [node("node0"), node("node1")] };
 }
@@ -499,7 +479,7 @@ function checkDistinctFields(def: ManagementDef, primary: JsonObject, secondary:
     const a = additionalFieldValue(primary, field.name);
     const b = additionalFieldValue(secondary, field.name);
     if (a !== undefined && a !== null && a === b) {
-      fail("invalidProperty", `secondary.${field.name}`, `${field.name} must differ between the primary and the secondary device`, String(b));
+      fail("invalidProperty", additionalFieldProperty(secondary, field.name, "secondary."), `${field.name} must differ between the primary and the secondary device`, String(b));
     }
   }
 }
@@ -529,7 +509,16 @@ export function validateCreate(world: World, principal: Principal, body: JsonObj
   const secondaryBody = optionalObject(body, "secondary", "secondary");
   if (addingSecondary && !secondaryBody) fail("missingProperty", "secondary", "adding a secondary to an existing primary needs the secondary object");
   const requestedVersion = optionalString(body, "version", "version");
-  const primary = peer(world, principal, o, body, { prefix: "", fallbackAccount: undefined, interfaceCount, version: requestedVersion, needsLicense: !isCluster && !addingSecondary });
+  // A zero-touch device of a type licensed on the device itself is ordered without a licence credential.
+  const needsLicense = !(connectivity === "PRIVATE" && o.type.zeroTouchLicense === true);
+  const primary = peer(world, principal, o, body, {
+    prefix: "",
+    fallbackAccount: undefined,
+    interfaceCount,
+    version: requestedVersion,
+    needsLicense: needsLicense && !isCluster && !addingSecondary,
+    cluster: isCluster,
+  });
   if (connectivity === "PRIVATE") primary.additionalBandwidth = 0;
 
   let secondary: PeerOrder | undefined;
@@ -548,7 +537,8 @@ export function validateCreate(world: World, principal: Principal, body: JsonObj
       },
       interfaceCount,
       version: addingSecondary ? (secondaryVersion ?? primary.version.version) : primary.version.version,
-      needsLicense: true,
+      needsLicense,
+      cluster: false,
     });
     if (connectivity === "PRIVATE") secondary.additionalBandwidth = 0;
     checkDistinctFields(o.managementDef, body, secondaryBody);
@@ -559,7 +549,7 @@ export function validateCreate(world: World, principal: Principal, body: JsonObj
   }
   const { tier, throughput } = throughputChoice(o, body);
   const key = userPublicKey(world, principal, body);
-  const clusterOrder = cluster(world, principal, o, body, primary.metroCode);
+  const clusterOrder = cluster(world, principal, o, body, primary.metroCode, needsLicense);
   if (clusterOrder) {
     // A cluster's licences come per node; the device-level credentials are not used.
     delete primary.licenseFileId;

@@ -20,6 +20,7 @@ import {
 } from "./device-model.js";
 import { deviceOpsRoutes, defineDeviceOpKinds, startCoreUpgrade } from "./device-ops.js";
 import { orderedUsers } from "./ssh-users.js";
+import { secretVendorConfig } from "./device-vendor-config.js";
 import {
   MAX_ADDITIONAL_BANDWIDTH, NAME_RULE, NOTIFICATIONS, accountByNumber, aclDetails, parseTermLength, validateCreate, validateDraft, type DeviceOrder,
   type PeerOrder,
@@ -49,7 +50,8 @@ function start(world: World, obj: SimObject, lifecycle: Lifecycle): void {
 
 function place(world: World, principal: Principal, order: DeviceOrder, peer: PeerOrder, role: DeviceRole, uuid: string, peerUuid?: string): SimObject {
   const body = deviceBody(world, order, peer, { uuid, role, principal, ...(peerUuid ? { peerUuid } : {}) });
-  return world.create(DEVICE_KIND, body, { uuid, projectId: order.projectId });
+  const vendorSecrets = secretVendorConfig(peer.vendorConfig);
+  return world.create(DEVICE_KIND, body, { uuid, projectId: order.projectId, ...(vendorSecrets ? { meta: { vendorSecrets } } : {}) });
 }
 
 function pendingAccount(principal: Principal, peer: PeerOrder) {
