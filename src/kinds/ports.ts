@@ -131,7 +131,9 @@ function physicalPortsCount(body: Body, withDefault: boolean): unknown {
 /**
  * The comparable form of a spec (withDefaults) or of a response (which adds hrefs, order numbers, bandwidths,
  * physical ports, and settings of its own such as sharedPortType). Settings are compared only where the spec
- * writes them: the service fills in the ones an order leaves out (portByUUID answers all three).
+ * writes them: the service fills in the ones an order leaves out (portByUUID answers all three). The defaults
+ * of fields that cannot change in place are the spec's only: an answer without them does not say, and is
+ * not a reason to order the port again.
  */
 function comparable(body: Body, withDefaults: boolean): Body {
   const projectId = projectIdOf(body.project);
@@ -149,11 +151,11 @@ function comparable(body: Body, withDefaults: boolean): Body {
     location: { metroCode: readPath(body, "location.metroCode") },
     demarcationPointIbx: body.demarcationPointIbx,
     lagEnabled: body.lagEnabled ?? false,
-    package: { code: readPath(body, "package.code") ?? "STANDARD" },
+    package: { code: readPath(body, "package.code") ?? (withDefaults ? "STANDARD" : undefined) },
     settings: settings && { buyout: settings.buyout, placeVcOrderPermission: settings.placeVcOrderPermission, viewPortPermission: settings.viewPortPermission },
     encapsulation:
       encapsulation === undefined ? undefined : { type: encapsulation, tagProtocolId: tagProtocol(readPath(body, "encapsulation.tagProtocolId") ?? DEFAULT_TPID[String(encapsulation)]) },
-    redundancy: { priority: readPath(body, "redundancy.priority") ?? "PRIMARY", group: readPath(body, "redundancy.group") },
+    redundancy: { priority: readPath(body, "redundancy.priority") ?? (withDefaults ? "PRIMARY" : undefined), group: readPath(body, "redundancy.group") },
     notifications: expandedNotifications(body.notifications),
     project: projectId === undefined ? undefined : { projectId },
     account: accountNumber === undefined ? undefined : { accountNumber: asNumber(accountNumber) },
