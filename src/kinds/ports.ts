@@ -5,7 +5,7 @@
 // The service checks an order only it can check: a plan sends each port it would order as a dry run first.
 
 import { z } from "zod";
-import { digits, lazily, metroCode, project, readPath, SecretPaths, text, type RuleContext } from "../config/index.js";
+import { digits, isPlainObject, lazily, metroCode, project, readPath, SecretPaths, text, type RuleContext } from "../config/index.js";
 import { asNumber, compact, deleteIdempotently, patchChanged, patchUpdatable, projectFor, projectIdOf, readinessFrom, readUnlessGone, sameNameInProject, searchByUuid, type StateTable, uuidOf } from "./common.js";
 import { portPricing } from "./ports-pricing.js";
 import type { Body, KindContext, KindDefinition, KindHandler, ObjectRef, Observed, Operation, Readiness } from "./types.js";
@@ -103,28 +103,55 @@ function expandedNotifications(v: unknown): unknown {
 /** Without a tag protocol written, the service tags as the encapsulation's first identifier. */
 const DEFAULT_TPID: Readonly<Record<string, string>> = { DOT1Q: "0x8100", QINQ: "0x88A8" };
 
-/** The comparable form, the same for a spec and a response (which adds hrefs, order numbers, bandwidths, physical ports). */
-function comparable(body: Body): Body {
+/**
+ * A tag protocol identifier as a number. The official clients send and read it as the string "0x8100"
+ * (PortEncapsulation.tagProtocolId is a string), the specification types it an integer, and every example of
+ * the official description answers the decimal number (33024): all three are one identifier.
+ */
+function tagProtocol(v: unknown): unknown {
+  if (typeof v === "string" && /^0x[0-9a-f]+$/i.test(v.trim())) return Number.parseInt(v.trim().slice(2), 16);
+  return asNumber(v);
+}
+
+/**
+ * How many physical ports the order has: as written, or as the answer lists them. The official description's
+ * answers leave physicalPortsCount out (portByUUID) and list the ports under physicalPorts; an answer with
+ * neither does not say, and is compared as not returned rather than as the default of one.
+ */
+function physicalPortsCount(body: Body, withDefault: boolean): unknown {
+  if (body.physicalPortsCount !== undefined && body.physicalPortsCount !== null) return asNumber(body.physicalPortsCount);
+  if (withDefault) return 1;
+  return Array.isArray(body.physicalPorts) && body.physicalPorts.length > 0 ? body.physicalPorts.length : undefined;
+}
+
+/**
+ * The comparable form of a spec (withDefaults) or of a response (which adds hrefs, order numbers, bandwidths,
+ * physical ports, and settings of its own such as sharedPortType). Settings are compared only where the spec
+ * writes them: the service fills in the ones an order leaves out (portByUUID answers all three). The defaults
+ * of fields that cannot change in place are the spec's only: an answer without them does not say, and is
+ * not a reason to order the port again.
+ */
+function comparable(body: Body, withDefaults: boolean): Body {
   const projectId = projectIdOf(body.project);
   const accountNumber = readPath(body, "account.accountNumber");
   const encapsulation = readPath(body, "encapsulation.type");
-  const settings = typeof body.settings === "object" && body.settings !== null ? (body.settings as Body) : {};
+  const settings = isPlainObject(body.settings) ? body.settings : undefined;
   return compact({
     type: body.type,
     name: body.name,
     description: body.description,
     physicalPortsSpeed: asNumber(body.physicalPortsSpeed),
     physicalPortsType: body.physicalPortsType,
-    physicalPortsCount: asNumber(body.physicalPortsCount ?? 1),
+    physicalPortsCount: physicalPortsCount(body, withDefaults),
     connectivitySourceType: body.connectivitySourceType,
     location: { metroCode: readPath(body, "location.metroCode") },
     demarcationPointIbx: body.demarcationPointIbx,
     lagEnabled: body.lagEnabled ?? false,
-    package: { code: readPath(body, "package.code") ?? "STANDARD" },
-    settings: { buyout: settings.buyout, placeVcOrderPermission: settings.placeVcOrderPermission, viewPortPermission: settings.viewPortPermission },
+    package: { code: readPath(body, "package.code") ?? (withDefaults ? "STANDARD" : undefined) },
+    settings: settings && { buyout: settings.buyout, placeVcOrderPermission: settings.placeVcOrderPermission, viewPortPermission: settings.viewPortPermission },
     encapsulation:
-      encapsulation === undefined ? undefined : { type: encapsulation, tagProtocolId: readPath(body, "encapsulation.tagProtocolId") ?? DEFAULT_TPID[String(encapsulation)] },
-    redundancy: { priority: readPath(body, "redundancy.priority") ?? "PRIMARY", group: readPath(body, "redundancy.group") },
+      encapsulation === undefined ? undefined : { type: encapsulation, tagProtocolId: tagProtocol(readPath(body, "encapsulation.tagProtocolId") ?? DEFAULT_TPID[String(encapsulation)]) },
+    redundancy: { priority: readPath(body, "redundancy.priority") ?? (withDefaults ? "PRIMARY" : undefined), group: readPath(body, "redundancy.group") },
     notifications: expandedNotifications(body.notifications),
     project: projectId === undefined ? undefined : { projectId },
     account: accountNumber === undefined ? undefined : { accountNumber: asNumber(accountNumber) },
@@ -148,8 +175,8 @@ const handler: KindHandler = {
 
   observeMany: (ctx, refs) => searchByUuid(ctx, `${BASE}/search`, refs, isGone),
 
-  desired: comparable,
-  observed: comparable,
+  desired: (spec) => comparable(spec, true),
+  observed: (body) => comparable(body, false),
 
   updatable: patchUpdatable(PATCHES),
 
@@ -182,10 +209,10 @@ const handler: KindHandler = {
   stateOf,
 
   async lookup(ctx, spec, owned): Promise<Observed | undefined> {
-    const wanted = comparable(spec);
+    const wanted = comparable(spec, true);
     for await (const body of sameNameInProject(ctx, `${BASE}/search`, spec)) {
       if (LEAVING.includes(stateOf(body) ?? "") || owned?.has(String(body.uuid))) continue;
-      const found = comparable(body);
+      const found = comparable(body, false);
       const same = (path: string) => readPath(found, path) === readPath(wanted, path);
       if (!["name", "location.metroCode", "physicalPortsSpeed", "connectivitySourceType"].every(same)) continue;
       return { id: uuidOf(body, "port search"), body };

@@ -177,8 +177,13 @@ function requestOf(spec: Body): Body {
   return { ...spec, connection };
 }
 
-/** The comparable form, the same for a spec and a response. An absent description reads as "", as for route filters. */
-function comparable(body: Body): Body {
+/**
+ * The comparable form of a spec (withDefaults) or of a response. An absent description reads as "", as for
+ * route filters. The defaults of allowRemoteConnection and allowCustomBandwidth, which cannot change in
+ * place, are the spec's only: an answer without them (ServiceTokenConnection marks both optional) does not
+ * say, and is not a reason to issue the token again.
+ */
+function comparable(body: Body, withDefaults: boolean): Body {
   const projectId = projectIdOf(body.project);
   const connection = isPlainObject(body.connection) ? body.connection : {};
   const bandwidths = connection.supportedBandwidths;
@@ -189,8 +194,8 @@ function comparable(body: Body): Body {
     expirationDateTime: instant(body.expirationDateTime),
     connection: {
       type: connection.type,
-      allowRemoteConnection: connection.allowRemoteConnection ?? false,
-      allowCustomBandwidth: connection.allowCustomBandwidth ?? false,
+      allowRemoteConnection: connection.allowRemoteConnection ?? (withDefaults ? false : undefined),
+      allowCustomBandwidth: connection.allowCustomBandwidth ?? (withDefaults ? false : undefined),
       bandwidthLimit: asNumber(connection.bandwidthLimit),
       supportedBandwidths: Array.isArray(bandwidths) ? bandwidths.map(Number).sort((a, b) => a - b) : bandwidths,
       aSide: side(connection.aSide),
@@ -214,7 +219,7 @@ async function observe(ctx: KindContext, ref: ObjectRef): Promise<Body | undefin
 
 /** Which side a token is for and what its access point names: the token's identity besides its name. */
 function endpointOf(body: Body): string {
-  const connection = comparable(body).connection;
+  const connection = comparable(body, false).connection;
   for (const s of SIDES) {
     const sel = readPath(connection, `${s}.accessPointSelectors`);
     if (Array.isArray(sel)) return `${s}:${JSON.stringify(sel)}`;
@@ -232,8 +237,8 @@ const handler: KindHandler = {
 
   observeMany: (ctx, refs) => searchByUuid(ctx, `${BASE}/search`, refs, isGone),
 
-  desired: comparable,
-  observed: comparable,
+  desired: (spec) => comparable(spec, true),
+  observed: (body) => comparable(body, false),
 
   updatable: patchUpdatable(PATCHES),
 
@@ -242,14 +247,14 @@ const handler: KindHandler = {
     return { id: uuidOf(body, "create service token"), body };
   },
 
-  update: (ctx, ref, spec, changed) => patchChanged(ctx, `${BASE}/${ref.id}`, `service token ${ref.id}`, PATCHES, comparable(spec), changed),
+  update: (ctx, ref, spec, changed) => patchChanged(ctx, `${BASE}/${ref.id}`, `service token ${ref.id}`, PATCHES, comparable(spec, true), changed),
 
   // createServiceToken and updateServiceTokenByUuid take dryRun (the official description).
   dryRun: {
     async create(ctx, spec) {
       await ctx.api.call("POST", BASE, { query: { dryRun: true }, body: createRequest(ctx, spec), readOnly: true });
     },
-    update: (ctx, ref, spec, changed) => patchChanged(ctx, `${BASE}/${ref.id}`, `service token ${ref.id}`, PATCHES, comparable(spec), changed, true),
+    update: (ctx, ref, spec, changed) => patchChanged(ctx, `${BASE}/${ref.id}`, `service token ${ref.id}`, PATCHES, comparable(spec, true), changed, true),
   },
 
   // A token the service does not know is a 400, which a fresh read finds gone: deleted.

@@ -152,6 +152,8 @@ const handler: KindHandler = {
   observed: (body) => comparable(body, false),
   // 2.7: a VPN's answer carries the primary tunnel's key and password; nothing documents the secondary's.
   returnedSecrets: new SecretPaths(["peerSharedKey", "password"]),
+  // The official description's answer (networkedgev1 VpnResponse) has neither field: what was sent stands.
+  mayOmit: ["useNetworkServiceConnection", "secondary"],
 
   updatable: {
     siteName: PUT,

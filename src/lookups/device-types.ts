@@ -16,12 +16,19 @@ const ATTRIBUTES = ["deviceTypeCode", "name", "vendor", "category", "softwarePac
 
 const list = (v: unknown): Body[] => (Array.isArray(v) ? (v as Body[]) : []);
 
-/** The newest version the service marks stable, of the package the where names or else the first. */
+/** Versions compared as their numbers read (16.09.05 after 16.09.03, 19.2R2.7 after 18.4R3-S2). */
+const byVersion = (a: Body, b: Body): number => String(a.version ?? "").localeCompare(String(b.version ?? ""), "en", { numeric: true });
+
+/**
+ * The newest version the service marks stable, of the package the where names or else the first: the latest
+ * version date, and of versions released on one date the highest, as several share a date in real answers
+ * (equinix/ne-go's ne_device_types_get.json: 16.09.03 and 16.09.05 both 2020-01-01).
+ */
 function stableVersion(body: Body, where: Body): string | undefined {
   const packages = list(body.softwarePackages);
   const pkg = packages.find((p) => p.packageCode === where.packageCode) ?? packages[0];
   const stable = list(pkg?.versionDetails).filter((v) => v.stableVersion === "true" || v.stableVersion === true);
-  const newest = stable.sort((a, b) => String(b.versionDate ?? "").localeCompare(String(a.versionDate ?? "")))[0];
+  const newest = stable.sort((a, b) => String(b.versionDate ?? "").localeCompare(String(a.versionDate ?? "")) || byVersion(b, a))[0];
   return typeof newest?.version === "string" ? newest.version : undefined;
 }
 

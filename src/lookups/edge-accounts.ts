@@ -1,5 +1,7 @@
 // The billing accounts a network-edge order in a metro may use (GET /ne/v1/accounts/{metro}): one read
-// per metro, however many lookups name it.
+// per metro, however many lookups name it. A metro's answer holds accounts not yet usable beside the active
+// one (equinix/ne-go's ne_accounts.json: "STAGED" and "PROCESSING" accounts with a referenceId and no
+// number, the active one "Active"), so a lookup may name the status, in any case.
 
 import { z } from "zod";
 import { SecretPaths } from "../config/index.js";
@@ -7,7 +9,7 @@ import { METRO } from "./fabric-search.js";
 import { readEach, type WhereFields } from "./search.js";
 import type { Body, LookupDefinition } from "./types.js";
 
-const FIELDS: WhereFields = { metroCode: { at: "metroCode" }, accountName: { at: "accountName" }, accountNumber: { at: "accountNumber" } };
+const FIELDS: WhereFields = { metroCode: { at: "metroCode" }, accountName: { at: "accountName" }, accountNumber: { at: "accountNumber" }, accountStatus: { at: "accountStatus", anyCase: true } };
 const ATTRIBUTES = ["accountNumber", "accountName", "accountUcmId", "accountStatus", "creditHold"];
 
 export const edgeAccounts: LookupDefinition = {
@@ -18,6 +20,7 @@ export const edgeAccounts: LookupDefinition = {
     metroCode: METRO("metros").schema.describe("the metro of the order"),
     accountName: z.string().min(1).optional().describe("the account's name"),
     accountNumber: z.union([z.string().regex(/^\d+$/), z.number().int()]).optional().describe("the account number"),
+    accountStatus: z.string().min(1).optional().describe("the account's status (Active, Staged, Processing...), in any case"),
   }),
   attributes: ATTRIBUTES,
   sensitive: SecretPaths.NONE,

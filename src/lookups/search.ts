@@ -14,6 +14,8 @@ export interface WhereField {
   property?: string;
   /** When the object holds a list of values (a profile's metros), the path of each item's value. */
   each?: string;
+  /** An enumeration the service writes in mixed case (an account's "Active" beside "STAGED"): matched without regard to case. */
+  anyCase?: true;
 }
 
 export type WhereFields = Readonly<Record<string, WhereField>>;
@@ -26,8 +28,9 @@ export function matches(fields: WhereFields, where: Body, body: Body): boolean {
     const field = fields[key];
     if (!field) return false;
     const found = readPath(body, field.at);
-    if (field.each !== undefined) return Array.isArray(found) && found.some((item) => text(readPath(item as Body, field.each as string)) === text(wanted));
-    return text(found) === text(wanted);
+    const same = (v: unknown) => (field.anyCase ? text(v)?.toUpperCase() === text(wanted)?.toUpperCase() : text(v) === text(wanted));
+    if (field.each !== undefined) return Array.isArray(found) && found.some((item) => same(readPath(item as Body, field.each as string)));
+    return same(found);
   });
 }
 

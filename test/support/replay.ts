@@ -35,10 +35,13 @@ export interface Replay {
   readonly requests: RecordedRequest[];
   /** Replaces the scripted answers. */
   answer(answers: readonly ReplayAnswer[]): void;
-  /** The requests that change something (every method but GET and the token's POST). */
+  /** The requests that change something: every method but GET, the token's POST and the POST searches, which only read. */
   changes(): RecordedRequest[];
   close(): Promise<void>;
 }
+
+/** A Fabric search (`POST .../search`): a read with its criteria in the body. */
+const isSearch = (r: RecordedRequest): boolean => r.method === "POST" && r.path.endsWith("/search");
 
 const matches = (answer: ReplayAnswer, method: string, path: string, query: Record<string, string>): boolean =>
   answer.method === method &&
@@ -94,7 +97,7 @@ export async function startReplay(answers: readonly ReplayAnswer[] = []): Promis
     answer(next) {
       script = [...next];
     },
-    changes: () => requests.filter((r) => r.method !== "GET"),
+    changes: () => requests.filter((r) => r.method !== "GET" && !isSearch(r)),
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }

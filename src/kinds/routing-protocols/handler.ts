@@ -40,27 +40,27 @@ function parentOf(ref: ObjectRef): string {
 
 // ── the comparable forms ───────────────────────────────────────────────────────────────────
 
-/** A BGP session with the service's default (enabled true, 4.6) filled in. */
-function desiredSession(v: unknown): Body | undefined {
+/**
+ * A BGP session with the service's default (enabled true, 4.6) filled in: in the spec, and in an answer that
+ * leaves the flag out (BGPConnectionIpv4 marks it optional), which means the service's default too.
+ */
+function session(v: unknown): Body | undefined {
   if (!isPlainObject(v)) return undefined;
-  const session: Body = { enabled: true };
-  for (const f of SESSION_FIELDS) if (v[f] !== undefined && v[f] !== null) session[f] = f === "customerPeerIp" || f === "enabled" ? v[f] : asNumber(v[f]);
-  return session;
-}
-
-function observedSession(v: unknown): Body | undefined {
-  if (!isPlainObject(v)) return undefined;
-  const session: Body = {};
-  for (const f of SESSION_FIELDS) if (v[f] !== undefined && v[f] !== null) session[f] = f === "customerPeerIp" || f === "enabled" ? v[f] : asNumber(v[f]);
-  return session;
+  const out: Body = { enabled: true };
+  for (const f of SESSION_FIELDS) if (v[f] !== undefined && v[f] !== null) out[f] = f === "customerPeerIp" || f === "enabled" ? v[f] : asNumber(v[f]);
+  return out;
 }
 
 function directFamily(v: unknown): Body | undefined {
   return isPlainObject(v) && v.equinixIfaceIp !== undefined ? { equinixIfaceIp: v.equinixIfaceIp } : undefined;
 }
 
-/** The customer's fields of either form; `session` says how a BGP session is read (with defaults or as returned). */
-function comparable(source: Body, connection: unknown, session: (v: unknown) => Body | undefined, withDefaults: boolean): Body {
+/**
+ * The customer's fields, the same for a spec and an answer. The service's defaults are filled in on both
+ * sides: the official description's answers leave out what is at its default (RoutingProtocolGetAll's BGP
+ * instance has no bfd), and absent there means the default, as it does in the spec.
+ */
+function comparable(source: Body, connection: unknown): Body {
   const type = source.type as RoutingProtocolType;
   const common: Body = { connection, type, name: source.name };
   switch (type) {
@@ -73,9 +73,9 @@ function comparable(source: Body, connection: unknown, session: (v: unknown) => 
         ...Object.fromEntries(FAMILIES.map((f) => [f, session(source[f])])),
         customerAsn: asNumber(source.customerAsn),
         // 4.6: asOverrideEnabled and bfd.enabled default to false, so removing them from the file is a change.
-        asOverrideEnabled: withDefaults ? (source.asOverrideEnabled ?? false) : source.asOverrideEnabled,
+        asOverrideEnabled: source.asOverrideEnabled ?? false,
         // The service returns bfd.interval as a string (2.6).
-        bfd: { enabled: withDefaults ? (bfd.enabled ?? false) : bfd.enabled, interval: asNumber(bfd.interval) },
+        bfd: { enabled: bfd.enabled ?? false, interval: asNumber(bfd.interval) },
       }) as Body;
     }
     default: {
@@ -87,7 +87,17 @@ function comparable(source: Body, connection: unknown, session: (v: unknown) => 
 }
 
 function desired(spec: Body): Body {
-  return comparable(spec, spec.connection, desiredSession, true);
+  return comparable(spec, spec.connection);
+}
+
+/**
+ * The connection an instance is on: `connection.uuid` where the answer has it (RoutingProtocolData), else its
+ * href (…/connections/{id}/routingProtocols/{id}), which is all the official description's examples give.
+ */
+function connectionOf(body: Body): unknown {
+  const uuid = readPath(body, "connection.uuid");
+  if (uuid !== undefined) return uuid;
+  return typeof body.href === "string" ? /\/connections\/([^/?#]+)\/routingProtocols\//.exec(body.href)?.[1] : undefined;
 }
 
 /** The request body of a create or a PUT: the spec without the parent, which is in the path. */
@@ -180,7 +190,7 @@ export const handler: KindHandler = {
   desired,
 
   observed(body) {
-    return comparable(body, readPath(body, "connection.uuid"), observedSession, false);
+    return comparable(body, connectionOf(body));
   },
 
   updatable: UPDATABLE,
