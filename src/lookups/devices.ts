@@ -10,14 +10,11 @@ import type { LookupDefinition } from "./types.js";
 const FIELDS: WhereFields = { name: { at: "name" }, metroCode: { at: "metroCode" }, deviceTypeCode: { at: "deviceTypeCode" }, status: { at: "status" } };
 const ATTRIBUTES = ["uuid", "name", "metroCode", "deviceTypeCode", "status", "redundantUuid", "redundancyType", "accountNumber", "packageCode", "version"];
 /**
- * The device kind's secret fields (its spec's vendorConfig secrets, SSH passwords, licence token), which this
- * layer cannot import: a device read here may carry any of them as the service returns it.
+ * What of a device read here may be secret: its users' passwords, its licence token, and its vendor settings
+ * whole. Which vendor settings are secret is the device kind's to say, in a layer this one cannot import:
+ * rather than copy that list (and fall behind it), every vendor setting of a device found is masked.
  */
-const SECRETS = new SecretPaths([
-  "sshUsers[].sshPassword",
-  "licenseToken",
-  ...["licenseKey", "licenseSecret", "adminPassword", "activationKey", "rootPassword", "accountKey", "cvpToken", "provisioningKey", "panoramaAuthKey"].map((f) => `vendorConfig.${f}`),
-]);
+const SECRETS = new SecretPaths(["sshUsers[].sshPassword", "licenseToken", "vendorConfig", "clusterDetails.nodes[].vendorConfig"]);
 
 export const devices: LookupDefinition = {
   name: "device",
