@@ -6,7 +6,7 @@
 
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { startReplay, type Replay, type ReplayAnswer } from "../support/replay.js";
-import { aclTemplate, ACCOUNT, bgpPeering, deviceListed, deviceRecord, IDS, linkGroup, noDowntime, page, PROJECT, SSH_KEY_VALUE, sshKeys } from "../fixtures/real-answers/network-edge.js";
+import { aclTemplate, ACCOUNT, bgpPeering, deviceListed, deviceRecord, IDS, linkGroup, noDowntime, page, PROJECT, SSH_KEY_VALUE, sshKeys, sshUser, uploadedFile } from "../fixtures/real-answers/network-edge.js";
 import { netform, simEnv, workspace, type Workspace } from "./cli.js";
 import { out } from "./service.js";
 
@@ -19,7 +19,7 @@ afterAll(async () => {
 });
 
 /** Every object of the recordings, answered as the real service answers: singly and in its list. */
-function realAnswers(changed: { device?: Record<string, unknown>; template?: Record<string, unknown>; group?: Record<string, unknown>; bgp?: Record<string, unknown> } = {}): ReplayAnswer[] {
+function realAnswers(changed: { device?: Record<string, unknown>; template?: Record<string, unknown>; group?: Record<string, unknown>; bgp?: Record<string, unknown>; user?: Record<string, unknown> } = {}): ReplayAnswer[] {
   const listedOther = deviceListed({ uuid: IDS.otherDevice, name: "edge-router-2", hostName: "edge-router-2" });
   return [
     { method: "GET", path: `/ne/v1/devices/${IDS.device}`, body: deviceRecord(changed.device) },
@@ -31,6 +31,10 @@ function realAnswers(changed: { device?: Record<string, unknown>; template?: Rec
     { method: "GET", path: `/ne/v1/bgp/${IDS.bgp}`, body: bgpPeering(changed.bgp) },
     { method: "GET", path: "/ne/v1/bgp", body: page([bgpPeering(changed.bgp)]) },
     { method: "GET", path: "/ne/v1/publicKeys", body: sshKeys() },
+    { method: "GET", path: `/ne/v1/publicKeys/${IDS.sshKey}`, body: (sshKeys() as Record<string, unknown>[])[0] },
+    { method: "GET", path: `/ne/v1/sshUsers/${IDS.sshUser}`, body: sshUser(changed.user) },
+    { method: "GET", path: "/ne/v1/sshUsers", body: page([sshUser(changed.user)]) },
+    { method: "GET", path: `/ne/v1/files/${IDS.file}`, body: uploadedFile() },
     { method: "GET", path: "/ne/v1/notifications", body: noDowntime() },
   ];
 }
@@ -41,6 +45,8 @@ const ADDRESSES: Array<[string, string]> = [
   ["devices.edge-router-1", IDS.device],
   ["deviceLinks.sv-core-links", IDS.linkGroup],
   ["bgpPeerings.edge-peer", IDS.bgp],
+  ["sshUsers.ops", IDS.sshUser],
+  ["files.init", IDS.file],
 ];
 
 interface Variant {
@@ -109,9 +115,21 @@ bgpPeerings:
     remoteIpAddress: 10.1.1.2
     remoteAsn: ${v.remoteAsn ?? 65020}
     authenticationKey: \${secret.PEER_KEY}
+sshUsers:
+  ops:
+    username: netops-ops
+    password: \${secret.OPS_PASSWORD}
+    deviceUuids: ["\${devices.edge-router-1.uuid}", ${IDS.otherDevice}]
+files:
+  init:
+    content: \${secret.CLOUD_INIT}
+    fileName: edge-init.cfg
+    metroCode: SV
+    deviceTypeCode: CSR1000V
+    processType: CLOUD_INIT
 `;
 
-const env = () => simEnv(replay.url, { PEER_KEY: "peering-key-1" });
+const env = () => simEnv(replay.url, { PEER_KEY: "peering-key-1", OPS_PASSWORD: "ops-password-1", CLOUD_INIT: "#cloud-config\nhostname: edge-router-1\n" });
 const run = (ws: Workspace, ...args: string[]) => netform(args, { cwd: ws.dir, env: env() });
 
 /** A workspace whose state holds every recorded object, adopted one by one as a user would. */
@@ -187,6 +205,15 @@ describe("network-edge objects as the real service answers them", () => {
     expect(doc.resourceChanges.find((c) => c.address === "bgpPeerings.edge-peer")).toMatchObject({ actions: ["update"], changes: [{ path: "authenticationKey", sensitive: true }] });
     expect(plan.stdout + plan.stderr).not.toContain("rotated-elsewhere");
     expect(plan.stdout + plan.stderr).not.toContain("peering-key-1");
+  });
+
+  it("an SSH user's devices read under either spelling: a device dropped on the service is found and added back in place", { timeout: 60_000 }, async () => {
+    const ws = await adopted();
+    replay.answer(realAnswers({ user: { deviceUuids: undefined, deviceUUIDs: [IDS.device] } }));
+    const plan = await run(ws, "plan", "--format", "json", "--no-cost");
+    const doc = JSON.parse(plan.stdout) as { resourceChanges: Array<{ address: string; actions: string[]; changes: Array<{ path: string; forcesReplacement: boolean }> }> };
+    const changed = doc.resourceChanges.filter((c) => !c.actions.includes("no-op"));
+    expect(changed.map((c) => [c.address, c.actions, c.changes.map((f) => [f.path, f.forcesReplacement])])).toEqual([["sshUsers.ops", ["update"], [["deviceUuids", false]]]]);
   });
 
   it("a link group listed as one page is found on every plan: never deleted outside netform, never made twice", { timeout: 60_000 }, async () => {
