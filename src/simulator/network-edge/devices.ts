@@ -4,9 +4,9 @@
 // interfaces, statistics, upgrade history, ping, licence files) are in device-ops.ts.
 
 import type { Context } from "hono";
-import { canSee, findVisible, requestHeader, type Area, type Principal, type SimApp, type SimEnv } from "../core/context.js";
+import { canSee, findVisible, type Area, type Principal, type SimApp, type SimEnv } from "../core/context.js";
 import { fail } from "../core/errors.js";
-import { pageLink, paginate, queryPage, readObject, rejectUnknownQuery } from "../core/http.js";
+import { pageLink, paginate, queryPage, readObject, readOptionalObject, rejectUnknownQuery } from "../core/http.js";
 import { METRO_BY_CODE } from "../core/metros-data.js";
 import { ACCOUNTS } from "../core/auth.js";
 import { DEVICE_TYPE_BY_CODE, LICENSE_NAMES, type LicenseMode } from "./device-catalogue.js";
@@ -332,9 +332,10 @@ async function patchAcl(c: Ctx, world: World) {
 
 // ── delete ─────────────────────────────────────────────────────────────────────────────────────
 
+/** deleteVRouterUsingDELETE's optional body (`deletionInfo`, not required): deactivation keys for devices that need them. */
 async function deletionInfo(c: Ctx): Promise<void> {
-  if (!requestHeader(c, "content-type")) return;
-  const body = await readObject(c);
+  const body = await readOptionalObject(c);
+  if (!body) return;
   rejectUnknownFields(body, ["deactivationKey", "secondary"]);
   optionalString(body, "deactivationKey", "deactivationKey");
   const secondary = optionalObject(body, "secondary", "secondary");
