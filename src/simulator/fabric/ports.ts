@@ -448,6 +448,9 @@ function readViewPoint(raw: string | undefined): ViewPoint {
   return fail("notInAllowedList", "viewPoint", "allowed values: aSide, zSide", raw);
 }
 
+/** The media type the official description gives every service profile answer (getServiceProfiles, searchServiceProfiles, getServiceProfileByUuid). */
+const PROFILE_MEDIA_TYPE = { "Content-Type": "application/json; charset=UTF-8" };
+
 /** The seller's view (zSide) shows only the profiles the caller's own projects publish. */
 const ownsProfile = (principal: Principal, projectId: string | undefined): boolean => projectId !== undefined && principal.projectIds.includes(projectId);
 
@@ -534,7 +537,7 @@ export const portsArea: Area = {
         .list("serviceProfiles")
         .filter((p) => canSee(principal, p) && (viewPoint === "aSide" || ownsProfile(principal, p.projectId)))
         .map((p) => world.view(p));
-      return c.json(paginate(profiles, page, pageLink(c)));
+      return c.json(paginate(profiles, page, pageLink(c)), 200, PROFILE_MEDIA_TYPE);
     });
 
     app.post("/fabric/v4/serviceProfiles/search", async (c) => {
@@ -550,7 +553,7 @@ export const portsArea: Area = {
         .filter((p) => canSee(principal, p) && (viewPoint === "aSide" || ownsProfile(principal, p.projectId)))
         .map((p) => world.view(p))
         .filter((p) => profileMatches(p, matches));
-      return c.json(sortedPage(found, body.sort, PROFILE_SORT_PROPERTIES, page));
+      return c.json(sortedPage(found, body.sort, PROFILE_SORT_PROPERTIES, page), 200, PROFILE_MEDIA_TYPE);
     });
 
     app.get("/fabric/v4/serviceProfiles/:serviceProfileId", (c) => {
@@ -561,7 +564,7 @@ export const portsArea: Area = {
       const principal = c.get("principal");
       const profile = findVisible(world, principal, "serviceProfiles", id, "serviceProfileId");
       if (viewPoint === "zSide" && !ownsProfile(principal, profile.projectId)) fail("forbidden", "viewPoint", "the seller view of a profile is for the profile's owner only");
-      return c.json(world.view(profile));
+      return c.json(world.view(profile), 200, PROFILE_MEDIA_TYPE);
     });
   },
 };
