@@ -1,6 +1,6 @@
 // Virtual devices of the network-edge service (sections 2.10, 3.6, 4.10): create (single devices,
 // redundant pairs, clusters, a secondary for an existing primary, drafts), read, list, update, delete,
-// and additional bandwidth. Statuses move on the clock; the operations on a running device (reboot,
+// additional bandwidth, and the ACL templates on its interfaces. Statuses move on the clock; the operations on a running device (reboot,
 // interfaces, statistics, upgrade history, ping, licence files) are in device-ops.ts.
 
 import type { Context } from "hono";
@@ -18,6 +18,7 @@ import {
   DEVICE_KIND, DEVICE_STATUSES, aclTemplateFields, auditCreated, auditUpdated, deprovisioningLifecycle, deviceBody, failWithPrimary, plannedToFail,
   provisioningLifecycle, renderDevice, repricedCharges, type DeviceRole, type Lifecycle,
 } from "./device-model.js";
+import { ACL_TEMPLATE_KIND } from "./acl-templates.js";
 import { deviceOpsRoutes, defineDeviceOpKinds, startCoreUpgrade } from "./device-ops.js";
 import {
   MAX_ADDITIONAL_BANDWIDTH, NAME_RULE, NOTIFICATIONS, accountByNumber, aclDetails, parseTermLength, validateCreate, validateDraft, type DeviceOrder,
@@ -307,8 +308,35 @@ async function additionalBandwidth(c: Ctx, world: World) {
   return c.body(null, 204);
 }
 
-/** Replaces the device's ACL templates; interfaces the request leaves out lose theirs. */
-async function patchAcl(c: Ctx, world: World) {
+/** The status of a device's ACL templates on it (DeviceACLDetailsResponse's values): applied once the device runs. */
+function aclStatus(deviceStatus: Json | undefined): string {
+  if (deviceStatus === "PROVISIONED" || deviceStatus === "FAILED") return deviceStatus;
+  return GONE_STATUSES.includes(deviceStatus ?? null) ? "DEPROVISIONED" : "DEVICE_NOT_READY";
+}
+
+/** getDeviceTemplatesbyUuid: the template on each interface (InitialDeviceACLResponse), with its status on the device. */
+function getAcl(c: Ctx, world: World) {
+  rejectUnknownQuery(c, []);
+  const view = world.view(findVisible(world, c.get("principal"), DEVICE_KIND, c.req.param("uuid")!));
+  const status = aclStatus(view.status);
+  const details = (field: string): JsonObject | undefined => {
+    const uuid = view[field];
+    const template = typeof uuid === "string" ? world.get(uuid, ACL_TEMPLATE_KIND) : undefined;
+    if (!template) return undefined;
+    const { name, description, inboundRules, createdBy, createdDate } = world.view(template);
+    const kept = Object.entries({ name, description, inboundRules, createdBy, createdDate }).filter((e): e is [string, Json] => e[1] !== undefined);
+    return { uuid: template.uuid, ...Object.fromEntries(kept), status };
+  };
+  const wan = details("aclTemplateUuid");
+  const mgmt = details("mgmtAclTemplateUuid");
+  return c.json({ ...(wan ? { aclTemplate: wan } : {}), ...(mgmt ? { mgmtAclTemplate: mgmt } : {}) });
+}
+
+/**
+ * Sets the device's ACL templates. PATCH (patchDeviceTemplatesbyUuid, "updates or removes") replaces them:
+ * interfaces the request leaves out lose theirs; POST (postDeviceTemplatesbyUuid, "add") leaves those alone.
+ */
+async function setAcl(c: Ctx, world: World, interfacesLeftOut: "lose" | "keep") {
   const principal = c.get("principal");
   rejectUnknownQuery(c, ["accountUcmId"]);
   const { device, view } = liveDevice(world, principal, c.req.param("uuid")!);
@@ -321,8 +349,8 @@ async function patchAcl(c: Ctx, world: World) {
   world.settle(device);
   world.edit(device, (stored) => {
     for (const [field, uuid] of Object.entries(templates)) {
-      if (uuid === undefined) delete stored[field];
-      else stored[field] = uuid;
+      if (uuid !== undefined) stored[field] = uuid;
+      else if (interfacesLeftOut === "lose") delete stored[field];
     }
   });
   world.apply(device, { at: world.now(), set: auditUpdated(principal, world.nowIso()) });
@@ -393,6 +421,8 @@ export const devicesArea: Area = {
     app.put("/ne/v1/devices/:uuid", (c) => putDraft(c, world));
     app.delete("/ne/v1/devices/:uuid", (c) => deleteDevice(c, world));
     app.put("/ne/v1/devices/:uuid/additionalBandwidths", (c) => additionalBandwidth(c, world));
-    app.patch("/ne/v1/devices/:uuid/acl", (c) => patchAcl(c, world));
+    app.get("/ne/v1/devices/:uuid/acl", (c) => getAcl(c, world));
+    app.post("/ne/v1/devices/:uuid/acl", (c) => setAcl(c, world, "keep"));
+    app.patch("/ne/v1/devices/:uuid/acl", (c) => setAcl(c, world, "lose"));
   },
 };
