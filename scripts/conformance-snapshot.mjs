@@ -141,18 +141,22 @@ function buildSnapshot(dir) {
     return out;
   };
 
-  /** A documented response's JSON schema, or null when the description documents no JSON body. */
+  /**
+   * A documented response's JSON schema (null when the description documents no JSON body), and its media
+   * type when the description spells it otherwise than application/json (with a charset, say).
+   */
   const responseSchema = (response, file, pointer, tag, swagger2) => {
     if (typeof response.$ref === "string") {
       const [filePart, target = ""] = response.$ref.split("#");
       const targetFile = filePart ? resolve(dirname(file), filePart) : file;
       return responseSchema(at(read(targetFile), target), targetFile, target, tag, swagger2);
     }
-    if (swagger2) return response.schema ? reduce(response.schema, file, `${pointer}/schema`, tag) : null;
+    if (swagger2) return { schema: response.schema ? reduce(response.schema, file, `${pointer}/schema`, tag) : null };
     const content = response.content ?? {};
     const jsonType = Object.keys(content).find((t) => t.includes("json"));
-    if (!jsonType || !content[jsonType].schema) return null;
-    return reduce(content[jsonType].schema, file, `${pointer}/content/${escapePointer(jsonType)}/schema`, tag);
+    if (!jsonType || !content[jsonType].schema) return { schema: null };
+    const schema = reduce(content[jsonType].schema, file, `${pointer}/content/${escapePointer(jsonType)}/schema`, tag);
+    return jsonType === "application/json" ? { schema } : { schema, mediaType: jsonType };
   };
 
   const operations = [];
@@ -174,10 +178,14 @@ function buildSnapshot(dir) {
         const op = pathItem[method];
         if (!op) continue;
         const responses = {};
+        const mediaTypes = {};
         for (const [status, response] of Object.entries(op.responses ?? {})) {
-          responses[status] = responseSchema(response, itemFile, `${itemPointer}/${method}/responses/${escapePointer(status)}`, d.tag, swagger2);
+          const { schema, mediaType } = responseSchema(response, itemFile, `${itemPointer}/${method}/responses/${escapePointer(status)}`, d.tag, swagger2);
+          responses[status] = schema;
+          if (mediaType !== undefined) mediaTypes[status] = mediaType;
         }
-        operations.push({ method: method.toUpperCase(), template: `${d.prefix}${template}`, responses });
+        const documented = Object.keys(mediaTypes).length > 0 ? { mediaTypes } : {};
+        operations.push({ method: method.toUpperCase(), template: `${d.prefix}${template}`, responses, ...documented });
       }
     }
     if (d.only) {

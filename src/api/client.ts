@@ -26,6 +26,8 @@ export interface ApiClientOptions {
   timeoutMs?: number;
   /** Requests in flight at once (provider.parallelism); further ones queue. */
   concurrency?: number;
+  /** Called when an answer says a speed other than the one known so far (see `serviceSpeed`). */
+  onServiceSpeed?: (speed: number) => void;
 }
 
 export interface RetryNotice {
@@ -71,6 +73,17 @@ export interface RequestOptions {
 /** A field of a multipart body: a value, or a file's content under a file name. */
 export type MultipartField = { name: string; value: string } | { name: string; content: string; fileName: string };
 
+/**
+ * The header in which a simulator of the service says how many times faster than the real service its
+ * transitions run (netform's own `netform sim` sends it on every answer). The real service sends none.
+ */
+const SERVICE_SPEED_HEADER = "x-simulator-speed";
+
+function speedIn(header: string | string[] | undefined): number | undefined {
+  const speed = Number(Array.isArray(header) ? header[0] : header);
+  return header !== undefined && Number.isFinite(speed) && speed > 0 ? speed : undefined;
+}
+
 /** A token goes before the other requests queued for a slot, as every request waits for it. */
 const PRIORITY = { token: 1, request: 0 } as const;
 
@@ -93,6 +106,7 @@ export class ApiClient {
   private token: { value: string; expires: number } | undefined;
   private renewing: Promise<string> | undefined;
   private user: string | undefined;
+  private speed: number | undefined;
   requestCount = 0;
 
   constructor(private readonly options: ApiClientOptions) {
@@ -122,6 +136,14 @@ export class ApiClient {
 
   get baseUrl(): string {
     return this.options.baseUrl;
+  }
+
+  /**
+   * How many times faster than the real service the service at hand runs, as its latest answer said (a
+   * simulator's); undefined for the real service, or before the first answer.
+   */
+  get serviceSpeed(): number | undefined {
+    return this.speed;
   }
 
   /**
@@ -210,6 +232,11 @@ export class ApiClient {
       }
     }
     this.options.onExchange?.({ method, path: url.pathname, status: res.statusCode, ms: performance.now() - started });
+    const speed = speedIn(res.headers[SERVICE_SPEED_HEADER]);
+    if (speed !== undefined && speed !== this.speed) {
+      this.speed = speed;
+      this.options.onServiceSpeed?.(speed);
+    }
     return { status: res.statusCode, body, headers: res.headers };
   }
 

@@ -9,7 +9,7 @@ import { resolveEndpoint } from "./endpoint.js";
 import { Interrupts } from "./interrupts.js";
 import type { RunContext } from "./program.js";
 import type { RunRequest } from "./run-options.js";
-import { type EngineEvent, type EventSink, InterruptedError, openRun, type Planned, planRun, type Run, type RunOptions } from "../engine/index.js";
+import { type EngineEvent, type EventSink, InterruptedError, openRun, type PaceNotice, type Planned, planRun, type Run, type RunOptions } from "../engine/index.js";
 
 /** Where a command's engine events, diagnostics and --debug traces go. */
 export interface Reporter {
@@ -113,6 +113,7 @@ export async function withRun(
       resolveEndpoint,
       ...(ctx.debug ? { onExchange: (e) => reporter.trace(`[debug] ${e.method} ${e.path} -> ${e.status} (${Math.round(e.ms)} ms)`) } : {}),
       ...(ctx.debug ? { onRetry: (e) => reporter.trace(`[debug] retrying ${e.method} ${e.path} in ${e.delayMs} ms (${e.reason}, attempt ${e.attempt})`) } : {}),
+      ...(ctx.debug ? { onPace: (e) => reporter.trace(paceTrace(e)) } : {}),
       signal: interrupts.signal,
     });
     if (!opened.ok) return interrupts.exitCode ?? 1;
@@ -131,6 +132,26 @@ export async function withRun(
   } finally {
     reporter.close();
     interrupts.uninstall();
+  }
+}
+
+/** What a simulator said of its speed, and the polling the run follows from then on. */
+function paceTrace(e: PaceNotice): string {
+  const said = `[debug] the service says it runs ${e.speed} times as fast as the real one (X-Simulator-Speed)`;
+  const interval = `every ${e.minIntervalMs} ms at first`;
+  switch (e.setBy) {
+    case "X-Simulator-Speed":
+      return `${said}: polling ${interval}`;
+    case "NETFORM_POLL_INTERVAL_MS":
+      return `${said}; NETFORM_POLL_INTERVAL_MS sets the polling instead: ${interval}`;
+    case "embedded":
+      return `${said}; the embedded simulator's speed sets the polling: ${interval}`;
+    case "real-service":
+      return `${said}; polling at the real service's pace: ${interval}`;
+    default: {
+      const unreachable: never = e.setBy;
+      return unreachable;
+    }
   }
 }
 

@@ -158,7 +158,7 @@ export async function applyPlan(applyInput: ApplyInput): Promise<ApplyOutcome> {
   const input: StepContext = {
     ...applyInput,
     poller: new Poller(ctx, applyInput.session.poll),
-    times: new TransitionTimes(KIND_TYPICAL_SECONDS, applyInput.store.state.timings, paceOf(applyInput.session.poll)),
+    times: new TransitionTimes(KIND_TYPICAL_SECONDS, applyInput.store.state.timings, () => paceOf(applyInput.session.poll)),
     records: new Recorder(applyInput.store, applyInput.hash),
     creates: new CreateBatcher(ctx, turns),
     turns,

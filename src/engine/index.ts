@@ -17,4 +17,4 @@ export { hasChanges } from "../plan/index.js";
 export { checkPlanFile, readPlanFile, savedPaths, savePlanFile, type PlanFile } from "./plan-file.js";
 export { planCost, stateCost, PriceBook, type RecordedCost, type StateCost } from "./pricing.js";
 export { Poller, REAL_SERVICE_POLLING, type PollSettings } from "./wait.js";
-export type { Endpoint, EndpointResolver } from "./session.js";
+export type { Endpoint, EndpointResolver, PaceNotice } from "./session.js";

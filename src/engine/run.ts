@@ -30,7 +30,7 @@ import { applicableMoves, markMoves, recordRefactoring, stateAfterMoves } from "
 import { fromState, refresh } from "./refresh.js";
 import { assessRisks } from "./risks.js";
 import { reconciledHashes, redactor, secretHasher, secretValues, type SecretHasher } from "./secrets.js";
-import { openSession, type EndpointResolver, type Session } from "./session.js";
+import { openSession, type EndpointResolver, type PaceNotice, type Session } from "./session.js";
 import { backendSettings, defaultStatePath, loadStore, stateAccess } from "./state-access.js";
 import { TransitionTimes } from "./transition-times.js";
 import { paceOf } from "./wait.js";
@@ -57,6 +57,7 @@ export interface RunOptions {
   resolveEndpoint: EndpointResolver;
   onExchange?: (e: { method: string; path: string; status: number; ms: number }) => void;
   onRetry?: (e: RetryNotice) => void;
+  onPace?: (e: PaceNotice) => void;
   /** Aborted to interrupt the run (its reason the signal's name): every phase honours it. */
   signal?: AbortSignal;
 }
@@ -155,6 +156,7 @@ export async function openRun(options: RunOptions): Promise<Opened> {
       env: options.env,
       resolveEndpoint: options.resolveEndpoint,
       ...(options.onExchange ? { onExchange: options.onExchange } : {}),
+      ...(options.onPace ? { onPace: options.onPace } : {}),
       onRetry: (e) => {
         // Told however the run is shown: a wait the service asked for is otherwise silence.
         if (e.rateLimited) options.emit({ type: "rate_limited", method: e.method, path: e.path, retryInMs: e.delayMs });
@@ -311,7 +313,7 @@ export async function planRun(run: Run, given: PlanRequest, emit: EventSink): Pr
 function estimatedDuration(run: Run, plan: Plan): DurationEstimate | undefined {
   const state = run.store.state;
   const { graph, steps } = stepGraph(plan, configGraph(run.config), state.resources, run.session.kinds);
-  return estimateDuration(graph, steps, new TransitionTimes(KIND_TYPICAL_SECONDS, state.timings, paceOf(run.session.poll)));
+  return estimateDuration(graph, steps, new TransitionTimes(KIND_TYPICAL_SECONDS, state.timings, () => paceOf(run.session.poll)));
 }
 
 export async function applyRun(run: Run, planned: Planned, emit: EventSink, operation: "apply" | "destroy"): Promise<ApplyOutcome> {

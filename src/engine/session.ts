@@ -27,8 +27,22 @@ export interface Session {
   api: ApiClient;
   ctx: KindContext;
   kinds: ReadonlyMap<string, KindHandler>;
+  /** How fast to poll; its interval follows what a simulator says of its speed once it has said it. */
   poll: PollSettings;
   close(): Promise<void>;
+}
+
+/**
+ * What sets the smallest polling interval: the real service's pace; the user's NETFORM_POLL_INTERVAL_MS; the
+ * speed of the embedded simulator, known before any request; or the speed a simulator says in its answers.
+ */
+export type PaceSource = "real-service" | "NETFORM_POLL_INTERVAL_MS" | "embedded" | "X-Simulator-Speed";
+
+/** A service that said its speed, and the polling the session follows from then on. */
+export interface PaceNotice {
+  speed: number;
+  minIntervalMs: number;
+  setBy: PaceSource;
 }
 
 export interface SessionOptions {
@@ -37,6 +51,7 @@ export interface SessionOptions {
   resolveEndpoint: EndpointResolver;
   onExchange?: (e: { method: string; path: string; status: number; ms: number }) => void;
   onRetry?: (e: RetryNotice) => void;
+  onPace?: (e: PaceNotice) => void;
 }
 
 function credentialsFrom(env: NodeJS.ProcessEnv): Credentials {
@@ -69,8 +84,22 @@ export async function openSession(config: Configuration, options: SessionOptions
   }
   const resolved = await options.resolveEndpoint(endpoint, { statePath: options.statePath, env: options.env });
   // A simulator running `speed` times faster is polled that much sooner.
-  const minIntervalMs = resolved.speed ? Math.max(5, REAL_SERVICE_POLLING.minIntervalMs / resolved.speed) : firstPoll !== undefined ? Number(firstPoll) : REAL_SERVICE_POLLING.minIntervalMs;
-  const poll: PollSettings = { ...REAL_SERVICE_POLLING, minIntervalMs };
+  const forSpeed = (speed: number) => Math.max(5, REAL_SERVICE_POLLING.minIntervalMs / speed);
+  const pace = (): { setBy: PaceSource; minIntervalMs: number } => {
+    if (resolved.speed) return { setBy: "embedded", minIntervalMs: forSpeed(resolved.speed) };
+    if (firstPoll !== undefined) return { setBy: "NETFORM_POLL_INTERVAL_MS", minIntervalMs: Number(firstPoll) };
+    const said = api.serviceSpeed;
+    if (said !== undefined) return { setBy: "X-Simulator-Speed", minIntervalMs: forSpeed(said) };
+    return { setBy: "real-service", minIntervalMs: REAL_SERVICE_POLLING.minIntervalMs };
+  };
+  // Read each time it is used: a simulator says its speed in its answers, the first of which (the token's)
+  // comes after the session is open, and the run's polling follows it from then on.
+  const poll: PollSettings = {
+    ...REAL_SERVICE_POLLING,
+    get minIntervalMs() {
+      return pace().minIntervalMs;
+    },
+  };
   let credentials: Credentials;
   try {
     credentials = resolved.credentials ?? credentialsFrom(options.env);
@@ -89,6 +118,7 @@ export async function openSession(config: Configuration, options: SessionOptions
     sleep: (ms) => delay(ms, undefined, { signal: closing.signal }),
     ...(options.onExchange ? { onExchange: options.onExchange } : {}),
     ...(options.onRetry ? { onRetry: options.onRetry } : {}),
+    ...(options.onPace ? { onServiceSpeed: (speed: number) => options.onPace!({ speed, ...pace() }) } : {}),
   });
   return {
     endpoint,

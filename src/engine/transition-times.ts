@@ -23,18 +23,19 @@ export interface TypicalTime {
 export class TransitionTimes {
   /**
    * `pace` scales the kinds' defaults, which are the real service's times, to the service at hand (a
-   * simulator five times faster: 0.2); learned times were measured against it already.
+   * simulator five times faster: 0.2); learned times were measured against it already. It is read at each
+   * use: a simulator says its speed in its first answer, which may come after the times are first needed.
    */
   constructor(
     private readonly defaults: ReadonlyMap<string, TypicalSeconds>,
     private readonly learned: Readonly<Timings> = {},
-    private readonly pace = 1,
+    private readonly pace: () => number = () => 1,
   ) {}
 
   typical(kind: string, operation: Operation): TypicalTime {
     const learned = this.learned[kind]?.[operation];
     if (learned) return { seconds: learned.seconds, learned: true };
-    return { seconds: (this.defaults.get(kind)?.[operation] ?? 0) * this.pace, learned: false };
+    return { seconds: (this.defaults.get(kind)?.[operation] ?? 0) * this.pace(), learned: false };
   }
 }
 

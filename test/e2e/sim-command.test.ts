@@ -1,17 +1,17 @@
 // `netform sim`: the simulator users rehearse on, run as a command. It prints where it listens, serves
-// an apply made against it, keeps its world in --data across restarts, stops cleanly on a signal, and
-// refuses a port in use with what to do.
+// an apply made against it, keeps its world in --data across restarts, stops cleanly on a signal, says its
+// pace so that netform polls it at that pace with no setting, and refuses a port in use with what to do.
 
-import { existsSync } from "node:fs";
+import { cpSync, existsSync } from "node:fs";
 import { createServer } from "node:net";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { netform, simEnv, start, workspace, type CliResult } from "./cli.js";
+import { EXAMPLES, netform, simEnv, start, workspace, type CliResult } from "./cli.js";
 import { CONFIG_HEADER, out } from "./service.js";
 
 /** Starts `netform sim` and resolves with its URL once its banner says where it listens. */
-async function startSim(cwd: string, args: string[]): Promise<{ url: string; stop(): Promise<CliResult> }> {
-  const { child, done } = start(["sim", "--port", "0", "--speed", "1000", ...args], { cwd, env: { NO_COLOR: "1" } });
+async function startSim(cwd: string, args: string[], speed = "1000"): Promise<{ url: string; stop(): Promise<CliResult> }> {
+  const { child, done } = start(["sim", "--port", "0", "--speed", speed, ...args], { cwd, env: { NO_COLOR: "1" } });
   const url = await new Promise<string>((resolve, reject) => {
     let seen = "";
     child.stdout!.on("data", (d: Buffer) => {
@@ -55,6 +55,37 @@ describe("netform sim", () => {
       expect(planned.code, out(planned)).toBe(0);
     } finally {
       expect((await second.stop()).code).toBe(0);
+    }
+  });
+
+  it("is rehearsed on at its own pace: the CI examples' plan, apply of that plan, and clean plan, with no polling setting", { timeout: 120_000 }, async () => {
+    // The CI examples' rehearse job: the configuration whose secrets their workflows name (examples/edge-vpn),
+    // against `netform sim` as a process of its own, and no NETFORM_POLL_INTERVAL_MS. At the real service's
+    // pace netform would first look at its devices after minutes; the simulator says it runs 200 times as fast.
+    const ws = workspace();
+    cpSync(join(EXAMPLES, "edge-vpn"), ws.dir, { recursive: true });
+    const sim = await startSim(ws.dir, [], "200");
+    try {
+      const env: Record<string, string> = { ...simEnv(sim.url), BRANCH_A_PSK: "rehearsal-psk-4e2a", BRANCH_A_BGP_PASSWORD: "rehearsalBgp42" };
+      delete env.NETFORM_POLL_INTERVAL_MS;
+      const run = (...args: string[]) => netform(args, { cwd: ws.dir, env });
+
+      const planned = await run("plan", "--out", "plan.bin", "--format", "json");
+      expect(planned.code, out(planned)).toBe(0);
+      // The plan's estimate is weighed at the pace the simulator said: the edge pair alone takes about 11 min on the real service.
+      const estimate = (JSON.parse(planned.stdout) as { estimatedDuration: { seconds: number; chain: string[] } }).estimatedDuration;
+      expect(estimate.chain).toContain("devices.edge");
+      expect(estimate.seconds).toBeLessThan(60);
+
+      const applied = await run("apply", "plan.bin", "--debug");
+      expect(applied.code, out(applied)).toBe(0);
+      expect(applied.stdout).toContain("Apply complete! Resources: 9 added");
+      expect(applied.stderr).toContain("[debug] the service says it runs 200 times as fast as the real one (X-Simulator-Speed): polling every 5 ms at first");
+
+      const again = await run("plan", "--detailed-exitcode");
+      expect(again.code, out(again)).toBe(0);
+    } finally {
+      expect((await sim.stop()).code).toBe(0);
     }
   });
 

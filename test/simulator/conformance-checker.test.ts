@@ -50,6 +50,14 @@ describe("conformance checker", () => {
     expect(checkExchange(exchange("GET", "/internetAccess/v1/signaturePolicies", 200, { anything: true }))).toBeUndefined();
   });
 
+  it("checks the media type a response is documented with, charset included", () => {
+    // The service profiles' answers are documented as application/json; charset=UTF-8.
+    const profiles = { pagination: { offset: 0, limit: 20, total: 0 }, data: [] };
+    expect(checkExchange(exchange("GET", "/fabric/v4/serviceProfiles", 200, profiles, "application/json;charset=utf-8"))).toBeUndefined();
+    expect(checkExchange(exchange("GET", "/fabric/v4/serviceProfiles", 200, profiles))?.errors.join()).toMatch(/documented as application\/json; charset=UTF-8, served as application\/json$/);
+    expect(checkExchange(exchange("GET", "/fabric/v4/routeFilters/x", 200, {}, "application/json; charset=UTF-8"))?.errors.join()).toMatch(/documented as application\/json, served as/);
+  });
+
   it("lets a named exception allow an undocumented status, and still checks the body it carries", () => {
     // 401: every device-service operation needs a bearer token, though GET /ne/v1/devices documents only 200 and 500.
     expect(checkExchange(exchange("GET", "/ne/v1/devices", 401, DEVICE_ERROR))).toBeUndefined();

@@ -108,6 +108,14 @@ paths:
                 $ref: '#/components/schemas/Thing'
         "204":
           description: nothing to say
+  /fabric/v4/things:
+    get:
+      responses:
+        "200":
+          content:
+            application/json; charset=UTF-8:
+              schema:
+                $ref: '#/components/schemas/Thing'
 components:
   schemas:
     Thing:
@@ -174,7 +182,7 @@ function descriptionTree(): { dir: string; out: string; write(file: string, text
 }
 
 describe("npm run conformance:snapshot", () => {
-  it("keeps each documented response's facts, drops the prose, and gathers what they reach in one table", () => {
+  it("keeps each documented response's facts (a media type other than application/json among them), drops the prose, and gathers what they reach in one table", () => {
     const tree = descriptionTree();
     const made = runScript(["--from", tree.dir, "--out", tree.out]);
     expect(made.code, made.stderr).toBe(0);
@@ -182,6 +190,7 @@ describe("npm run conformance:snapshot", () => {
 
     expect(snapshot.operations).toEqual([
       { method: "GET", template: "/fabric/v4/things/{id}", responses: { "200": { $ref: "#/definitions/fabricv4.Thing" }, "204": null } },
+      { method: "GET", template: "/fabric/v4/things", responses: { "200": { $ref: "#/definitions/fabricv4.Thing" } }, mediaTypes: { "200": "application/json; charset=UTF-8" } },
       { method: "GET", template: "/ne/v1/widgets", responses: { "200": { $ref: "#/definitions/networkedgev1.Widgets" } } },
       { method: "DELETE", template: "/metal/v1/api-keys/{id}", responses: { "204": null } },
       { method: "DELETE", template: "/metal/v1/projects/{id}/api-keys", responses: { "204": null } },

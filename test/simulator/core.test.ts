@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { createSimulator, parseFaultSpec, type Exchange } from "../../src/simulator/index.js";
+import { SPEED_HEADER, createSimulator, parseFaultSpec, type Exchange } from "../../src/simulator/index.js";
 import { useSimulator } from "../support/sim.js";
 
 const t = useSimulator();
@@ -74,6 +74,21 @@ describe("bad input never crashes the server", () => {
     expect(malformed.body.error_code).toBe("EQ-3046116");
     const wrongType = await t.call("POST", "/oauth2/v1/token", { client: "none", raw: "hello", contentType: "text/plain" });
     expect(wrongType.status).toBe(415);
+  });
+});
+
+describe("the simulator's pace", () => {
+  it("says its speed on every answer: a token, an object, an error, a path it does not serve, the control API", async () => {
+    const answers = [
+      await t.call("POST", "/oauth2/v1/token", { client: "none", body: { grant_type: "client_credentials", client_id: "demo-client", client_secret: "demo-secret" } }),
+      await t.call("GET", "/fabric/v4/metros/DC"),
+      await t.call("GET", "/fabric/v4/metros", { client: "none" }),
+      await t.call("GET", "/ne/v1/nothingHere"),
+      await t.call("GET", "/__sim/health"),
+    ];
+    expect(answers.map((a) => a.status)).toEqual([200, 200, 401, 404, 200]);
+    // useSimulator starts it at speed 1000.
+    for (const answer of answers) expect(answer.headers.get(SPEED_HEADER)).toBe("1000");
   });
 });
 

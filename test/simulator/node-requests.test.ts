@@ -5,7 +5,7 @@
 import { request } from "node:http";
 import { Readable } from "node:stream";
 import { serve, type ServerType } from "@hono/node-server";
-import { Hono } from "hono";
+import { Hono, type Context } from "hono";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { limitBodySize, readBodyText, MAX_BODY_BYTES } from "../../src/simulator/core/body.js";
 import { requestHeader, type SimEnv } from "../../src/simulator/core/context.js";
@@ -16,7 +16,9 @@ describe("the body text read from the socket", () => {
   const app = new Hono<SimEnv>();
   app.use("*", limitBodySize());
   // Reads twice, as two helpers of one request might: the socket gives the body once.
-  app.post("/echo", async (c) => c.json({ first: await readBodyText(c), again: await readBodyText(c) }));
+  const echo = async (c: Context<SimEnv>) => c.json({ first: await readBodyText(c), again: await readBodyText(c) });
+  app.post("/echo", echo);
+  app.delete("/echo", echo);
   app.get("/header", (c) => c.json({ fromNode: requestHeader(c, "x-tag") ?? null, fromHono: c.req.header("x-tag") ?? null }));
   app.onError((error, c) => c.json({ error: error instanceof SimError ? error.details[0]?.reason : String(error) }, 400));
   let server: ServerType;
@@ -71,6 +73,21 @@ describe("the body text read from the socket", () => {
     expect(res.body).toEqual({ first: '{"a":1}', again: '{"a":1}' });
   });
 
+  it("ends on a request with a Content-Type and no body at all (neither a length nor chunks)", async () => {
+    // Node sends a DELETE with no body without Content-Length or Transfer-Encoding: the body has ended
+    // before anything reads it, which a reader waiting for its 'end' would wait for forever.
+    const res = await new Promise<{ status: number; body: unknown }>((resolve, reject) => {
+      const req = request({ host: "127.0.0.1", port, path: "/echo", method: "DELETE", headers: { "content-type": "application/json" }, agent: false }, (res) => {
+        let text = "";
+        res.on("data", (chunk: Buffer) => (text += chunk));
+        res.on("end", () => resolve({ status: res.statusCode ?? 0, body: JSON.parse(text) }));
+      });
+      req.on("error", reject);
+      req.end();
+    });
+    expect(res).toEqual({ status: 200, body: { first: "", again: "" } });
+  });
+
   it("refuses a body over 5 MB by its declared length without reading it", async () => {
     const res = await post([Buffer.from("{}")], MAX_BODY_BYTES + 1);
     expect(res).toEqual({ status: 400, body: { error: "the request body is larger than 5 MB" } });
@@ -100,6 +117,29 @@ describe("the body text read from the socket", () => {
 
 describe("bodies sent to the simulator", () => {
   const t = useSimulator();
+
+  it("answers DELETE /ne/v1/devices/{uuid} sent with a Content-Type and no body: the deletion info is optional", async () => {
+    const created = await t.call("POST", "/ne/v1/devices", {
+      body: {
+        deviceTypeCode: "C8000V", metroCode: "DC", packageCode: "network-essentials", version: "17.11.01a", licenseMode: "SUB",
+        deviceManagementType: "PROVIDER-CONFIGURED", core: 2, termlength: 12, notifications: ["netops@example.com"], accountNumber: 270848, virtualDeviceName: "edge-1",
+      },
+    });
+    await t.waitFor(`/ne/v1/devices/${created.body.uuid}`, "/status", "PROVISIONED");
+    const token = await t.token();
+    const url = new URL(t.url);
+    const status = await new Promise<number>((resolve, reject) => {
+      const headers = { "content-type": "application/json", authorization: `Bearer ${token}` };
+      const req = request({ host: url.hostname, port: url.port, path: `/ne/v1/devices/${created.body.uuid}`, method: "DELETE", headers, agent: false }, (res) => {
+        res.resume();
+        res.on("end", () => resolve(res.statusCode ?? 0));
+      });
+      req.on("error", reject);
+      req.end();
+    });
+    expect(status).toBe(204);
+    expect((await t.call("GET", `/ne/v1/devices/${created.body.uuid}`)).body.status).toBe("DEPROVISIONING");
+  });
 
   it("refuses a chunked body over 5 MB with EQ-2012012, as one of declared length", async () => {
     const chunks = [new TextEncoder().encode(" ".repeat(MAX_BODY_BYTES)), new TextEncoder().encode("{}")];

@@ -145,9 +145,16 @@ export const STATUS_EXCEPTIONS: StatusException[] = [
     reason: "every other Fabric create that names a project documents 403 for a project the caller may not use (POST /fabric/v4/connections, POST /fabric/v4/routeFilters); the port order's description lists no 403",
   },
   {
+    name: "ACL template in a project the caller may not use",
+    statuses: [403],
+    operations: ["POST /ne/v1/aclTemplates"],
+    body: { like: "POST /ne/v1/devices" },
+    reason: "a template made in a project the caller has no access to is refused as a device order naming such a project is (POST /ne/v1/devices documents 403); the template's description lists no 403",
+  },
+  {
     name: "unknown port",
     statuses: [404],
-    operations: ["GET /fabric/v4/ports/{portId}"],
+    operations: ["GET /fabric/v4/ports/{portId}", "PATCH /fabric/v4/ports/{portId}"],
     body: { like: "DELETE /fabric/v4/ports/{portId}" },
     reason: "a port id that names no port the caller can see; DELETE /fabric/v4/ports/{portId} documents 404 for the same id",
   },
@@ -173,6 +180,20 @@ export const STATUS_EXCEPTIONS: StatusException[] = [
     ],
     body: { like: "GET /ne/v1/devices/{uuid}" },
     reason: "a device uuid that names no device the caller can see; GET and DELETE /ne/v1/devices/{uuid} and the device's ACL and interface operations document 404 for the same uuid",
+  },
+  {
+    name: "unknown ACL template",
+    statuses: [404],
+    operations: ["PUT /ne/v1/aclTemplates/{uuid}"],
+    body: { like: "GET /ne/v1/aclTemplates/{uuid}" },
+    reason: "a template uuid that names no template the caller can see; GET and DELETE /ne/v1/aclTemplates/{uuid} document 404 for the same uuid",
+  },
+  {
+    name: "unknown device link group",
+    statuses: [404],
+    operations: ["PATCH /ne/v1/links/{uuid}"],
+    body: { like: "GET /ne/v1/links/{uuid}" },
+    reason: "a uuid that names no device link group the caller can see; GET and DELETE /ne/v1/links/{uuid} document 404 for the same uuid",
   },
   {
     name: "unknown device backup",

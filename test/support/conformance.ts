@@ -102,6 +102,9 @@ function exceptionBody(exception: StatusException, op: Operation, status: string
   return like?.responses[status] ? { pointer: responsePointer(like, status) } : undefined;
 }
 
+/** A media type as compared: case and the spaces around parameters do not matter ("application/json; charset=UTF-8"). */
+const mediaType = (type: string): string => type.toLowerCase().replace(/\s+/g, "");
+
 /** Checks one exchange; returns its violation, or undefined when it conforms or is not covered. */
 export function checkExchange(e: Exchange): Violation | undefined {
   const op = findOperation(e.method, e.path);
@@ -115,6 +118,8 @@ export function checkExchange(e: Exchange): Violation | undefined {
   if (status in op.responses || "default" in op.responses) {
     const documented = status in op.responses ? status : "default";
     if (!op.responses[documented]) return undefined;
+    const documentedType = op.mediaTypes?.[documented] ?? "application/json";
+    if (mediaType(e.contentType) !== mediaType(documentedType)) return violation(`documented as ${documentedType}, served as ${e.contentType || "no content type"}`);
     check = { pointer: responsePointer(op, documented) };
   } else {
     const exception = statusException(operation, e);
@@ -152,8 +157,11 @@ export function conformanceRecorder() {
     assertConforms(): void {
       const found = this.violations();
       if (found.length === 0) return;
-      const shown = found.slice(0, 15).map((v) => `${v.exchange} [${v.operation}]\n    ${v.errors.join("\n    ")}`);
-      throw new Error(`${found.length} responses do not match the official API description:\n${shown.join("\n")}`);
+      // One line per operation and problem: a problem a test meets many times is still one problem to fix.
+      const distinct = new Map<string, Violation>();
+      for (const v of found) distinct.set(`${v.operation}\u0000${v.errors.join("\n")}`, distinct.get(`${v.operation}\u0000${v.errors.join("\n")}`) ?? v);
+      const shown = [...distinct.values()].slice(0, 15).map((v) => `${v.exchange} [${v.operation}]\n    ${v.errors.join("\n    ")}`);
+      throw new Error(`${found.length} responses (${distinct.size} distinct problems) do not match the official API description:\n${shown.join("\n")}`);
     },
   };
 }

@@ -17,6 +17,8 @@ export interface SnapshotOperation {
   template: string;
   /** Documented status (or "default") -> schema of its JSON body, or null when no JSON body is documented. */
   responses: Record<string, Schema | null>;
+  /** Documented status -> its JSON media type, where the description spells it otherwise than application/json. */
+  mediaTypes?: Record<string, string>;
 }
 
 export interface Snapshot {
@@ -50,7 +52,7 @@ function operations() {
   return indexed;
 }
 
-const plain = ({ method, template, responses, index }: Operation): Operation => ({ method, template, responses, index });
+const plain = ({ method, template, responses, mediaTypes, index }: Operation): Operation => ({ method, template, responses, ...(mediaTypes ? { mediaTypes } : {}), index });
 
 /** The operation a concrete request path and method belong to; literal segments win over parameters. */
 export function findOperation(method: string, path: string): Operation | undefined {

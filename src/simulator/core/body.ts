@@ -57,8 +57,10 @@ export function readBodyText(c: Context<SimEnv>): Promise<string> {
   if (!incoming) return c.req.text();
   let text = bodyTexts.get(incoming);
   if (text) return text;
-  // Read already, through the web Request (by `limitBodySize`, for one): hono keeps the text.
-  if (incoming.readableDidRead) return c.req.text();
+  // Read already, through the web Request (by `limitBodySize`, for one): hono keeps the text. A body with
+  // neither length nor chunks (a DELETE with only a Content-Type) ends without a byte, so `readableDidRead`
+  // stays false; the socket then gives no further 'end' to wait for.
+  if (incoming.readableDidRead || incoming.readableEnded) return c.req.text();
   text = readIncoming(incoming);
   bodyTexts.set(incoming, text);
   return text;

@@ -86,6 +86,9 @@ export const ERRORS = {
   routerCreateRejected: { status: 400, code: "EQ-3040060", message: "Create request rejected" },
   routerTransientState: { status: 400, code: "EQ-3040030", message: "Cannot delete Fabric Cloud Router in transient state" },
   routerInvalidOperation: { status: 400, code: "EQ-3044011", message: "Invalid argument passed" },
+  // validateRoutingProtocol's two examples; the routing protocol's create refuses an overlapping subnet alike.
+  routerSubnetInvalid: { status: 400, code: "EQ-2041022", message: "Invalid argument value passed." },
+  routerSubnetOverlap: { status: 400, code: "EQ-2041022", message: "The provided subnet is not valid." },
   serviceTokenNotFound: { status: 400, code: "EQ-3034016", message: "Token not found" },
   networkNotFound: { status: 400, code: "EQ-3152004", message: "Invalid input" },
 

@@ -29,6 +29,16 @@ export async function readObject(c: Context<SimEnv>): Promise<JsonObject> {
   return body as JsonObject;
 }
 
+/**
+ * A JSON object body that the operation does not require: undefined when the request carries none, which
+ * clients also say by a Content-Type with an empty body (their default header on every call).
+ */
+export async function readOptionalObject(c: Context<SimEnv>): Promise<JsonObject | undefined> {
+  if (!requestHeader(c, "content-type")) return undefined;
+  if ((await readBodyText(c)).trim() === "") return undefined;
+  return readObject(c);
+}
+
 /** Parses a JSON body that must be an array (PATCH operation lists). */
 export async function readArray(c: Context<SimEnv>): Promise<Json[]> {
   const body = await readJson(c);

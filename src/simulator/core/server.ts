@@ -60,6 +60,13 @@ export interface Simulator {
 
 const API_PREFIXES = ["/fabric/", "/ne/", "/internetAccess/", "/v1/", "/ecx/"];
 
+/**
+ * The header every answer carries with the simulator's speed (SIMULATOR.md: "each answer says the
+ * simulator's pace"): a client that polls the real service's pace against `--speed 200` waits two hundred
+ * times too long. The real service sends no such header.
+ */
+export const SPEED_HEADER = "X-Simulator-Speed";
+
 /** Builds the simulator's app and world without opening a socket (tests may call `app.request`). */
 export function createSimulator(options: SimulatorOptions = {}): Simulator {
   const world = new World({
@@ -87,6 +94,13 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator {
   };
   const tokens = new TokenStore(options.tokenTtlSeconds ?? DEFAULT_TOKEN_TTL_S, options.refreshTokenTtlSeconds ?? DEFAULT_REFRESH_TOKEN_TTL_S);
   const app = new Hono<SimEnv>();
+
+  const speed = String(world.clock.speed);
+  // Set before the answer is made, so that every answer is made with it (errors, the control API, 404s).
+  app.use("*", (c, next) => {
+    c.header(SPEED_HEADER, speed);
+    return next();
+  });
 
   app.use("*", async (c, next) => {
     const started = performance.now();

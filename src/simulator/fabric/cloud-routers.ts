@@ -1,6 +1,6 @@
 // Cloud routers (official: /fabric/v4/routers and /fabric/v4/routerPackages; limits of specification
 // section 8): create, get, search, patch (name, package, notifications, term), delete, and the package
-// catalogue. A router provisions on the clock; a package change reprovisions it; a deleted router stays
+// catalogue; a router's actions, routes, subnet validation and attachment searches are router-operations.ts'. A router provisions on the clock; a package change reprovisions it; a deleted router stays
 // readable as DEPROVISIONED and search leaves it out unless the filter asks about /state. The packages'
 // limits hold at every step: LAB routers per organisation on create and on a change to LAB, connections per
 // router and bandwidth per connection here and when a connection is made or changed (connection-rules.ts),
@@ -14,6 +14,7 @@ import { METRO_BY_CODE } from "../core/metros-data.js";
 import { getPointer, type Json, type JsonObject, type SimObject, type World } from "../core/world.js";
 import { ROUTER_PACKAGE_CODES, ROUTER_PACKAGES, isRouterPackageCode, type RouterPackageCode } from "./cloud-router-packages.js";
 import { accountOf, asEnum, asInteger, asObject, asString, liveConnectionsNaming, locationOf, readNotifications } from "./connection-rules.js";
+import { routerOperationRoutes } from "./router-operations.js";
 import { checkRoutesFit } from "./router-routes.js";
 import { compileSearch, mentions } from "./search.js";
 
@@ -330,6 +331,8 @@ function routes(app: SimApp, world: World): void {
     const page = queryPage(c, PAGE_LIMITS);
     return c.json(paginate(ROUTER_PACKAGE_CODES.map(renderPackage), page, pageLink(c)));
   });
+
+  routerOperationRoutes(app, world);
 
   app.get(`${PACKAGES}/:routerPackageCode`, (c) => {
     rejectUnknownQuery(c, []);

@@ -267,12 +267,17 @@ type NamingPointer = (typeof NAMING_POINTERS)[number];
 
 /**
  * The index the connection rules look connections up in, instead of scanning them all on each request:
- * by the VLAN each side holds on its port, by redundancy group and by the objects its sides name.
+ * by the VLAN each side holds on its port (and by the port), by redundancy group, by the authorisation key
+ * of a side, and by the objects its sides name.
  */
 export const CONNECTION_REFERENCES = "references";
 
 export function* connectionReferences(connection: JsonObject): Iterable<string> {
-  for (const claim of claimsOf(connection)) yield `vlan:${claim.portUuid}:${claim.outer}`;
+  for (const claim of claimsOf(connection)) yield* [`vlan:${claim.portUuid}:${claim.outer}`, `port:${claim.portUuid}`];
+  for (const side of ["aSide", "zSide"]) {
+    const key = getPointer(connection, `/${side}/accessPoint/authenticationKey`);
+    if (typeof key === "string") yield `authKey:${key}`;
+  }
   const group = getPointer(connection, "/redundancy/group");
   if (typeof group === "string") yield `group:${group}`;
   for (const pointer of NAMING_POINTERS) {
@@ -313,12 +318,15 @@ function claimsOf(connection: JsonObject): VlanClaim[] {
   return ["aSide", "zSide"].map((side) => claimAt(getPointer(connection, `/${side}/accessPoint`))).filter((c): c is VlanClaim => c !== undefined);
 }
 
-/** The index of service tokens by the VLAN each side's access point selector names, for `reservingToken`. */
+/** The index of service tokens by the VLAN each side's access point selector names (and by its port), for `reservingToken`. */
 export const TOKEN_VLANS = "vlans";
 
 export function* tokenVlanKeys(token: JsonObject): Iterable<string> {
-  for (const claim of selectorClaims(token)) yield `vlan:${claim.portUuid}:${claim.outer}`;
+  for (const claim of selectorClaims(token)) yield* [`vlan:${claim.portUuid}:${claim.outer}`, `port:${claim.portUuid}`];
 }
+
+/** An unused token holds the VLAN of its selector for the partner it was handed to; one in use leaves it to its connection. */
+const reservesVlan = (token: JsonObject): boolean => token.state === "INACTIVE";
 
 function selectorClaims(token: JsonObject): VlanClaim[] {
   return ["aSide", "zSide"].map((side) => claimAt(getPointer(token, `/connection/${side}/accessPointSelectors/0`))).filter((c): c is VlanClaim => c !== undefined);
@@ -334,7 +342,7 @@ function reservingToken(world: World, claim: VlanClaim, exceptToken?: string): J
     .lookup("serviceTokens", TOKEN_VLANS, `vlan:${claim.portUuid}:${claim.outer}`)
     .filter((o) => o.uuid !== exceptToken)
     .map((o) => world.view(o))
-    .find((token) => token.state === "INACTIVE" && selectorClaims(token).some((other) => overlaps(claim, other)));
+    .find((token) => reservesVlan(token) && selectorClaims(token).some((other) => overlaps(claim, other)));
 }
 
 function overlaps(a: VlanClaim, b: VlanClaim): boolean {
@@ -353,6 +361,58 @@ export function checkVlanFree(world: World, claim: VlanClaim, path: string, exce
   if (taken) fail("invalidProperty", path, `VLAN ${tags} is already used on port ${claim.portUuid} by connection ${String(taken.uuid)}`, claim.outer);
   const reserved = reservingToken(world, claim, exceptToken);
   if (reserved) fail("invalidProperty", path, `VLAN ${tags} on port ${claim.portUuid} is reserved by service token ${String(reserved.uuid)}, which is not used yet`, claim.outer);
+}
+
+/** A VLAN taken on a port, with what takes it: a live connection's side, or an unused service token's selector. */
+export interface PortVlan {
+  linkProtocol: JsonObject;
+  connection?: JsonObject;
+  token?: JsonObject;
+}
+
+/** Every VLAN taken on a port, by the rule `checkVlanFree` enforces: live connections and the unused tokens standing for one. */
+export function vlansOnPort(world: World, portUuid: string): PortVlan[] {
+  const taken: PortVlan[] = [];
+  const on = (accessPoint: Json | undefined) => (getPointer(accessPoint, "/port/uuid") === portUuid ? ((getPointer(accessPoint, "/linkProtocol") ?? { type: "UNTAGGED" }) as JsonObject) : undefined);
+  for (const connection of liveConnections(world, `port:${portUuid}`)) {
+    for (const side of ["aSide", "zSide"]) {
+      const linkProtocol = on(getPointer(connection, `/${side}/accessPoint`));
+      if (linkProtocol) taken.push({ linkProtocol, connection });
+    }
+  }
+  for (const token of world.lookup("serviceTokens", TOKEN_VLANS, `port:${portUuid}`).map((o) => world.view(o)).filter(reservesVlan)) {
+    for (const side of ["aSide", "zSide"]) {
+      const linkProtocol = on(getPointer(token, `/connection/${side}/accessPointSelectors/0`));
+      if (linkProtocol) taken.push({ linkProtocol, token });
+    }
+  }
+  return taken;
+}
+
+/**
+ * An authorisation key is the seller's, for one service profile (a cloud account's key for its provider):
+ * the connections made with it bind it to that profile, and to the seller region they name. A profile whose
+ * configuration requires a key refuses a connection without one. Returns the live connections made with it.
+ */
+export function checkAuthenticationKey(world: World, profile: JsonObject, key: string | undefined, sellerRegion: string | undefined, path: string): JsonObject[] {
+  if (key === undefined) {
+    if (getPointer(profile, "/accessPointTypeConfigs/0/authenticationKey/required") === true) {
+      fail("missingProperty", path, `service profile ${String(profile.name)} needs the authorisation key of the seller's account`);
+    }
+    return [];
+  }
+  if (key.trim() === "") return fail("invalidProperty", path, "the authorisation key must not be empty");
+  const made = liveConnections(world, `authKey:${key}`);
+  for (const connection of made) {
+    const side = ["aSide", "zSide"].map((s) => getPointer(connection, `/${s}/accessPoint`) as JsonObject | undefined).find((ap) => ap?.authenticationKey === key);
+    const boundProfile = getPointer(side, "/profile/uuid");
+    if (boundProfile !== profile.uuid) fail("invalidProperty", path, `the authorisation key is for service profile ${String(boundProfile)}, not ${String(profile.uuid)}`);
+    const boundRegion = side?.sellerRegion;
+    if (sellerRegion !== undefined && typeof boundRegion === "string" && boundRegion !== sellerRegion) {
+      fail("invalidProperty", path, `the authorisation key is for seller region ${boundRegion}, not ${sellerRegion}`);
+    }
+  }
+  return made;
 }
 
 /**
@@ -514,11 +574,21 @@ export function portReference(port: JsonObject): JsonObject {
   };
 }
 
+/**
+ * A port and the VLAN a link protocol takes on it, checked as a connection's COLO end is: the port active,
+ * the protocol its encapsulation, the tags in range (`path` is the access point's).
+ */
+export function claimOnPort(ctx: RuleContext, portUuid: Json | undefined, linkProtocol: Json | undefined, path: string, portBased: boolean): { port: JsonObject; linkProtocol?: JsonObject; claim: VlanClaim } {
+  const port = resolvePort(ctx, portUuid, `${path}/port/uuid`);
+  const encapsulation = String(getPointer(port, "/encapsulation/type") ?? "DOT1Q");
+  const lp = coloLinkProtocol(linkProtocol, encapsulation, `${path}/linkProtocol`, portBased);
+  const claim: VlanClaim = { portUuid: String(port.uuid), outer: lp.outer, ...(lp.inner === undefined ? {} : { inner: lp.inner }) };
+  return { port, ...(lp.body ? { linkProtocol: lp.body } : {}), claim };
+}
+
 function coloSide(ctx: RuleContext, ap: JsonObject, path: string, portBased: boolean): ResolvedSide {
   const portRef = asObject(ap.port, `${path}/port`)!;
-  const port = resolvePort(ctx, portRef.uuid, `${path}/port/uuid`);
-  const encapsulation = String(getPointer(port, "/encapsulation/type") ?? "DOT1Q");
-  const lp = coloLinkProtocol(ap.linkProtocol, encapsulation, `${path}/linkProtocol`, portBased);
+  const { port, linkProtocol, claim } = claimOnPort(ctx, portRef.uuid, ap.linkProtocol, path, portBased);
   const metroCode = getPointer(port, "/location/metroCode");
   // A stated location is the port's metro; the port decides, so another metro is a mistake to report.
   const stated = asObject(ap.location, `${path}/location`, false);
@@ -526,18 +596,17 @@ function coloSide(ctx: RuleContext, ap: JsonObject, path: string, portBased: boo
   if (statedMetro !== undefined && typeof metroCode === "string" && statedMetro !== metroCode) {
     fail("invalidProperty", `${path}/location/metroCode`, `port ${String(port.uuid)} is in ${metroCode}, not ${statedMetro}`, statedMetro);
   }
-  const portUuid = String(port.uuid);
   return {
     body: {
       type: "COLO",
       port: portReference(port),
-      ...(lp.body ? { linkProtocol: lp.body } : {}),
+      ...(linkProtocol ? { linkProtocol } : {}),
       ...(typeof metroCode === "string" ? { location: locationOf(metroCode) } : {}),
       account: accountOf(ctx.principal),
     },
     ...(typeof metroCode === "string" ? { metroCode } : {}),
-    portUuid,
-    vlan: { portUuid, outer: lp.outer, ...(lp.inner === undefined ? {} : { inner: lp.inner }) },
+    portUuid: claim.portUuid,
+    vlan: claim,
   };
 }
 
@@ -588,6 +657,9 @@ function profileSide(ctx: RuleContext, ap: JsonObject, path: string): ResolvedSi
   }
   const lp = ap.linkProtocol === undefined ? undefined : deviceLinkProtocol(ap.linkProtocol, `${path}/linkProtocol`);
   const peeringType = asEnum(ap.peeringType, ["PRIVATE", "MICROSOFT", "PUBLIC", "MANUAL"], `${path}/peeringType`, false);
+  const authenticationKey = asString(ap.authenticationKey, `${path}/authenticationKey`, false);
+  const sellerRegion = typeof ap.sellerRegion === "string" ? ap.sellerRegion : undefined;
+  checkAuthenticationKey(ctx.world, profile, authenticationKey, sellerRegion, `${path}/authenticationKey`);
   return {
     body: {
       type: "SP",
@@ -595,8 +667,8 @@ function profileSide(ctx: RuleContext, ap: JsonObject, path: string): ResolvedSi
       profile: { href: `/fabric/v4/serviceProfiles/${uuid}`, type: "L2_PROFILE", uuid, ...(typeof profile.name === "string" ? { name: profile.name } : {}) },
       location: locationOf(metroCode),
       ...(lp ? { linkProtocol: lp } : {}),
-      ...(typeof ap.sellerRegion === "string" ? { sellerRegion: ap.sellerRegion } : {}),
-      ...(typeof ap.authenticationKey === "string" ? { authenticationKey: ap.authenticationKey } : {}),
+      ...(sellerRegion === undefined ? {} : { sellerRegion }),
+      ...(authenticationKey === undefined ? {} : { authenticationKey }),
     },
     metroCode,
     profile,

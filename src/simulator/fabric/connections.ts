@@ -1,7 +1,8 @@
-// Virtual connections (sections 2.5, 3.3 and 4.5): create, read, patch, delete, actions and search
-// under /fabric/v4/connections. A connection is created PENDING_AUTO_APPROVAL and provisions on the
+// Virtual connections (sections 2.5, 3.3 and 4.5): create, read, patch, delete, actions, search and
+// validate under /fabric/v4/connections. A connection is created PENDING_AUTO_APPROVAL and provisions on the
 // clock; deletion deprovisions it on the clock and leaves it readable as DEPROVISIONED. The rules
-// that a request must meet live in connection-rules.ts, the search in connection-search.ts.
+// that a request must meet live in connection-rules.ts, the search in connection-search.ts, the validation
+// of one end in connection-validate.ts.
 
 import type { Context } from "hono";
 import { iso } from "../core/clock.js";
@@ -41,6 +42,7 @@ import {
   type VlanClaim,
 } from "./connection-rules.js";
 import { defineSearchIndexes, searchConnections } from "./connection-search.js";
+import { connectionValidateRoutes } from "./connection-validate.js";
 import { cloneJson, getPointer, type Json, type JsonObject, type SimObject, type World } from "../core/world.js";
 
 const KIND = "connections";
@@ -457,6 +459,8 @@ function routes(app: SimApp, world: World): void {
     const { page, sort } = searchConnections(world, c.get("principal"), await readObject(c));
     return pageResponse(c, page, { sort });
   });
+
+  connectionValidateRoutes(app, world);
 
   app.get(`${BASE}/:connectionId`, (c) => {
     rejectUnknownQuery(c, ["direction"]);

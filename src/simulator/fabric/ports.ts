@@ -1,9 +1,11 @@
 // Ports (sections 2.14 and 4.13) and the service profiles clients connect to: port orders (with dryRun,
 // which validates and echoes without creating), the order's provisioning on the clock, the changes the
-// official description's PATCH allows (name, encapsulation, link aggregation), the port's release, port
-// lists, search and look-up, and the seeded service profiles. Objects of projects the caller cannot see do
-// not exist for it.
+// official description's PATCH allows (name, encapsulation, link aggregation), physical ports added to a
+// link aggregation group (addToLag), the VLANs in use on a port (getVlans), the port's release, port lists,
+// search and look-up, and the seeded service profiles. Objects of projects the caller cannot see do not
+// exist for it.
 
+import { createHash } from "node:crypto";
 import { ACCOUNTS } from "../core/auth.js";
 import { fail } from "../core/errors.js";
 import { canSee, findVisible, projectFor, type Area, type Principal } from "../core/context.js";
@@ -12,6 +14,7 @@ import { metroHref } from "./metros.js";
 import { bodyPage, changeLogUpdate, compileFilter, newChangeLog, pageLink, paginate, queryPage, readArray, readObject, rejectUnknownQuery, sortBy, sortedPage } from "../core/http.js";
 import { METRO_BY_CODE } from "../core/metros-data.js";
 import type { Json, JsonObject, SimObject, World } from "../core/world.js";
+import { vlansOnPort, type PortVlan } from "./connection-rules.js";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const IBX = /^([A-Z]{2})\d{1,2}$/;
@@ -223,13 +226,13 @@ function checkDate(parent: JsonObject, key: string, at: string): number | undefi
 }
 
 /** The order block: purchase order and signature; returns it as submitted, numbers as the strings they are. */
-function checkOrder(body: JsonObject): JsonObject {
-  const order = objectAt(body, "order", "") ?? {};
+function checkOrder(body: JsonObject, where = ""): JsonObject {
+  const order = objectAt(body, "order", where) ?? {};
   let purchaseOrder: JsonObject | undefined;
-  stringAt(order, "customerReferenceId", "/order");
-  const po = objectAt(order, "purchaseOrder", "/order");
+  stringAt(order, "customerReferenceId", `${where}/order`);
+  const po = objectAt(order, "purchaseOrder", `${where}/order`);
   if (po) {
-    const at = "/order/purchaseOrder";
+    const at = `${where}/order/purchaseOrder`;
     const type = enumAt(po, "type", at, ["NEW", "EXISTING", "BLANKET", "EXEMPTION"], true)!;
     for (const key of ["number", "amount"]) {
       const v = po[key];
@@ -241,9 +244,9 @@ function checkOrder(body: JsonObject): JsonObject {
     if (start !== undefined && end !== undefined && end <= start) fail("invalidProperty", `${at}/endDate`, "endDate must be later than startDate");
     purchaseOrder = { ...po, ...(po.number == null ? {} : { number: String(po.number) }), ...(po.amount == null ? {} : { amount: String(po.amount) }) };
   }
-  const signature = objectAt(order, "signature", "/order");
+  const signature = objectAt(order, "signature", `${where}/order`);
   if (signature) {
-    const at = "/order/signature";
+    const at = `${where}/order/signature`;
     const signatory = enumAt(signature, "signatory", at, ["DELEGATE", "SELF", "ACCOUNT_SUPPORT"], true);
     const delegate = objectAt(signature, "delegate", at, signatory === "DELEGATE");
     if (delegate) {
@@ -395,6 +398,112 @@ function readPortChanges(ops: Json[], port: JsonObject): Record<string, Json> {
   return set;
 }
 
+// ── link aggregation and VLANs ────────────────────────────────────────────────────────────
+
+/** The most physical ports one port (a link aggregation group) bundles, as an order may ask for. */
+const MAX_PHYSICAL_PORTS = 8;
+const PHYSICAL_PORT_FIELDS = ["type", "account", "interfaceSpeed", "interfaceType", "tether", "demarcationPoint", "settings", "interface", "notifications", "additionalInfo", "order", "loas"];
+
+/**
+ * The physical ports an addToLag request adds. The description's REMOTE and BMMR examples write a port's LOAs
+ * as an item of their own after it (`{loas: [...]}`): such an item belongs to the port before it.
+ */
+function readPhysicalPorts(body: JsonObject, metro: string, principal: Principal): JsonObject[] {
+  const data = body.data;
+  if (!Array.isArray(data) || data.length === 0) return fail("missingProperty", "/data", "data must list the physical ports to add");
+  const ports: JsonObject[] = [];
+  data.forEach((raw, i) => {
+    const at = `/data/${i}`;
+    if (!isObject(raw)) return fail("invalidProperty", at, "each physical port must be an object");
+    for (const key of Object.keys(raw)) if (!PHYSICAL_PORT_FIELDS.includes(key)) fail("invalidProperty", `${at}/${key}`, `unknown or read-only property ${key}`);
+    if (Object.keys(raw).length === 1 && raw.loas !== undefined && ports.length > 0) {
+      ports[ports.length - 1]!.loas = checkLoas(raw, at);
+      return;
+    }
+    enumAt(raw, "type", at, ["XF_PHYSICAL_PORT"], true);
+    const point = objectAt(raw, "demarcationPoint", at);
+    const ibx = point && stringAt(point, "ibx", `${at}/demarcationPoint`);
+    if (ibx !== undefined && IBX.exec(ibx)?.[1] !== metro) fail("invalidProperty", `${at}/demarcationPoint/ibx`, `the demarcation point must be in the port's metro ${metro}`, ibx);
+    const account = objectAt(raw, "account", at);
+    const accountNumber = account && integerAt(account, "accountNumber", `${at}/account`);
+    if (accountNumber !== undefined && !principal.accountNumbers.includes(accountNumber)) fail("portAccountInvalid", `${at}/account/accountNumber`, `account ${accountNumber} is not an account of ${principal.userName}`, accountNumber);
+    if (account && accountNumber === undefined) stringAt(account, "accountReferenceId", `${at}/account`, true);
+    const notifications = raw.notifications ?? [];
+    if (!Array.isArray(notifications)) return fail("invalidProperty", `${at}/notifications`, "notifications must be an array");
+    notifications.forEach((n, j) => {
+      if (!isObject(n)) return fail("invalidProperty", `${at}/notifications/${j}`, "each notification must be {type, registeredUsers}");
+      enumAt(n, "type", `${at}/notifications/${j}`, NOTIFICATION_TYPES, true);
+      const users = n.registeredUsers;
+      if (!Array.isArray(users) || users.length === 0 || users.some((u) => typeof u !== "string" || u.trim() === "")) {
+        fail("portNotificationInvalid", `${at}/notifications/${j}/registeredUsers`, "registeredUsers must be a non-empty array of user names");
+      }
+    });
+    // Patch panel ports are sent as numbers (the request example) and kept as the strings the answers show.
+    const demarcationPoint = point && Object.fromEntries(Object.entries(point).map(([k, v]) => [k, k.startsWith("patchPanelPort") && typeof v === "number" ? String(v) : v]));
+    ports.push({ ...raw, type: "XF_PHYSICAL_PORT", ...(demarcationPoint ? { demarcationPoint } : {}), order: checkOrder(raw, at), ...(raw.loas === undefined ? {} : { loas: checkLoas(raw, at) }) });
+  });
+  return ports;
+}
+
+function checkLoas(item: JsonObject, at: string): Json[] {
+  const loas = item.loas;
+  if (!Array.isArray(loas) || loas.some((loa) => !isObject(loa) || typeof loa.uuid !== "string")) return fail("invalidProperty", `${at}/loas`, "loas must be a list of {uuid}");
+  return loas;
+}
+
+/**
+ * Adds physical ports to a link aggregation group: they are ordered at once and come into service on the
+ * clock, when the port's bandwidth grows by theirs (addToLag).
+ */
+function addToLag(world: World, principal: Principal, port: SimObject, body: JsonObject): JsonObject[] {
+  checkChangeable(world, port, "extended");
+  const view = world.view(port);
+  if (view.lagEnabled !== true) fail("portLagRequired", "portId", `port ${port.uuid} is not a link aggregation group; set lagEnabled first (PATCH /lagEnabled)`, port.uuid);
+  const added = readPhysicalPorts(body, String((view.location as JsonObject | undefined)?.metroCode ?? ""), principal);
+  const existing = Array.isArray(view.physicalPorts) ? view.physicalPorts : [];
+  const count = (typeof view.physicalPortsCount === "number" ? view.physicalPortsCount : 1) + added.length;
+  if (count > MAX_PHYSICAL_PORTS) fail("invalidProperty", "/data", `a port bundles at most ${MAX_PHYSICAL_PORTS} physical ports; it has ${count - added.length}`, added.length);
+  const ordered = added.map((p) => ({ ...p, uuid: world.uuid(), state: "PROVISIONING", order: { ...(p.order as JsonObject), orderNumber: orderNumber(world), uuid: world.uuid() } }));
+  const speed = typeof view.physicalPortsSpeed === "number" ? view.physicalPortsSpeed : 0;
+  const grown = (field: string) => (typeof view[field] === "number" ? (view[field] as number) : 0) + speed * added.length;
+  const inService: Record<string, Json> = { "/bandwidth": grown("bandwidth"), "/availableBandwidth": grown("availableBandwidth") };
+  ordered.forEach((_, i) => (inService[`/physicalPorts/${existing.length + i}/state`] = "ACTIVE"));
+  world.transition(
+    port,
+    { "/physicalPortsCount": count, "/physicalPorts": [...existing, ...ordered], ...changeLogUpdate(principal, world.nowIso()) },
+    [{ afterMs: PORT_DURATIONS.provisioningMs, set: inService }],
+  );
+  return ordered;
+}
+
+/** A stable identifier for a VLAN a connection or token holds on a port: the service gives each its own. */
+function linkProtocolUuid(holder: string, port: string, linkProtocol: JsonObject): string {
+  const hex = createHash("sha1").update(`${holder}:${port}:${JSON.stringify(linkProtocol)}`).digest("hex");
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-5${hex.slice(13, 16)}-8${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
+}
+
+const TAG_FIELDS = ["type", "vlanTag", "vlanTagMin", "vlanTagMax", "vlanSTag", "vlanCTag", "vlanCTagMin", "vlanCTagMax"];
+
+/** A VLAN in use as getVlans lists it (LinkProtocolResponse): its tags, RESERVED, and the connection or token holding it. */
+function renderVlan(port: string, taken: PortVlan): JsonObject {
+  const holder = (taken.connection ?? taken.token)!;
+  const uuid = String(holder.uuid);
+  const tags = Object.fromEntries(TAG_FIELDS.filter((f) => taken.linkProtocol[f] !== undefined).map((f) => [f, taken.linkProtocol[f]!]));
+  const bandwidth = taken.connection ? taken.connection.bandwidth : ((taken.token?.connection as JsonObject | undefined)?.bandwidthLimit ?? undefined);
+  const reference = { uuid, type: String(holder.type), ...(typeof bandwidth === "number" ? { bandwidth } : {}) };
+  const created = (holder.changeLog as JsonObject | undefined)?.createdDateTime;
+  return {
+    uuid: linkProtocolUuid(uuid, port, taken.linkProtocol),
+    state: "RESERVED",
+    ...tags,
+    ...(taken.connection ? { asset: { href: `/fabric/v4/connections/${uuid}`, ...reference } } : { serviceToken: { href: `/fabric/v4/serviceTokens/${uuid}`, ...reference } }),
+    ...(typeof created === "string" ? { changeLog: { createdDateTime: created } } : {}),
+  };
+}
+
+const outerTag = (v: JsonObject): number => Number(v.vlanTag ?? v.vlanSTag ?? v.vlanTagMin ?? 0);
+const innerTag = (v: JsonObject): number => Number(v.vlanCTag ?? v.vlanCTagMin ?? 0);
+
 // ── finding ports and profiles ────────────────────────────────────────────────────────────
 
 const PORT_SEARCH_PROPERTIES = [
@@ -448,6 +557,9 @@ function readViewPoint(raw: string | undefined): ViewPoint {
   if (raw === "zSide") return "zSide";
   return fail("notInAllowedList", "viewPoint", "allowed values: aSide, zSide", raw);
 }
+
+/** The media type the official description gives every service profile answer (getServiceProfiles, searchServiceProfiles, getServiceProfileByUuid). */
+const PROFILE_MEDIA_TYPE = { "Content-Type": "application/json; charset=UTF-8" };
 
 /** The seller's view (zSide) shows only the profiles the caller's own projects publish. */
 const ownsProfile = (principal: Principal, projectId: string | undefined): boolean => projectId !== undefined && principal.projectIds.includes(projectId);
@@ -518,6 +630,30 @@ export const portsArea: Area = {
       return c.json(world.view(port), 202);
     });
 
+    app.post("/fabric/v4/ports/:portId/physicalPorts/bulk", async (c) => {
+      rejectUnknownQuery(c, []);
+      const id = c.req.param("portId");
+      checkUuid(id, "portId");
+      const principal = c.get("principal");
+      const body = await readObject(c);
+      const port = findVisible(world, principal, "ports", id, "portId");
+      return c.json({ data: addToLag(world, principal, port, body) }, 200);
+    });
+
+    app.get("/fabric/v4/ports/:portUuid/linkProtocols", (c) => {
+      rejectUnknownQuery(c, ["offset", "limit"]);
+      const id = c.req.param("portUuid");
+      checkUuid(id, "portUuid");
+      const page = queryPage(c, { defaultLimit: 20, maxLimit: 100 });
+      const port = world.get(id, "ports");
+      // getVlans documents 400 and 403, not 404: a port the caller cannot see is a property not found (7.2).
+      if (!port || !canSee(c.get("principal"), port)) return fail("referenceNotFound", "portUuid", `port ${id} does not exist or is not accessible`, id);
+      const taken = vlansOnPort(world, port.uuid)
+        .map((v) => renderVlan(port.uuid, v))
+        .sort((a, b) => outerTag(a) - outerTag(b) || innerTag(a) - innerTag(b));
+      return c.json(paginate(taken, page, pageLink(c)));
+    });
+
     app.delete("/fabric/v4/ports/:portId", (c) => {
       rejectUnknownQuery(c, ["dryRun"]);
       const dryRun = readDryRun(c.req.query("dryRun"));
@@ -548,7 +684,7 @@ export const portsArea: Area = {
         .list("serviceProfiles")
         .filter((p) => canSee(principal, p) && (viewPoint === "aSide" || ownsProfile(principal, p.projectId)))
         .map((p) => world.view(p));
-      return c.json(paginate(profiles, page, pageLink(c)));
+      return c.json(paginate(profiles, page, pageLink(c)), 200, PROFILE_MEDIA_TYPE);
     });
 
     app.post("/fabric/v4/serviceProfiles/search", async (c) => {
@@ -564,7 +700,7 @@ export const portsArea: Area = {
         .filter((p) => canSee(principal, p) && (viewPoint === "aSide" || ownsProfile(principal, p.projectId)))
         .map((p) => world.view(p))
         .filter((p) => profileMatches(p, matches));
-      return c.json(sortedPage(found, body.sort, PROFILE_SORT_PROPERTIES, page));
+      return c.json(sortedPage(found, body.sort, PROFILE_SORT_PROPERTIES, page), 200, PROFILE_MEDIA_TYPE);
     });
 
     app.get("/fabric/v4/serviceProfiles/:serviceProfileId", (c) => {
@@ -575,7 +711,7 @@ export const portsArea: Area = {
       const principal = c.get("principal");
       const profile = findVisible(world, principal, "serviceProfiles", id, "serviceProfileId");
       if (viewPoint === "zSide" && !ownsProfile(principal, profile.projectId)) fail("forbidden", "viewPoint", "the seller view of a profile is for the profile's owner only");
-      return c.json(world.view(profile));
+      return c.json(world.view(profile), 200, PROFILE_MEDIA_TYPE);
     });
   },
 };

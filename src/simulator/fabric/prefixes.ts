@@ -41,6 +41,27 @@ function ipv6Text(value: bigint): string {
   return canonicalIpv6(groups.join(":"));
 }
 
+/**
+ * Whether prefix `outer` holds prefix `inner` (of one family, no longer than it, with the same leading bits):
+ * what a rule matching "orlonger", or an aggregate, takes in.
+ */
+export function covers(outer: string, inner: string): boolean {
+  const a = parseBits(outer);
+  const b = parseBits(inner);
+  if (!a || !b || a.family !== b.family || a.length > b.length) return false;
+  const hostBits = BigInt(BITS[a.family] - a.length);
+  return a.value >> hostBits === b.value >> hostBits;
+}
+
+function parseBits(text: string): { family: Family; value: bigint; length: number } | undefined {
+  const match = /^([^/]+)\/(\d{1,3})$/.exec(text.trim());
+  if (!match) return undefined;
+  const [, address = "", length = ""] = match;
+  if (isIPv4(address)) return { family: 4, value: ipv4Value(address), length: Number(length) };
+  if (isIPv6(address)) return { family: 6, value: ipv6Value(address), length: Number(length) };
+  return undefined;
+}
+
 /** The prefix written as `text`, or undefined when it is not an address and a prefix length of one family. */
 export function parsePrefix(text: string): Prefix | undefined {
   const match = /^([^/]+)\/(\d{1,3})$/.exec(text.trim());

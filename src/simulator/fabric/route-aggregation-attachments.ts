@@ -34,7 +34,7 @@ const aggregationOf = (attachment: SimObject) => String(attachment.meta.routeAgg
 const statusOf = (world: World, attachment: SimObject): AttachmentStatus => getPointer(world.view(attachment), "/attachmentStatus") as AttachmentStatus;
 
 /** Attachments (in any status) of a connection, or of an aggregation, whose connection is still in service. */
-function attachmentsWhere(world: World, match: { connectionUuid?: string; routeAggregationUuid?: string }): SimObject[] {
+export function aggregationAttachmentsWhere(world: World, match: { connectionUuid?: string; routeAggregationUuid?: string }): SimObject[] {
   return world
     .list(AGGREGATION_ATTACHMENT_KIND)
     .filter((a) => (match.connectionUuid === undefined || connectionOf(a) === match.connectionUuid) && (match.routeAggregationUuid === undefined || aggregationOf(a) === match.routeAggregationUuid))
@@ -43,7 +43,7 @@ function attachmentsWhere(world: World, match: { connectionUuid?: string; routeA
 
 /** Attachments that currently bind an aggregation to a connection (they count in `connectionsCount`). */
 export const liveAttachmentsOfAggregation = (world: World, routeAggregationUuid: string): SimObject[] =>
-  attachmentsWhere(world, { routeAggregationUuid }).filter((a) => isLive(statusOf(world, a)));
+  aggregationAttachmentsWhere(world, { routeAggregationUuid }).filter((a) => isLive(statusOf(world, a)));
 
 export function defineAggregationAttachmentKind(world: World): void {
   world.defineKind(AGGREGATION_ATTACHMENT_KIND, {
@@ -54,14 +54,14 @@ export function defineAggregationAttachmentKind(world: World): void {
 }
 
 function findAttachment(world: World, connectionUuid: string, routeAggregationUuid: string): SimObject {
-  const [attachment] = attachmentsWhere(world, { connectionUuid, routeAggregationUuid });
+  const [attachment] = aggregationAttachmentsWhere(world, { connectionUuid, routeAggregationUuid });
   if (!attachment) return fail("notFound", "routeAggregationId", `route aggregation ${routeAggregationUuid} is not attached to connection ${connectionUuid}`);
   return attachment;
 }
 
 /** One aggregation per connection: another one still bound to it must be detached first. */
 function requireFreeConnection(world: World, connectionUuid: string, aggregation: SimObject): void {
-  for (const existing of attachmentsWhere(world, { connectionUuid })) {
+  for (const existing of aggregationAttachmentsWhere(world, { connectionUuid })) {
     const status = statusOf(world, existing);
     if (!isLive(status)) continue;
     const which = aggregationOf(existing) === aggregation.uuid ? `route aggregation ${aggregation.uuid} is already attached` : `route aggregation ${aggregationOf(existing)} is attached`;
@@ -76,7 +76,7 @@ export function aggregationAttachmentRoutes(app: SimApp, world: World): void {
     rejectUnknownQuery(c, ["offset", "limit"]);
     const page = queryPage(c, LIST_LIMITS);
     const connection = visibleConnection(world, c, c.req.param("connectionId"));
-    const data = attachmentsWhere(world, { connectionUuid: connection.uuid }).map((a) => world.view(a));
+    const data = aggregationAttachmentsWhere(world, { connectionUuid: connection.uuid }).map((a) => world.view(a));
     return c.json(paginate(data, page, pageLink(c)));
   });
 
@@ -99,7 +99,7 @@ export function aggregationAttachmentRoutes(app: SimApp, world: World): void {
     if (view.type !== ATTACHABLE_TYPE) fail("invalidProperty", "routeAggregationId", `route aggregation ${aggregation.uuid} is ${String(view.type)}; only ${ATTACHABLE_TYPE} aggregations attach to connections`, String(view.type));
     requireFreeConnection(world, connection.uuid, aggregation);
     // A detached or failed attachment of the same pair is replaced by the new one.
-    for (const stale of attachmentsWhere(world, { connectionUuid: connection.uuid, routeAggregationUuid: aggregation.uuid })) world.remove(stale);
+    for (const stale of aggregationAttachmentsWhere(world, { connectionUuid: connection.uuid, routeAggregationUuid: aggregation.uuid })) world.remove(stale);
     const attachment = world.create(
       AGGREGATION_ATTACHMENT_KIND,
       {

@@ -133,6 +133,13 @@ function hostBits(cidr: Cidr): bigint {
   return (1n << BigInt(FAMILY_BITS[cidr.family] - cidr.prefix)) - 1n;
 }
 
+/** Whether two subnets of one family share an address: the shorter prefix's network holds the other's. */
+export function subnetsOverlap(a: Cidr, b: Cidr): boolean {
+  const shorter = a.prefix <= b.prefix ? a : b;
+  const host = hostBits(shorter);
+  return (a.address & ~host) === (b.address & ~host);
+}
+
 /** Why `peer` cannot be the customer's peering address in the subnet, or undefined when it can. */
 export function peerProblem(cidr: Cidr, peer: bigint): string | undefined {
   const host = hostBits(cidr);

@@ -1,8 +1,9 @@
 // Routing protocol instances of a connection (sections 2.6, 3.4 and 4.6): one DIRECT instance (the
 // provider's interface addresses) and one BGP instance (sessions over the DIRECT subnets) per connection,
 // created singly or in bulk, patched (BGP sessions enabled or disabled), replaced and deleted, each
-// operation recorded as a change request. Every operation is asynchronous: the instance answers in a
-// transitional state and settles on the clock.
+// operation recorded as a change request, and the BGP actions (clear, reset) of a BGP instance. Every
+// operation is asynchronous: the instance answers in a transitional state and settles on the clock. On a
+// cloud router's connection, a DIRECT subnet may not overlap another connection's of the router.
 
 import type { Context } from "hono";
 import { iso } from "../core/clock.js";
@@ -28,6 +29,7 @@ import {
   type RoutingProtocolType,
 } from "./routing-protocol-rules.js";
 import { cloneJson, getPointer, setPointer, type Json, type JsonObject, type SimObject, type World } from "../core/world.js";
+import { PROTOCOLS_BY_CONNECTION as BY_CONNECTION, routerOfConnection, subnetOverlap } from "./router-routes.js";
 
 const KIND = "routingProtocols";
 
@@ -77,8 +79,6 @@ interface ChangeRecord {
 
 const changesOf = (obj: SimObject): ChangeRecord[] => (obj.meta.changes ?? []) as unknown as ChangeRecord[];
 const connectionUuidOf = (obj: SimObject): string => String(obj.meta.connectionUuid);
-/** Instances by the connection they are on, so that a connection's are found without reading every instance. */
-const BY_CONNECTION = "connection";
 const protocolHref = (connectionUuid: string, uuid: string) => `/fabric/v4/connections/${connectionUuid}/routingProtocols/${uuid}`;
 const changeHref = (obj: SimObject, changeUuid: string) => `${protocolHref(connectionUuidOf(obj), obj.uuid)}/changes/${changeUuid}`;
 
@@ -278,6 +278,18 @@ interface NewProtocol {
   at: string;
 }
 
+/** A cloud router keeps its connections' DIRECT subnets apart (the rule validateRoutingProtocol checks). */
+function checkSubnetsApart(world: World, connection: SimObject, direct: DirectSpec, at: string, problems: Problems): void {
+  const router = routerOfConnection(world, connection.uuid);
+  if (!router) return;
+  for (const family of FAMILIES) {
+    const ip = direct[`direct${family}`]?.equinixIfaceIp;
+    const cidr = ip === undefined ? undefined : parseCidr(ip, family);
+    const overlap = cidr && subnetOverlap(world, router.uuid, connection.uuid, family, cidr);
+    if (overlap) problems.add("routerSubnetOverlap", `${at}/direct${family}/equinixIfaceIp`, overlap, ip);
+  }
+}
+
 /**
  * Checks a set of new instances against what the connection has: one DIRECT and one BGP per
  * connection, and BGP only over a DIRECT instance (existing and provisioned, or created by the same
@@ -291,7 +303,10 @@ function checkNewProtocols(world: World, connection: SimObject, items: NewProtoc
   const newBgps = items.filter((i) => i.spec.type === "BGP");
   for (const [n, item] of newDirects.entries()) {
     if (existingDirect || n > 0) problems.add("invalidProperty", `${item.at}/type`, "the connection already has a DIRECT routing protocol; it takes one DIRECT and one BGP instance");
-    else direct = item.spec as DirectSpec;
+    else {
+      direct = item.spec as DirectSpec;
+      checkSubnetsApart(world, connection, direct, item.at, problems);
+    }
   }
   for (const [n, item] of newBgps.entries()) {
     if (existingBgp || n > 0) {
@@ -502,6 +517,7 @@ function replace(world: World) {
       else problems.add("invalidProperty", "/type", "a BGP routing protocol needs the connection's DIRECT routing protocol");
     } else {
       direct = spec!;
+      checkSubnetsApart(world, connection, direct, "", problems);
       bgpToFollow = checkDirectAgainstBgp(world, connection, spec!, problems);
     }
     problems.throwIfAny();
@@ -583,6 +599,104 @@ function getChange(world: World) {
   };
 }
 
+// ── BGP actions (postConnectionRoutingProtocolBgpActionByUuid and the reads of them) ─────────────
+
+/** Official BGPActions: a soft clear of a session's routes (both ways, or inbound only), or a hard reset of the session. */
+const BGP_ACTIONS = ["CLEAR_BGPIPV4", "CLEAR_BGPIPV6", "CLEAR_BGPIPV4_INBOUND", "CLEAR_BGPIPV6_INBOUND", "RESET_BGPIPV4", "RESET_BGPIPV6"] as const;
+type BgpAction = (typeof BGP_ACTIONS)[number];
+
+/** Simulated time a clear or reset takes: the session re-exchanges its routes. */
+const BGP_ACTION_MS = 10_000;
+
+/** An action as stored in the instance's meta; its state is PENDING until it is done. */
+interface BgpActionRecord {
+  uuid: string;
+  type: BgpAction;
+  createdBy: string;
+  createdAt: number;
+  doneAt: number;
+}
+
+const bgpActionsOf = (obj: SimObject): BgpActionRecord[] => (obj.meta.bgpActions ?? []) as unknown as BgpActionRecord[];
+const familyOfAction = (type: BgpAction): AddressFamily => (type.includes("IPV6") ? "Ipv6" : "Ipv4");
+
+function renderBgpAction(world: World, obj: SimObject, action: BgpActionRecord): JsonObject {
+  const done = world.now() >= action.doneAt;
+  return {
+    href: `${protocolHref(connectionUuidOf(obj), obj.uuid)}/actions/${action.uuid}`,
+    uuid: action.uuid,
+    type: action.type,
+    state: done ? "SUCCEEDED" : "PENDING",
+    changelog: { createdBy: action.createdBy, createdDateTime: iso(action.createdAt), ...(done ? { updatedBy: action.createdBy, updatedDateTime: iso(action.doneAt) } : {}) },
+  };
+}
+
+function readBgpAction(body: JsonObject): BgpAction {
+  const type = body.type;
+  if (type === undefined || type === null) return fail("missingProperty", "/type", `type is required: one of ${BGP_ACTIONS.join(", ")}`);
+  if (typeof type !== "string" || !(BGP_ACTIONS as readonly string[]).includes(type)) return fail("notInAllowedList", "/type", `type must be one of ${BGP_ACTIONS.join(", ")}`, JSON.stringify(type));
+  for (const key of Object.keys(body)) if (key !== "type") fail("invalidProperty", `/${key}`, "a BGP action takes its type only");
+  return type as BgpAction;
+}
+
+/**
+ * Clears or resets one of a BGP instance's sessions. A clear re-exchanges its routes and leaves it up; a
+ * reset takes an enabled session down and brings it up again when the action is done.
+ */
+function startBgpAction(world: World, actor: Principal, obj: SimObject, type: BgpAction): BgpActionRecord {
+  const view = world.view(obj);
+  const family = familyOfAction(type);
+  if (view.type !== "BGP") fail("invalidProperty", "routingProtocolId", `BGP actions apply to a BGP routing protocol; this one is ${String(view.type)}`);
+  const session = view[`bgp${family}`] as JsonObject | undefined;
+  if (!session) fail("invalidProperty", "/type", `this BGP routing protocol has no ${familyLabel(family)} session`, type);
+  refuseTransient(world, [obj]);
+  const state = stateOf(world, obj);
+  if (state !== "PROVISIONED") fail("invalidProperty", "routingProtocolId", `routing protocol ${obj.uuid} is ${String(state)}; BGP actions apply to a PROVISIONED one`);
+  const now = world.now();
+  const action: BgpActionRecord = { uuid: world.uuid(), type, createdBy: actor.userName, createdAt: now, doneAt: now + world.clock.scale(BGP_ACTION_MS) };
+  if (type.startsWith("RESET") && session!.enabled !== false) {
+    const pointer = `/bgp${family}/operation`;
+    world.transition(obj, { [pointer]: { operationalStatus: "DOWN", opStatusChangedAt: iso(now) } }, [
+      { afterMs: BGP_ACTION_MS, set: { [pointer]: { operationalStatus: "UP", opStatusChangedAt: iso(action.doneAt) } } },
+    ]);
+  }
+  world.setMeta(obj, "bgpActions", [...bgpActionsOf(obj), action] as unknown as Json);
+  return action;
+}
+
+function listBgpActions(world: World) {
+  return (c: Ctx) => {
+    rejectUnknownQuery(c, ["offset", "limit"]);
+    const request = queryPage(c, LIST_LIMITS);
+    const obj = findProtocol(world, connectionOf(c, world), c.req.param("routingProtocolId") ?? "");
+    const newestFirst = [...bgpActionsOf(obj)].reverse().map((a) => renderBgpAction(world, obj, a));
+    return c.json(paginate(newestFirst, request, pageLink(c)), 200);
+  };
+}
+
+function postBgpAction(world: World) {
+  return async (c: Ctx) => {
+    rejectUnknownQuery(c, []);
+    const connection = connectionOf(c, world);
+    const obj = findLiveProtocol(world, connection, c.req.param("routingProtocolId") ?? "");
+    const type = readBgpAction(await readObject(c));
+    requireProvisioned(world, connection);
+    const action = startBgpAction(world, c.get("principal"), obj, type);
+    return c.json(renderBgpAction(world, obj, action), 202);
+  };
+}
+
+function getBgpAction(world: World) {
+  return (c: Ctx) => {
+    rejectUnknownQuery(c, []);
+    const obj = findProtocol(world, connectionOf(c, world), c.req.param("routingProtocolId") ?? "");
+    const actionId = c.req.param("actionId") ?? "";
+    const action = bgpActionsOf(obj).find((a) => a.uuid === actionId);
+    if (!action) return fail("notFound", "actionId", `action ${actionId} was not found on routing protocol ${obj.uuid}`, actionId);
+    return c.json(renderBgpAction(world, obj, action), 200);
+  };
+}
+
 export const routingProtocolsArea: Area = {
   name: "fabric-routing-protocols",
   define(world) {
@@ -604,5 +718,8 @@ export const routingProtocolsArea: Area = {
     app.delete(`${ROUTE}/:routingProtocolId`, remove(world));
     app.get(`${ROUTE}/:routingProtocolId/changes`, listChanges(world));
     app.get(`${ROUTE}/:routingProtocolId/changes/:changeId`, getChange(world));
+    app.get(`${ROUTE}/:routingProtocolId/actions`, listBgpActions(world));
+    app.post(`${ROUTE}/:routingProtocolId/actions`, postBgpAction(world));
+    app.get(`${ROUTE}/:routingProtocolId/actions/:actionId`, getBgpAction(world));
   },
 };

@@ -21,6 +21,9 @@ function evaluated(operator: string): { operator: string; negated: boolean } {
       return { operator: "like", negated: true };
     case "NOT BETWEEN":
       return { operator: "BETWEEN", negated: true };
+    // The route searches' case-insensitive like (`~*`).
+    case "~*":
+      return { operator: "like", negated: false };
     default:
       return { operator, negated: false };
   }
@@ -36,6 +39,11 @@ export function compileSearch(filter: Json | undefined, rules: SearchRules, path
     if (!Array.isArray(parts) || parts.length === 0) return fail("invalidProperty", `${path}/${key}`, `${key} must be a non-empty array of filters`);
     const compiled = parts.map((part, i) => compileSearch(part, rules, `${path}/${key}/${i}`));
     return key === "and" ? (item) => compiled.every((p) => p(item)) : (item) => compiled.some((p) => p(item));
+  }
+  // `/*` (the route and action searches' all-category search) matches when any of the other properties does.
+  if (filter.property === "/*" && rules.properties.includes("/*")) {
+    const each = rules.properties.filter((p) => p !== "/*").map((property) => compileSearch({ ...filter, property }, rules, path));
+    return (item) => each.some((p) => p(item));
   }
   const operator = filter.operator;
   if (typeof operator !== "string") return fail("missingProperty", `${path}/operator`, "operator is required");

@@ -1,12 +1,12 @@
 // Virtual devices of the network-edge service (sections 2.10, 3.6, 4.10): create (single devices,
 // redundant pairs, clusters, a secondary for an existing primary, drafts), read, list, update, delete,
-// and additional bandwidth. Statuses move on the clock; the operations on a running device (reboot,
+// additional bandwidth, and the ACL templates on its interfaces. Statuses move on the clock; the operations on a running device (reboot,
 // interfaces, statistics, upgrade history, ping, licence files) are in device-ops.ts.
 
 import type { Context } from "hono";
-import { canSee, findVisible, requestHeader, type Area, type Principal, type SimApp, type SimEnv } from "../core/context.js";
+import { canSee, findVisible, type Area, type Principal, type SimApp, type SimEnv } from "../core/context.js";
 import { fail } from "../core/errors.js";
-import { pageLink, paginate, queryPage, readObject, rejectUnknownQuery } from "../core/http.js";
+import { pageLink, paginate, queryPage, readObject, readOptionalObject, rejectUnknownQuery } from "../core/http.js";
 import { METRO_BY_CODE } from "../core/metros-data.js";
 import { ACCOUNTS } from "../core/auth.js";
 import { DEVICE_TYPE_BY_CODE, LICENSE_NAMES, type LicenseMode } from "./device-catalogue.js";
@@ -18,6 +18,7 @@ import {
   DEVICE_KIND, DEVICE_STATUSES, aclTemplateFields, auditCreated, auditUpdated, deprovisioningLifecycle, deviceBody, failWithPrimary, plannedToFail,
   provisioningLifecycle, renderDevice, repricedCharges, type DeviceRole, type Lifecycle,
 } from "./device-model.js";
+import { ACL_TEMPLATE_KIND } from "./acl-templates.js";
 import { deviceOpsRoutes, defineDeviceOpKinds, startCoreUpgrade } from "./device-ops.js";
 import { orderedUsers } from "./ssh-users.js";
 import { secretVendorConfig } from "./device-vendor-config.js";
@@ -317,8 +318,35 @@ async function additionalBandwidth(c: Ctx, world: World) {
   return c.body(null, 204);
 }
 
-/** Replaces the device's ACL templates; interfaces the request leaves out lose theirs. */
-async function patchAcl(c: Ctx, world: World) {
+/** The status of a device's ACL templates on it (DeviceACLDetailsResponse's values): applied once the device runs. */
+function aclStatus(deviceStatus: Json | undefined): string {
+  if (deviceStatus === "PROVISIONED" || deviceStatus === "FAILED") return deviceStatus;
+  return GONE_STATUSES.includes(deviceStatus ?? null) ? "DEPROVISIONED" : "DEVICE_NOT_READY";
+}
+
+/** getDeviceTemplatesbyUuid: the template on each interface (InitialDeviceACLResponse), with its status on the device. */
+function getAcl(c: Ctx, world: World) {
+  rejectUnknownQuery(c, []);
+  const view = world.view(findVisible(world, c.get("principal"), DEVICE_KIND, c.req.param("uuid")!));
+  const status = aclStatus(view.status);
+  const details = (field: string): JsonObject | undefined => {
+    const uuid = view[field];
+    const template = typeof uuid === "string" ? world.get(uuid, ACL_TEMPLATE_KIND) : undefined;
+    if (!template) return undefined;
+    const { name, description, inboundRules, createdBy, createdDate } = world.view(template);
+    const kept = Object.entries({ name, description, inboundRules, createdBy, createdDate }).filter((e): e is [string, Json] => e[1] !== undefined);
+    return { uuid: template.uuid, ...Object.fromEntries(kept), status };
+  };
+  const wan = details("aclTemplateUuid");
+  const mgmt = details("mgmtAclTemplateUuid");
+  return c.json({ ...(wan ? { aclTemplate: wan } : {}), ...(mgmt ? { mgmtAclTemplate: mgmt } : {}) });
+}
+
+/**
+ * Sets the device's ACL templates. PATCH (patchDeviceTemplatesbyUuid, "updates or removes") replaces them:
+ * interfaces the request leaves out lose theirs; POST (postDeviceTemplatesbyUuid, "add") leaves those alone.
+ */
+async function setAcl(c: Ctx, world: World, interfacesLeftOut: "lose" | "keep") {
   const principal = c.get("principal");
   rejectUnknownQuery(c, ["accountUcmId"]);
   const { device, view } = liveDevice(world, principal, c.req.param("uuid")!);
@@ -331,8 +359,8 @@ async function patchAcl(c: Ctx, world: World) {
   world.settle(device);
   world.edit(device, (stored) => {
     for (const [field, uuid] of Object.entries(templates)) {
-      if (uuid === undefined) delete stored[field];
-      else stored[field] = uuid;
+      if (uuid !== undefined) stored[field] = uuid;
+      else if (interfacesLeftOut === "lose") delete stored[field];
     }
   });
   world.apply(device, { at: world.now(), set: auditUpdated(principal, world.nowIso()) });
@@ -342,9 +370,10 @@ async function patchAcl(c: Ctx, world: World) {
 
 // ── delete ─────────────────────────────────────────────────────────────────────────────────────
 
+/** deleteVRouterUsingDELETE's optional body (`deletionInfo`, not required): deactivation keys for devices that need them. */
 async function deletionInfo(c: Ctx): Promise<void> {
-  if (!requestHeader(c, "content-type")) return;
-  const body = await readObject(c);
+  const body = await readOptionalObject(c);
+  if (!body) return;
   rejectUnknownFields(body, ["deactivationKey", "secondary"]);
   optionalString(body, "deactivationKey", "deactivationKey");
   const secondary = optionalObject(body, "secondary", "secondary");
@@ -402,6 +431,8 @@ export const devicesArea: Area = {
     app.put("/ne/v1/devices/:uuid", (c) => putDraft(c, world));
     app.delete("/ne/v1/devices/:uuid", (c) => deleteDevice(c, world));
     app.put("/ne/v1/devices/:uuid/additionalBandwidths", (c) => additionalBandwidth(c, world));
-    app.patch("/ne/v1/devices/:uuid/acl", (c) => patchAcl(c, world));
+    app.get("/ne/v1/devices/:uuid/acl", (c) => getAcl(c, world));
+    app.post("/ne/v1/devices/:uuid/acl", (c) => setAcl(c, world, "keep"));
+    app.patch("/ne/v1/devices/:uuid/acl", (c) => setAcl(c, world, "lose"));
   },
 };

@@ -15,7 +15,7 @@ import { change, plan } from "../views/plans.js";
 
 describe("TransitionTimes", () => {
   it("answers with the kind's default, scaled to a faster service, until the state has learned its own", () => {
-    const times = new TransitionTimes(KIND_TYPICAL_SECONDS, { routeFilters: { create: { seconds: 2.5, samples: 3 } } }, 0.2);
+    const times = new TransitionTimes(KIND_TYPICAL_SECONDS, { routeFilters: { create: { seconds: 2.5, samples: 3 } } }, () => 0.2);
     expect(times.typical("connections", "create")).toEqual({ seconds: 55 * 0.2, learned: false });
     expect(times.typical("routeFilters", "create")).toEqual({ seconds: 2.5, learned: true });
     expect(times.typical("routeFilters", "delete")).toEqual({ seconds: 5 * 0.2, learned: false });
