@@ -100,7 +100,9 @@ function resolvedFor(plan: Plan, state: StateFile, refreshed: ReadonlyMap<string
 function removedFirst(plan: Plan): Map<string, string> {
   const removed = new Map<string, string>();
   for (const c of plan.changes) {
-    if (c.id && (c.action === "delete" || (c.action === "replace" && !c.createBeforeDestroy))) removed.set(c.id.toLowerCase(), c.address);
+    // An earlier run's delete still running counts as one: apply waits for it before it creates anew.
+    const deletedFirst = c.action === "delete" || (c.action === "replace" && !c.createBeforeDestroy) || c.awaiting === "delete";
+    if (c.id && deletedFirst) removed.set(c.id.toLowerCase(), c.address);
   }
   return removed;
 }
@@ -163,7 +165,7 @@ export async function checkWithService(run: Run, plan: Plan, state: StateFile, r
  */
 function waitForRemoval(plan: Plan, blocked: Blocked): UncheckedChange {
   const change = plan.changes.find((c) => c.address === blocked.address)!;
-  if (blocked.by === blocked.address) return { address: blocked.address, why: "checked with the object it replaces still in place, which apply deletes first" };
+  if (blocked.by === blocked.address) return { address: blocked.address, why: "checked with the object it replaces still in place, which apply deletes (or waits to see deleted) first" };
   change.afterDeleting = [...new Set([...(change.afterDeleting ?? []), blocked.by])];
   return { address: blocked.address, why: `checked with ${blocked.by} still in place, which holds what it takes: apply deletes ${blocked.by} first` };
 }

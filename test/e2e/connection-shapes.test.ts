@@ -130,7 +130,7 @@ describe("connection shapes end to end", () => {
     });
   }
 
-  it("a COLO location other than the port's metro is refused at apply, located at the connection's field", { timeout: 120_000 }, async () => {
+  it("a COLO location other than the port's metro is refused at plan by the service's dry run, located at the connection's field", { timeout: 120_000 }, async () => {
     const ws = workspace(`${CONFIG_HEADER}connections:
   misplaced:
     type: EVPL_VC
@@ -140,9 +140,8 @@ ${TO_PROFILE}${NOTIFY}`);
     const run = runner(t, ws);
     const applied = await run("apply", "--auto-approve");
     expect(applied.code, out(applied)).toBe(1);
-    expect(applied.stderr).toContain("connections.misplaced");
-    expect(applied.stderr).toContain("/aSide/accessPoint/location/metroCode");
-    expect(applied.stderr).toMatch(/is in DC, not SV/);
+    expect(applied.stderr).toMatch(/^netform\.yaml:9:\d+ {2}connections\.misplaced\.aSide\.accessPoint\.location\.metroCode {2}the service refuses this connection \(EQ-\d+\): port \S+ is in DC, not SV/m);
+    expect(await objects(t, "connections")).toEqual([]);
   });
 });
 

@@ -35,6 +35,7 @@ function realAnswers(changed: { device?: Record<string, unknown>; template?: Rec
     { method: "GET", path: `/ne/v1/sshUsers/${IDS.sshUser}`, body: sshUser(changed.user) },
     { method: "GET", path: "/ne/v1/sshUsers", body: page([sshUser(changed.user)]) },
     { method: "GET", path: `/ne/v1/files/${IDS.file}`, body: uploadedFile() },
+    { method: "PUT", path: `/ne/v1/sshUsers/${IDS.sshUser}`, status: 204 },
     { method: "GET", path: "/ne/v1/notifications", body: noDowntime() },
   ];
 }
@@ -132,13 +133,20 @@ files:
 const env = () => simEnv(replay.url, { PEER_KEY: "peering-key-1", OPS_PASSWORD: "ops-password-1", CLOUD_INIT: "#cloud-config\nhostname: edge-router-1\n" });
 const run = (ws: Workspace, ...args: string[]) => netform(args, { cwd: ws.dir, env: env() });
 
-/** A workspace whose state holds every recorded object, adopted one by one as a user would. */
+/**
+ * A workspace whose state holds every recorded object, adopted one by one as a user would. The service never
+ * returns an SSH user's password, so the first apply after the import sets it, and only it.
+ */
 async function adopted(v: Variant = {}): Promise<Workspace> {
   const ws = workspace(configuration(v));
   for (const [address, id] of ADDRESSES) {
     const imported = await run(ws, "import", address, id);
     expect(imported.code, out(imported)).toBe(0);
   }
+  const applied = await run(ws, "apply", "--auto-approve", "--no-cost");
+  expect(applied.code, out(applied)).toBe(0);
+  expect(replay.changes().map((r) => `${r.method} ${r.path}`)).toEqual([`PUT /ne/v1/sshUsers/${IDS.sshUser}`]);
+  replay.requests.length = 0;
   return ws;
 }
 

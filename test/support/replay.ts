@@ -35,13 +35,16 @@ export interface Replay {
   readonly requests: RecordedRequest[];
   /** Replaces the scripted answers. */
   answer(answers: readonly ReplayAnswer[]): void;
-  /** The requests that change something: every method but GET, the token's POST and the POST searches, which only read. */
+  /** The requests that change something: every method but GET, the token's POST, the POST searches and the dry runs, which only read. */
   changes(): RecordedRequest[];
   close(): Promise<void>;
 }
 
 /** A Fabric search (`POST .../search`): a read with its criteria in the body. */
 const isSearch = (r: RecordedRequest): boolean => r.method === "POST" && r.path.endsWith("/search");
+
+/** A dry run (`?dryRun=true`): the service checks the change and makes nothing. */
+const isDryRun = (r: RecordedRequest): boolean => r.query.dryRun === "true";
 
 const matches = (answer: ReplayAnswer, method: string, path: string, query: Record<string, string>): boolean =>
   answer.method === method &&
@@ -97,7 +100,7 @@ export async function startReplay(answers: readonly ReplayAnswer[] = []): Promis
     answer(next) {
       script = [...next];
     },
-    changes: () => requests.filter((r) => r.method !== "GET" && !isSearch(r)),
+    changes: () => requests.filter((r) => r.method !== "GET" && !isSearch(r) && !isDryRun(r)),
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }
