@@ -16,7 +16,7 @@ import { isUnknownValue, leaves } from "../plan/values.js";
 import { isLeaving } from "../kinds/common.js";
 import { KIND_TYPICAL_SECONDS, timingKeyOf, type Body, type ObjectRef, type Observed, type Operation, type KindHandler } from "../kinds/index.js";
 import type { ResourceState, StateStore } from "../state/index.js";
-import type { EventSink, StepKind, StepTiming } from "./events.js";
+import type { ChangeOutcome, EventSink, StepKind, StepTiming } from "./events.js";
 import { appliedValues, conditionError, failedConditions } from "./conditions.js";
 import { CreateBatcher } from "./create-batcher.js";
 import { remainingSeconds } from "./estimate.js";
@@ -152,6 +152,8 @@ export function stepGraph(plan: Plan, dependencies: Graph, state: Readonly<Recor
   return { graph, steps };
 }
 
+const OUTCOME_RANK: Readonly<Record<ChangeOutcome["outcome"], number>> = { done: 0, skipped: 1, interrupted: 2, failed: 3 };
+
 export async function applyPlan(applyInput: ApplyInput): Promise<ApplyOutcome> {
   const { ctx } = applyInput.session;
   const turns = new Turns(ctx.provider.parallelism);
@@ -222,10 +224,19 @@ export async function applyPlan(applyInput: ApplyInput): Promise<ApplyOutcome> {
     else if (o.status === "skipped") skipped++;
   }
   // What was done, not what was planned: a change counts once all of its steps finished.
-  const unfinished = new Set<ResourceChange>();
-  for (const [id, step] of steps) if (outcomes.get(id)?.status !== "done") unfinished.add(step.change);
-  const finished = plan.changes.filter((c) => !unfinished.has(c));
-  emit({ type: "change_summary", operation: input.operation, summary: summarize(finished.filter((c) => c.action !== "no-op")), failed, skipped, interrupted, steps: timings });
+  const outcomeOf = new Map<ResourceChange, ChangeOutcome["outcome"]>();
+  for (const [id, step] of steps) {
+    const o = outcomes.get(id);
+    const stopped = stoppedByInterrupt.has(id) || (o?.status === "skipped" && stoppedByInterrupt.has(o.blockedBy));
+    const now: ChangeOutcome["outcome"] = o?.status === "done" ? "done" : stopped || o === undefined ? "interrupted" : o.status === "failed" ? "failed" : "skipped";
+    // A change is as far as its least finished step: failed over interrupted over skipped over done.
+    const was = outcomeOf.get(step.change);
+    if (was === undefined || OUTCOME_RANK[now] > OUTCOME_RANK[was]) outcomeOf.set(step.change, now);
+  }
+  const finished = plan.changes.filter((c) => (outcomeOf.get(c) ?? "done") === "done");
+  const changeOutcomes = [...outcomeOf].map(([change, outcome]) => ({ address: change.address, action: change.action, outcome }));
+  const ended = failed + skipped + interrupted > 0 ? { outcomes: changeOutcomes } : {};
+  emit({ type: "change_summary", operation: input.operation, summary: summarize(finished.filter((c) => c.action !== "no-op")), failed, skipped, interrupted, steps: timings, ...ended });
   return { failed, skipped, interrupted };
 }
 

@@ -17,12 +17,22 @@ export type EngineEvent =
   /** A step the interrupt stopped: its call was answered and recorded, its wait was cut short. */
   | { type: "apply_interrupted"; address: string; action: Action; step: StepKind; elapsedMs: number; id?: string }
   /** `interrupted`: steps the interrupt stopped or kept from starting; `steps`: when each step that ran started and ended. */
-  | { type: "change_summary"; operation: "apply" | "destroy"; summary: PlanSummary; failed: number; skipped: number; interrupted: number; steps?: StepTiming[] }
+  | { type: "change_summary"; operation: "apply" | "destroy"; summary: PlanSummary; failed: number; skipped: number; interrupted: number; steps?: StepTiming[]; outcomes?: ChangeOutcome[] }
   /** The run was asked to stop (once, as soon as the signal arrives): it is winding down safely. */
   | { type: "interrupted"; signal: InterruptSignal }
   | { type: "diagnostic"; diagnostic: Diagnostic }
   /** The service answered 429: the request is sent again in `retryInMs` (its Retry-After, capped). */
   | { type: "rate_limited"; method: string; path: string; retryInMs: number };
+
+/**
+ * What became of one planned change when an apply ended: done (every step finished), or not, and why. An apply
+ * that stopped part-way says it per change, so that the user knows what exists now and what does not.
+ */
+export interface ChangeOutcome {
+  address: string;
+  action: Action;
+  outcome: "done" | "failed" | "skipped" | "interrupted";
+}
 
 /** What one step of an apply took: the markdown's Gantt chart and the JSON report it. */
 export interface StepTiming {

@@ -146,7 +146,7 @@ export async function checkWithService(run: Run, plan: Plan, state: StateFile, r
   const dryRuns = items.map((item) => dryRun(run, item, resolve(item.resource), removed));
   const creates = new Map<string, ConfigResource[]>();
   for (const { change, resource } of items) if (change.action !== "update") creates.set(resource.kind, [...(creates.get(resource.kind) ?? []), resource]);
-  const kindChecks = [...creates].map(([kind, own]) => (isKind(kind) ? KIND_DEFINITIONS.get(kind)?.preflight?.(run.session.ctx, own, run.config) : undefined));
+  const kindChecks = [...creates].map(([kind, own]) => (isKind(kind) ? KIND_DEFINITIONS.get(kind)?.preflight?.(run.session.ctx, own, run.config, (r) => resolve(r).spec) : undefined));
   const [ran, checked] = await Promise.all([Promise.all(dryRuns), Promise.all(kindChecks)]);
   const diagnostics = checked.flatMap((found) => found ?? []);
   const unchecked: UncheckedChange[] = [];

@@ -205,9 +205,10 @@ export interface KindDefinition<Name extends string = string> extends KindSchema
    * The service's rules that only the service can check, for the objects of this kind a plan creates or
    * replaces (a BGP instance on a connection netform does not manage needs that connection's DIRECT instance;
    * a device's core must be one its type offers): a few reads at plan time, reported as located diagnostics
-   * before anything is applied.
+   * before anything is applied. `resolved` gives a resource's spec with what is known of its references (what
+   * this plan creates is unknown).
    */
-  preflight?(ctx: KindContext, creates: readonly ConfigResource[], config: Configuration): Promise<Diagnostic[]>;
+  preflight?(ctx: KindContext, creates: readonly ConfigResource[], config: Configuration, resolved: (resource: ConfigResource) => Body): Promise<Diagnostic[]>;
   /** For kinds the service bills each month: how an object is priced. */
   pricing?: KindPricing;
 }

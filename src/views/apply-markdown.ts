@@ -3,7 +3,7 @@
 // readers whose markdown draws no charts.
 
 import type { EngineEvent, StepTiming } from "../engine/events.js";
-import { applyCounts, formatDuration } from "./apply-text.js";
+import { applyCounts, formatDuration, partialApply } from "./apply-text.js";
 import { codeSpan, escapeInline, table } from "./markdown.js";
 
 type ChangeSummary = Extract<EngineEvent, { type: "change_summary" }>;
@@ -17,9 +17,18 @@ export function renderApplyMarkdown(event: ChangeSummary, errors: readonly StepE
   const head = `### netform ${verb} ${outcome}: ${resources}`;
   const counts = event.failed > 0 || event.skipped > 0 || event.interrupted > 0 ? `${event.failed} failed, ${event.skipped} skipped, ${event.interrupted} not finished.` : "";
   const failures = [counts, ...errors.map((e) => `- ${codeSpan(e.address)}: ${escapeInline(e.message)}${e.code ? ` (${codeSpan(e.code)})` : ""}`)].filter(Boolean).join("\n");
+  const partial = partialApply(event);
+  const left = partial
+    ? [
+        `- **Done:** ${escapeInline(partial.done)}`,
+        `- **Not done:** ${escapeInline(partial.notDone)}`,
+        `- **To finish:** ${codeSpan(partial.finish.command)}, ${escapeInline(partial.finish.why)}`,
+        ...(partial.undo ? [`- **To undo:** ${codeSpan(partial.undo.command)}, ${escapeInline(partial.undo.why)}`] : []),
+      ].join("\n")
+    : "";
   const steps = [...(event.steps ?? [])].sort((a, b) => a.startedAt.localeCompare(b.startedAt) || a.address.localeCompare(b.address));
-  if (steps.length === 0) return `${[head, failures].filter(Boolean).join("\n\n")}\n`;
-  return `${[head, failures, gantt(verb, steps), stepTable(steps)].filter(Boolean).join("\n\n")}\n`;
+  if (steps.length === 0) return `${[head, failures, left].filter(Boolean).join("\n\n")}\n`;
+  return `${[head, failures, left, gantt(verb, steps), stepTable(steps)].filter(Boolean).join("\n\n")}\n`;
 }
 
 /** Milliseconds from the first step's start: the chart's axis reads as minutes and seconds into the run. */

@@ -4,7 +4,7 @@
 // with the UTC time, so a slow step can be found afterwards. An interrupt is announced on standard error
 // the moment it arrives, and the steps it stopped are told apart from failures.
 
-import type { EngineEvent, StepKind } from "../engine/events.js";
+import type { ChangeOutcome, EngineEvent, StepKind } from "../engine/events.js";
 import type { InterruptSignal } from "../engine/interrupt.js";
 import type { PlanSummary, ResourceChange } from "../plan/types.js";
 import type { Output } from "./output.js";
@@ -127,7 +127,8 @@ export class ApplyTextView {
     this.progress.set(key, track);
   }
 
-  private summary({ operation, summary: s, failed, skipped, interrupted }: Extract<EngineEvent, { type: "change_summary" }>): void {
+  private summary(event: Extract<EngineEvent, { type: "change_summary" }>): void {
+    const { operation, summary: s, failed, skipped, interrupted } = event;
     const { c } = this.output;
     const resources = operation === "destroy" ? `${s.destroy} destroyed` : applyCounts(s);
     const verb = operation === "destroy" ? "Destroy" : "Apply";
@@ -140,6 +141,7 @@ export class ApplyTextView {
     } else {
       this.out(`${c.red(c.bold(`${verb} failed:`))} ${plural(failed, "error")}, ${skipped} skipped. Resources: ${resources}.`);
     }
+    for (const line of partialApplyLines(event)) this.out(line);
   }
 
   private line(address: string, text: string): void {
@@ -220,6 +222,44 @@ function completeText(step: StepKind, elapsedMs: number, id: string | undefined)
       throw new Error(`unknown step ${String(unreachable)}`);
     }
   }
+}
+
+/** How a change is named in a list of what was done: "connections.a (create)". */
+const changeText = (o: ChangeOutcome): string => `${o.address} (${o.action}${o.outcome === "done" ? "" : ` ${o.outcome}`})`;
+
+/** What an apply that stopped part-way leaves, and the commands that finish it or undo what it made. */
+export interface PartialApply {
+  done: string;
+  notDone: string;
+  finish: { command: string; why: string };
+  undo?: { command: string; why: string };
+}
+
+/** What an apply that stopped part-way leaves; undefined when it finished whole. */
+export function partialApply(event: Extract<EngineEvent, { type: "change_summary" }>): PartialApply | undefined {
+  const outcomes = (event.outcomes ?? []).filter((o) => o.action !== "no-op");
+  if (outcomes.length === 0) return undefined;
+  const done = outcomes.filter((o) => o.outcome === "done");
+  const created = done.filter((o) => o.action === "create" || o.action === "replace");
+  return {
+    done: done.length > 0 ? done.map(changeText).join(", ") : "nothing",
+    notDone: outcomes.filter((o) => o.outcome !== "done").map(changeText).join(", "),
+    finish: { command: `netform ${event.operation}`, why: "once what failed is corrected: the state records what was done, and nothing is made twice" },
+    ...(event.operation === "apply" && created.length > 0
+      ? { undo: { command: `netform destroy ${created.map((o) => `-target=${o.address}`).join(" ")}`, why: "to undo what this apply made instead (a change made in place is undone by applying the configuration it had)" } }
+      : {}),
+  };
+}
+
+function partialApplyLines(event: Extract<EngineEvent, { type: "change_summary" }>): string[] {
+  const partial = partialApply(event);
+  if (!partial) return [];
+  return [
+    `Done: ${partial.done}.`,
+    `Not done: ${partial.notDone}.`,
+    `To finish: ${partial.finish.command}, ${partial.finish.why}.`,
+    ...(partial.undo ? [`To undo: ${partial.undo.command}, ${partial.undo.why}.`] : []),
+  ];
 }
 
 export function applyCounts(s: PlanSummary): string {

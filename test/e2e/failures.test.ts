@@ -58,6 +58,17 @@ describe("failures", () => {
     for (const address of [`connections.${ok}`, `routingProtocols.${ok}-direct`, `routingProtocols.${ok}-bgp`]) {
       expect(applied.stdout).toMatch(new RegExp(`${address.replace(/\./g, "\\.")}: Creation complete`));
     }
+    // What the apply left: what was done, what was not, and the commands that finish it or undo it.
+    const made = [`connections.${ok}`, `routingProtocols.${ok}-bgp`, `routingProtocols.${ok}-direct`];
+    // Each line after the time stamp a log without a terminal carries.
+    const left = applied.stdout.split("\n").map((l) => l.replace(/^\S+Z /, ""));
+    const listed = (lead: string) => (left.find((l) => l.startsWith(lead)) ?? "").slice(lead.length).replace(/\.$/, "").split(", ").sort();
+    expect(listed("Done: ")).toEqual(made.map((a) => `${a} (create)`).sort());
+    expect(listed("Not done: ")).toEqual([`connections.${failed} (create failed)`, `routingProtocols.${failed}-bgp (create skipped)`, `routingProtocols.${failed}-direct (create skipped)`].sort());
+    expect(left.some((l) => l.startsWith("To finish: netform apply, once what failed is corrected"))).toBe(true);
+    const undo = left.find((l) => l.startsWith("To undo: netform destroy "));
+    expect(undo, applied.stdout).toBeDefined();
+    for (const address of made) expect(undo).toContain(`-target=${address}`);
     expect(applied.stdout).toContain("Apply failed: 1 error, 2 skipped.");
 
     const state = ws.state();

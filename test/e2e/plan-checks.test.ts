@@ -93,6 +93,59 @@ describe("a plan the service would refuse", () => {
     await nothingMade();
   });
 
+  it("a DIRECT subnet another connection of the cloud router already uses: refused at plan by the router's validation", { timeout: 60_000 }, async () => {
+    const ROUTER_REFERENCE = "${cloudRouters.edge.uuid}";
+    const team = (name: string, vlan: number, subnet: string, routerUuid?: string) => `${CONFIG_HEADER}${
+      routerUuid ? "" : "cloudRouters:\n  edge:\n    location: { metroCode: DC }\n    package: { code: STANDARD }\n    notifications: [{ type: ALL, emails: [noc@example.com] }]\n"
+    }connections:
+  ${name}:
+    type: IP_VC
+    bandwidth: 10
+    aSide: { accessPoint: { type: CLOUD_ROUTER, router: { uuid: "${routerUuid ?? ROUTER_REFERENCE}" } } }
+    zSide: { accessPoint: { type: COLO, port: { uuid: ${PORTS.dcPrimary} }, linkProtocol: { type: DOT1Q, vlanTag: ${vlan} } } }
+    notifications: [{ type: ALL, emails: [noc@example.com] }]
+routingProtocols:
+  ${name}-direct:
+    connection: \${connections.${name}.uuid}
+    type: DIRECT
+    directIpv4: { equinixIfaceIp: ${subnet} }
+`;
+    const first = workspace(team("first", 1701, "10.1.1.1/30"));
+    const applied = await runner(t, first)("apply", "--auto-approve");
+    expect(applied.code, out(applied)).toBe(0);
+    const routerUuid = first.state().resources["cloudRouters.edge"]!.id!;
+    // Another configuration adds a connection to the same router, on a subnet that overlaps the first's.
+    const second = workspace(team("second", 1702, "10.1.1.2/29", routerUuid));
+    const plan = await runner(t, second)("plan");
+    expect(plan.code, out(plan)).toBe(1);
+    expect(plan.stderr).toMatch(/routingProtocols\.second-direct\.directIpv4\.equinixIfaceIp {2}the service refuses 10\.1\.1\.2\/29 on cloud router \S+ \(EQ-\d+\)/);
+    expect((await objects(t, "connections")).length).toBe(1);
+  });
+
+  it("two DIRECT subnets of one plan that overlap on one new cloud router: refused at plan, at the second", { timeout: 60_000 }, async () => {
+    const connection = (name: string, vlan: number) => `  ${name}:
+    type: IP_VC
+    bandwidth: 10
+    aSide: { accessPoint: { type: CLOUD_ROUTER, router: { uuid: "\${cloudRouters.edge.uuid}" } } }
+    zSide: { accessPoint: { type: COLO, port: { uuid: ${PORTS.dcPrimary} }, linkProtocol: { type: DOT1Q, vlanTag: ${vlan} } } }
+    notifications: [{ type: ALL, emails: [noc@example.com] }]
+`;
+    const ws = workspace(`${CONFIG_HEADER}cloudRouters:
+  edge:
+    location: { metroCode: DC }
+    package: { code: STANDARD }
+    notifications: [{ type: ALL, emails: [noc@example.com] }]
+connections:
+${connection("one", 1801)}${connection("two", 1802)}routingProtocols:
+  one-direct: { connection: "\${connections.one.uuid}", type: DIRECT, directIpv4: { equinixIfaceIp: 10.2.2.1/30 } }
+  two-direct: { connection: "\${connections.two.uuid}", type: DIRECT, directIpv4: { equinixIfaceIp: 10.2.2.2/30 } }
+`);
+    const plan = await runner(t, ws)("plan");
+    expect(plan.code, out(plan)).toBe(1);
+    expect(plan.stderr).toMatch(/routingProtocols\.two-direct\.directIpv4\.equinixIfaceIp {2}10\.2\.2\.2\/30 overlaps 10\.2\.2\.1\/30 of routingProtocols\.one-direct/);
+    expect(plan.stderr).not.toMatch(/routingProtocols\.one-direct\.directIpv4/);
+  });
+
   it("a plan with no change asks the service nothing more than its refresh", { timeout: 60_000 }, async () => {
     const ws = workspace(withConnections(dcConnectionYaml("dc", 1401, 1402)));
     expect((await runner(t, ws)("apply", "--auto-approve")).code).toBe(0);

@@ -45,7 +45,7 @@ it("refuses exactly the combinations the service refuses, at the same field", as
             const spec = { deviceTypeCode, deviceManagementType, licenseMode, core, ...(packageCode ? { packageCode } : {}), vendorConfig: EVERY_REQUIRED_SETTING };
             creates.push({ kind: "devices", address: `devices.d${creates.length}`, spec } as unknown as ConfigResource);
           }
-  const diagnostics = await devices.preflight!(kindCtx.ctx, creates, { resources: new Map() } as never);
+  const diagnostics = await devices.preflight!(kindCtx.ctx, creates, { resources: new Map() } as never, (r) => r.spec);
   const refusedAt = new Map(diagnostics.map((d) => [d.address, d.path]));
   const disagreements = creates.filter((c) => refusedAt.get(c.address) !== serviceRefuses(c.spec)).map((c) => ({ spec: c.spec, netform: refusedAt.get(c.address), service: serviceRefuses(c.spec) }));
   expect(disagreements).toEqual([]);
@@ -67,7 +67,7 @@ it("refuses, before the order, a device without a setting its type requires, or 
     { ...byol, deviceTypeCode: "C8000V", core: 2, hostNamePrefix: "edge", secondary: { ...standby({}), hostNamePrefix: "edge" } },
   ];
   const creates = cases.map((spec, i) => ({ kind: "devices", address: `devices.d${i}`, spec: { ...spec, virtualDeviceName: `d${i}-device` } }) as unknown as ConfigResource);
-  const refusedAt = new Map((await devices.preflight!(kindCtx.ctx, creates, { resources: new Map() } as never)).map((d) => [d.address, d.path]));
+  const refusedAt = new Map((await devices.preflight!(kindCtx.ctx, creates, { resources: new Map() } as never, (r) => r.spec)).map((d) => [d.address, d.path]));
   const service: Array<string | undefined> = [];
   for (const c of creates) {
     const res = await t.call("POST", "/ne/v1/devices", { body: c.spec });

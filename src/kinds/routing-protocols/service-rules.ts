@@ -1,11 +1,15 @@
 // The service's rules across routing protocol instances (4.6): a connection takes one DIRECT and one BGP
 // instance, and BGP only over a DIRECT one. Checked across the configuration before any API call, and, for
-// a connection netform does not manage (a literal uuid), against the service at plan time.
+// a connection netform does not manage (a literal uuid), against the service at plan time. A DIRECT subnet
+// on a cloud router's connection must not overlap another of the router's (the official validateRoutingProtocol,
+// POST /fabric/v4/routers/{id}/validate): asked of the service at plan time, and across the plan's own.
 
 import { BlockList, isIP } from "node:net";
-import { identityOf, placeDiagnostic, readPath, Reference, reveal, type ConfigResource } from "../../config/index.js";
+import { ApiError } from "../../api/index.js";
+import { identityOf, parsePrefix, placeDiagnostic, readPath, Reference, reveal, UUID_PATTERN, type ConfigResource, type Configuration } from "../../config/index.js";
 import type { Diagnostic } from "../../diag/index.js";
-import type { KindContext } from "../types.js";
+import { orGone } from "../common.js";
+import type { Body, KindContext } from "../types.js";
 import { handler } from "./handler.js";
 
 const locate = (r: ConfigResource) => ({ address: r.address, positions: r.positions });
@@ -98,7 +102,12 @@ function peersOutsideSubnet(direct: ConfigResource, bgp: ConfigResource): Diagno
  * created on an existing connection named by its uuid, with no DIRECT instance declared beside it, is checked
  * against what the connection has: one read per such connection, before anything is applied.
  */
-export async function preflight(ctx: KindContext, creates: readonly ConfigResource[], config: { resources: ReadonlyMap<string, ConfigResource> }): Promise<Diagnostic[]> {
+export async function preflight(ctx: KindContext, creates: readonly ConfigResource[], config: Configuration, resolved: (resource: ConfigResource) => Body): Promise<Diagnostic[]> {
+  const [bgp, subnets] = await Promise.all([bgpNeedsDirect(ctx, creates, config), routerSubnets(ctx, creates, config, resolved)]);
+  return [...bgp, ...subnets];
+}
+
+async function bgpNeedsDirect(ctx: KindContext, creates: readonly ConfigResource[], config: { resources: ReadonlyMap<string, ConfigResource> }): Promise<Diagnostic[]> {
   const literal = (v: unknown) => (typeof v === "string" ? v.toLowerCase() : undefined);
   const kind = creates[0]?.kind;
   const own = [...config.resources.values()].filter((r) => r.kind === kind);
@@ -132,5 +141,106 @@ export async function preflight(ctx: KindContext, creates: readonly ConfigResour
       }
     }),
   );
+  return diagnostics;
+}
+
+const FAMILIES = [
+  { field: "directIpv4", property: "/directIpv4/equinixIfaceIp" },
+  { field: "directIpv6", property: "/directIpv6/equinixIfaceIp" },
+] as const;
+
+/** A uuid, or a subnet, that is known: what is known only after apply is neither. */
+const knownUuid = (v: unknown): string | undefined => (typeof v === "string" && UUID_PATTERN.test(v) ? v : undefined);
+const knownSubnet = (v: unknown): string | undefined => (typeof v === "string" && parsePrefix(v) !== undefined ? v : undefined);
+
+/** The cloud router at either end of a connection, from its spec or its answer: its uuid when known. */
+const routerAt = (connection: Body | undefined): string | undefined =>
+  connection && (knownUuid(readPath(connection, "aSide.accessPoint.router.uuid")) ?? knownUuid(readPath(connection, "zSide.accessPoint.router.uuid")));
+
+/** Which cloud router a declared connection names, known or not: its uuid, or the router resource it refers to. */
+const routerNamed = (connection: ConfigResource): string | undefined =>
+  identityOf(readPath(connection.spec, "aSide.accessPoint.router.uuid")) ?? identityOf(readPath(connection.spec, "zSide.accessPoint.router.uuid"));
+
+/** A DIRECT instance to be made on a cloud router's connection, with what the checks need of it. */
+interface RouterSubnet {
+  resource: ConfigResource;
+  field: (typeof FAMILIES)[number]["field"];
+  property: string;
+  subnet: string;
+  /** The router's uuid, when it exists. */
+  router: string | undefined;
+  /** The router, however the plan knows it: its uuid, or the router resource the plan makes. */
+  routerKey: string;
+  connection: string | undefined;
+}
+
+/**
+ * Where each DIRECT instance the plan makes sits: its connection (known when it exists), and that
+ * connection's cloud router, read from the service, or from the connection's own spec when the plan makes it.
+ */
+async function routerSubnetsOf(ctx: KindContext, creates: readonly ConfigResource[], config: Configuration, resolved: (resource: ConfigResource) => Body): Promise<RouterSubnet[]> {
+  const reads = new Map<string, Promise<Body | undefined>>();
+  const read = (uuid: string) => {
+    let found = reads.get(uuid);
+    if (!found) reads.set(uuid, (found = orGone(() => ctx.api.call<Body>("GET", `/fabric/v4/connections/${encodeURIComponent(uuid)}`))));
+    return found;
+  };
+  const out: RouterSubnet[] = [];
+  for (const resource of creates) {
+    if (resource.spec.type !== "DIRECT") continue;
+    const spec = resolved(resource);
+    const connection = knownUuid(spec.connection);
+    const declared = resource.spec.connection instanceof Reference ? config.resources.get(resource.spec.connection.address) : undefined;
+    const router = connection !== undefined ? routerAt(await read(connection)) : declared ? routerAt(resolved(declared)) : undefined;
+    const routerKey = router ?? (declared && routerNamed(declared));
+    if (routerKey === undefined) continue;
+    for (const { field, property } of FAMILIES) {
+      const subnet = knownSubnet(readPath(spec, `${field}.equinixIfaceIp`));
+      if (subnet) out.push({ resource, field, property, subnet, router, routerKey, connection });
+    }
+  }
+  return out;
+}
+
+/** Whether two prefixes share an address: one holds the other's network. */
+function overlaps(a: string, b: string): boolean {
+  const [pa, pb] = [parsePrefix(a), parsePrefix(b)];
+  if (!pa || !pb || pa.family !== pb.family) return false;
+  const family = pa.family === 4 ? "ipv4" : "ipv6";
+  const [na, la] = (pa.network ?? pa.text).split("/");
+  const [nb, lb] = (pb.network ?? pb.text).split("/");
+  const inA = new BlockList();
+  inA.addSubnet(na!, Number(la), family);
+  const inB = new BlockList();
+  inB.addSubnet(nb!, Number(lb), family);
+  return inA.check(nb!, family) || inB.check(na!, family);
+}
+
+/**
+ * Each DIRECT subnet the plan puts on a cloud router's connection, asked of the service (validateRoutingProtocol)
+ * against the router's other connections, and checked against the plan's own on the same router: two of them,
+ * each fine alone, would have the second refused.
+ */
+async function routerSubnets(ctx: KindContext, creates: readonly ConfigResource[], config: Configuration, resolved: (resource: ConfigResource) => Body): Promise<Diagnostic[]> {
+  const subnets = await routerSubnetsOf(ctx, creates, config, resolved);
+  const diagnostics: Diagnostic[] = [];
+  const at = (r: RouterSubnet, message: string, hint: string) => placeDiagnostic(locate(r.resource), { path: [r.field, "equinixIfaceIp"], code: "plan.router-subnet", message, hint });
+  await Promise.all(
+    subnets.map(async (s) => {
+      if (s.router === undefined) return;
+      const and = [{ property: s.property, operator: "=", values: [s.subnet] }, ...(s.connection ? [{ property: "/connection/uuid", operator: "=", values: [s.connection] }] : [])];
+      try {
+        await ctx.api.call("POST", `/fabric/v4/routers/${encodeURIComponent(s.router)}/validate`, { body: { filter: { and } }, readOnly: true });
+      } catch (e) {
+        if (!(e instanceof ApiError) || e.status !== 400) throw e;
+        const problem = e.problems[0];
+        diagnostics.push(at(s, `the service refuses ${s.subnet} on cloud router ${s.router}${problem ? ` (${problem.code})` : ""}: ${problem?.reason ?? problem?.message ?? "HTTP 400"}`, "give the connection a subnet none of the router's other connections uses"));
+      }
+    }),
+  );
+  subnets.forEach((s, i) => {
+    const earlier = subnets.slice(0, i).find((o) => o.routerKey === s.routerKey && o.resource !== s.resource && overlaps(o.subnet, s.subnet));
+    if (earlier) diagnostics.push(at(s, `${s.subnet} overlaps ${earlier.subnet} of ${earlier.resource.address}, which this plan also puts on the same cloud router; the service refuses the second`, "give one of them a subnet that does not overlap"));
+  });
   return diagnostics;
 }

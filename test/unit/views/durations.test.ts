@@ -47,6 +47,12 @@ describe("the apply's markdown report", () => {
     failed: 1,
     skipped: 1,
     interrupted: 0,
+    outcomes: [
+      { address: "routeFilters.x", action: "create", outcome: "done" },
+      { address: "connections.dc", action: "create", outcome: "done" },
+      { address: "routingProtocols.bgp", action: "create", outcome: "failed" },
+      { address: "routeFilterAttachments.x-on-dc", action: "create", outcome: "skipped" },
+    ],
     steps: [
       { address: "connections.dc", step: "create", startedAt: at(0.2), finishedAt: at(55.4), seconds: 55.2, outcome: "done" },
       { address: "routeFilters.x", step: "create", startedAt: at(0), finishedAt: at(5.1), seconds: 5.1, outcome: "done" },
@@ -61,7 +67,16 @@ describe("the apply's markdown report", () => {
     expectGolden("apply-markdown", markdown);
   });
 
+  it("says what a failed apply did and did not do, and the commands that finish it or undo what it made", () => {
+    const markdown = renderApplyMarkdown(summary);
+    expect(markdown).toContain("- **Done:** routeFilters.x (create), connections.dc (create)");
+    expect(markdown).toContain("- **Not done:** routingProtocols.bgp (create failed), routeFilterAttachments.x-on-dc (create skipped)");
+    expect(markdown).toContain("- **To finish:** `netform apply`");
+    expect(markdown).toContain("- **To undo:** `netform destroy -target=routeFilters.x -target=connections.dc`");
+  });
+
   it("has no chart when no step ran", () => {
-    expect(renderApplyMarkdown({ ...summary, failed: 0, skipped: 0, steps: [] })).toBe("### netform apply complete: 2 added, 0 changed, 0 replaced, 0 destroyed\n");
+    const { outcomes: _whole, ...complete } = summary;
+    expect(renderApplyMarkdown({ ...complete, failed: 0, skipped: 0, steps: [] })).toBe("### netform apply complete: 2 added, 0 changed, 0 replaced, 0 destroyed\n");
   });
 });
