@@ -117,13 +117,16 @@ function blockingRemoved(error: ApiError, removed: ReadonlyMap<string, string>):
 /** The dry run of one change, where the kind's operation takes one: a refusal, an unchecked reason, or nothing. */
 async function dryRun(run: Run, item: Checked, resolved: { spec: Body; unknown: string[] }, removed: ReadonlyMap<string, string>): Promise<Diagnostic | UncheckedChange | Blocked | undefined> {
   const { change, resource, kind } = item;
+  const { ctx } = run.session;
   const creating = change.action !== "update";
-  const send = creating ? kind.dryRun?.create : kind.dryRun?.update;
+  const { create, update } = kind.dryRun ?? {};
+  const send = creating
+    ? create && (() => create(ctx, resolved.spec))
+    : update && (() => update(ctx, { id: change.id!, ...(parentOf(run, change) ?? {}) }, resolved.spec, change.changes.map((c) => c.path)));
   if (!send) return undefined;
   if (resolved.unknown.length > 0) return { address: change.address, why: `the service's dry run needs ${resolved.unknown.join(", ")}, known only after apply` };
   try {
-    if (creating) await kind.dryRun!.create!(run.session.ctx, resolved.spec);
-    else await kind.dryRun!.update!(run.session.ctx, { id: change.id!, ...(parentOf(run, change) ?? {}) }, resolved.spec, change.changes.map((c) => c.path));
+    await send();
     return undefined;
   } catch (e) {
     if (!isRefusal(e)) return { address: change.address, why: unanswered(e) };

@@ -700,7 +700,15 @@ export class World {
    * be shared with other readers: copy it to change it.
    */
   view(obj: SimObject): JsonObject {
-    const body = this.phasedBody(obj, this.now());
+    return this.viewAsOf(obj, this.now());
+  }
+
+  /**
+   * The object as it was at `at`: a create answers what it made, in its first phase, however fast the clock
+   * of a test has moved on while the request was answered.
+   */
+  viewAsOf(obj: SimObject, at: number): JsonObject {
+    const body = this.phasedBody(obj, at);
     const def = this.kinds.get(obj.kind);
     return def?.render ? def.render(body, obj, this) : body;
   }

@@ -449,9 +449,10 @@ function routes(app: SimApp, world: World): void {
     const dryRun = readDryRun(c);
     const built = buildConnection(ruleContext(c, world), await readObject(c));
     if (dryRun) return c.json(built.body, 200);
+    const made = world.now();
     const obj = world.create(KIND, built.body, { projectId: built.projectId });
     startProvisioning(world, obj);
-    return viewResponse(c, world.view(obj), 201);
+    return viewResponse(c, world.viewAsOf(obj, made), 201);
   });
 
   app.post(`${BASE}/search`, async (c) => {
