@@ -190,6 +190,20 @@ const EXAMPLES: Example[] = [
     secrets: [],
   },
   {
+    // Its secondary logs in with its own user (the secondary's ssh_key), as the official client sends it.
+    file: "add_secondary/c8000v_add_secondary.tf",
+    device: `virtualDeviceName: tf-c8000v-primary
+    ${C8000V_BYOL}
+    secondary:
+      virtualDeviceName: tf-c8000v-secondary
+      metroCode: SV
+      notifications: [netops@example.com]
+      vendorConfig: { hostNamePrefix: c8kv-sec }
+      userPublicKey: { username: standby, keyName: "\${sshKeys.ops-key.keyName}" }`,
+    secondary: { hostNamePrefix: "c8kv-sec" },
+    secrets: [],
+  },
+  {
     file: "c8000v_znpd_ha_dhcp.tf",
     device: `virtualDeviceName: tf-c8000v-byol
     ${C8000V_ZTP(`{ restApiSupportRequirement: "true", ipAddressType: DHCP, managementInterfaceId: "6" }`, `{ restApiSupportRequirement: "true", ipAddressType: DHCP, managementInterfaceId: 6 }`, "c8000v-s")}`,
@@ -378,6 +392,7 @@ describe("the incumbent's device examples with vendor settings", () => {
       const secondary = (await t.call("GET", `/ne/v1/devices/${String(primary.redundantUuid)}`)).body;
       expect(secondary).toMatchObject({ status: "PROVISIONED", redundancyType: "SECONDARY" });
       expect(secondary.vendorConfig).toEqual(example.secondary);
+      if (example.device.includes("username: standby")) expect(secondary.userPublicKey).toMatchObject({ username: "standby" });
     }
     if (example.file.includes("cluster")) expect(primary).toMatchObject({ redundancyType: "CLUSTER", clusterDetails: { numOfNodes: 2 } });
 

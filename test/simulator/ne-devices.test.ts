@@ -274,6 +274,21 @@ describe("POST /ne/v1/devices", () => {
     expect(primarySeen).toContain("WAITING_FOR_SECONDARY");
   });
 
+  it("gives a pair's secondary its own user key where the order names one, else the primary's", async () => {
+    // The seeded organisation's key is demo-key; a second key for the secondary.
+    const value = (await t.call("GET", "/ne/v1/publicKeys")).body.find((k: { keyName: string }) => k.keyName === "demo-key").keyValue as string;
+    expect((await t.call("POST", "/ne/v1/publicKeys", { body: { keyName: "second-key", keyValue: value } })).status).toBe(201);
+    const pair = { ...EXAMPLE, userPublicKey: { username: "netops", keyName: "demo-key" } };
+    const own = await create({ ...pair, secondary: { metroCode: "NY", virtualDeviceName: "edge-1-sec", notifications: ["n@example.com"], userPublicKey: { username: "standby", keyName: "second-key" } } });
+    expect(own.status, JSON.stringify(own.body)).toBe(202);
+    expect((await t.call("GET", `/ne/v1/devices/${own.body.secondaryUuid}`)).body.userPublicKey).toMatchObject({ username: "standby", publicKeyName: "second-key" });
+    expect((await t.call("GET", `/ne/v1/devices/${own.body.uuid}`)).body.userPublicKey).toMatchObject({ username: "netops", publicKeyName: "demo-key" });
+    const inherited = await create({ ...pair, virtualDeviceName: "edge-2", secondary: { metroCode: "NY", virtualDeviceName: "edge-2-sec", notifications: ["n@example.com"] } });
+    expect((await t.call("GET", `/ne/v1/devices/${inherited.body.secondaryUuid}`)).body.userPublicKey).toMatchObject({ username: "netops", publicKeyName: "demo-key" });
+    const unknown = await create({ ...pair, virtualDeviceName: "edge-3", secondary: { metroCode: "NY", virtualDeviceName: "edge-3-sec", notifications: ["n@example.com"], userPublicKey: { username: "standby", keyName: "no-such-key" } } });
+    expect(unknown.body).toMatchObject({ property: "secondary.userPublicKey.keyName" });
+  });
+
   it("checks the secondary's own fields", async () => {
     const secondary = { metroCode: "NY", virtualDeviceName: "edge-1-sec", notifications: ["n@example.com"] };
     expect((await create({ ...EXAMPLE, secondary: { ...secondary, metroCode: "ZH" } })).body.property).toBe("secondary.metroCode");

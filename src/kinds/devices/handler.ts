@@ -101,7 +101,13 @@ function desiredPeer(spec: Body, connectivity: unknown): Body {
     vendorConfig: publicVendorConfig(spec.vendorConfig),
     sshInterfaceId: text(spec.sshInterfaceId),
     aclDetails: aclForm(spec.aclDetails),
+    userPublicKey: userKeyForm(spec.userPublicKey, "keyName"),
   };
+}
+
+/** A device's user key: the order names the key `keyName`, the device record `publicKeyName`. */
+function userKeyForm(v: unknown, keyField: "keyName" | "publicKeyName"): Body | undefined {
+  return isPlainObject(v) ? { username: v.username, keyName: v[keyField] } : undefined;
 }
 
 function observedPeer(body: Body): Body {
@@ -119,13 +125,13 @@ function observedPeer(body: Body): Body {
     vendorConfig: publicVendorConfig(body.vendorConfig),
     sshInterfaceId: text(body.sshInterfaceId),
     aclDetails: observedAcl(body),
+    userPublicKey: userKeyForm(body.userPublicKey, "publicKeyName"),
   };
 }
 
 function desired(spec: Body): Body {
   const connectivity = spec.connectivity ?? DEFAULT_CONNECTIVITY;
   const secondary = isPlainObject(spec.secondary) ? spec.secondary : undefined;
-  const userKey = isPlainObject(spec.userPublicKey) ? spec.userPublicKey : undefined;
   const cluster = isPlainObject(spec.clusterDetails) ? spec.clusterDetails : undefined;
   const form = compact({
     ...desiredPeer(spec, connectivity),
@@ -145,7 +151,6 @@ function desired(spec: Body): Body {
     orderReference: spec.orderReference,
     channelPartner: spec.channelPartner,
     diverseFromDeviceUuid: spec.diverseFromDeviceUuid,
-    userPublicKey: userKey ? { username: userKey.username, keyName: userKey.keyName } : undefined,
     clusterDetails: cluster ? { clusterName: cluster.clusterName } : undefined,
     secondary: secondary
       ? {
@@ -155,6 +160,7 @@ function desired(spec: Body): Body {
           accountNumber: asNumber(text(secondary.accountNumber ?? spec.accountNumber)),
           purchaseOrderNumber: secondary.purchaseOrderNumber ?? spec.purchaseOrderNumber,
           orderReference: secondary.orderReference ?? spec.orderReference,
+          userPublicKey: userKeyForm(secondary.userPublicKey ?? spec.userPublicKey, "keyName"),
         }
       : undefined,
   }) as Body;
@@ -165,7 +171,6 @@ function desired(spec: Body): Body {
 
 function observed(body: Body): Body {
   const core = isPlainObject(body.core) ? body.core : {};
-  const key = isPlainObject(body.userPublicKey) ? body.userPublicKey : undefined;
   const cluster = isPlainObject(body.clusterDetails) ? body.clusterDetails : undefined;
   const secondary = secondaryOf(body);
   return compact({
@@ -187,7 +192,6 @@ function observed(body: Body): Body {
     orderReference: body.orderReference,
     channelPartner: body.channelPartner,
     diverseFromDeviceUuid: body.diverseFromDeviceUuid,
-    userPublicKey: key ? { username: key.username, keyName: key.publicKeyName } : undefined,
     clusterDetails: cluster ? { clusterName: cluster.clusterName } : undefined,
     secondary: secondary ? { ...observedPeer(secondary), purchaseOrderNumber: secondary.purchaseOrderNumber, orderReference: secondary.orderReference } : undefined,
   }) as Body;
@@ -400,9 +404,10 @@ export const handler: KindHandler = {
   desired,
   observed,
   updatable: UPDATABLE,
-  // Absent from an answer, these are the service's defaults, or what the order sent; and a listed device's
-  // templates are read from its own record only (observedAcl).
-  mayOmit: ["additionalBandwidth", "termlength", "aclDetails", "secondary.additionalBandwidth", "secondary.aclDetails"],
+  // Absent from an answer, these are the service's defaults, or what the order sent; a listed device's
+  // templates are read from its own record only (observedAcl); whether a secondary without a key of its own
+  // answers the primary's is not known.
+  mayOmit: ["additionalBandwidth", "termlength", "aclDetails", "secondary.additionalBandwidth", "secondary.aclDetails", "secondary.userPublicKey"],
 
   async create(ctx, spec) {
     // 202 {uuid, secondaryUuid?}: the pair's devices are read by observe from here on.

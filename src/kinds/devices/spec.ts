@@ -46,6 +46,7 @@ const notifications = () =>
 const deviceName = () => text(3, 50, "virtualDeviceName");
 const sshUsers = () =>
   z.array(z.strictObject({ sshUsername: z.string().min(1), sshPassword: z.string().optional().describe("sensitive"), sshUserUuid: uuid().optional(), action: z.enum(["CREATE", "UPDATE", "DELETE"]).optional() }));
+const userPublicKey = () => z.strictObject({ username: z.string().min(1), keyName: z.string().min(1) });
 const aclDetails = () => z.array(z.strictObject({ interfaceType: z.string().min(1), uuid: uuid() }));
 const licenseToken = () => z.string().regex(/^[A-Za-z0-9]{8}$/, { error: "licenseToken must be 8 letters and digits" });
 
@@ -72,6 +73,9 @@ export const deviceSecondarySpec = lazily(() =>
     cloudInitFileId: z.string().optional(),
     purchaseOrderNumber: z.string().optional().describe("default: the primary's"),
     orderReference: z.string().optional().describe("default: the primary's"),
+    // Not in the specification's list of a secondary's fields; the official client sends it
+    // (equinix/ne-go's SecondaryDeviceRequest), and the incumbent's add-a-secondary example writes one.
+    userPublicKey: userPublicKey().optional().describe("default: the primary's"),
   }),
 );
 
@@ -110,7 +114,7 @@ export const schema = lazily(() =>
     siteId: z.string().optional(),
     systemIpAddress: ipAddress().optional(),
     vendorConfig: vendorConfig().optional(),
-    userPublicKey: z.strictObject({ username: z.string().min(1), keyName: z.string().min(1) }).optional().describe("self-configured devices only"),
+    userPublicKey: userPublicKey().optional().describe("the user and the key (an sshKeys keyName) that log in to the device"),
     ipType: z.enum(["STATIC"]).optional().describe("deprecated; always STATIC"),
     sshInterfaceId: z.string().optional().describe("self-configured devices only"),
     smartLicenseUrl: z.string().optional(),

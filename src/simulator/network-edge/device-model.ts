@@ -8,7 +8,7 @@ import { METRO_BY_CODE } from "../core/metros-data.js";
 import {
   DEVICE_TYPE_BY_CODE, LICENSE_NAMES, findPackage, type DeviceTypeDef, type LicenseMode, type ManagementType, type PackageDef,
 } from "./device-catalogue.js";
-import type { Account, DeviceOrder, PeerOrder } from "./device-rules.js";
+import type { Account, DeviceOrder, PeerOrder, PublicKeyRef } from "./device-rules.js";
 import { publicVendorConfig } from "./device-vendor-config.js";
 import type { Json, JsonObject, SimObject, World } from "../core/world.js";
 
@@ -194,6 +194,10 @@ function clusterDetails(world: World, order: DeviceOrder, peer: PeerOrder): Json
 }
 
 /** The device record names the WAN interface's ACL template and the management interface's. */
+/** A device's user key as its record shows it (2.10 userPublicKey). */
+const keyOf = (key: PublicKeyRef | undefined): JsonObject | undefined =>
+  key && { username: key.username, publicKeyName: key.keyName, publicKey: key.keyValue, publicKeyType: key.keyType };
+
 export function aclTemplateFields(aclDetails: readonly JsonObject[]): { aclTemplateUuid?: string; mgmtAclTemplateUuid?: string } {
   const of = (interfaceType: string) => {
     const uuid = aclDetails.find((a) => a.interfaceType === interfaceType)?.uuid;
@@ -230,9 +234,7 @@ export function deviceBody(world: World, order: DeviceOrder, peer: PeerOrder, ct
     sshInterfaceId: peer.sshInterfaceId === undefined ? undefined : String(peer.sshInterfaceId),
     vendorConfig: publicVendorConfig(peer.vendorConfig),
     clusterDetails: clusterDetails(world, order, peer),
-    userPublicKey: order.userPublicKey
-      ? { username: order.userPublicKey.username, publicKeyName: order.userPublicKey.keyName, publicKey: order.userPublicKey.keyValue, publicKeyType: order.userPublicKey.keyType }
-      : undefined,
+    userPublicKey: keyOf(peer.userPublicKey ?? order.userPublicKey),
   };
   const pricingPeers = ctx.role === "SECONDARY" ? { primary: peer } : { primary: order.primary, ...(order.secondary ? { secondary: order.secondary } : {}) };
   return {

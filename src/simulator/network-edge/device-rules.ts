@@ -51,6 +51,9 @@ const SECONDARY_FIELDS = [
   "accountNumber", "accountReferenceId", "version", "additionalBandwidth", "licenseFileId", "licenseToken", "day0TextFileId", "metroCode",
   "notifications", "aclDetails", "sshUsers", "virtualDeviceName", "hostNamePrefix", "siteId", "systemIpAddress", "vendorConfig",
   "sshInterfaceId", "smartLicenseUrl", "cloudInitFileId", "purchaseOrderNumber", "orderReference",
+  // Not in the specification's list, but the official client sends it (equinix/ne-go's SecondaryDeviceRequest)
+  // and the incumbent provider's add-a-secondary example gives the secondary its own key.
+  "userPublicKey",
 ];
 
 export interface Account {
@@ -79,6 +82,8 @@ export interface PeerOrder {
   siteId?: string;
   systemIpAddress?: string;
   smartLicenseUrl?: string;
+  /** A secondary's own user key, where its order names one; else it takes the primary's. */
+  userPublicKey?: PublicKeyRef;
   /** A secondary may be billed against its own purchase order; a primary's are the order's. */
   purchaseOrderNumber?: string;
   orderReference?: string;
@@ -440,18 +445,18 @@ function cluster(world: World, principal: Principal, o: Offer, body: JsonObject,
  * The key a device's user logs in with. The create body (4.10) takes it whatever the management type, and
  * real provider-managed devices carry one (equinix/ne-go's recorded device ne_device_get_resp.json).
  */
-function userPublicKey(world: World, principal: Principal, body: JsonObject): PublicKeyRef | undefined {
-  const raw = optionalObject(body, "userPublicKey", "userPublicKey");
+function userPublicKey(world: World, principal: Principal, body: JsonObject, prefix = ""): PublicKeyRef | undefined {
+  const raw = optionalObject(body, "userPublicKey", `${prefix}userPublicKey`);
   if (!raw) return undefined;
-  rejectUnknownFields(raw, ["username", "keyName"], "userPublicKey.");
-  const username = requiredString(raw, "username", "userPublicKey.username", { min: 3, max: 32 });
-  const keyName = requiredString(raw, "keyName", "userPublicKey.keyName");
+  rejectUnknownFields(raw, ["username", "keyName"], `${prefix}userPublicKey.`);
+  const username = requiredString(raw, "username", `${prefix}userPublicKey.username`, { min: 3, max: 32 });
+  const keyName = requiredString(raw, "keyName", `${prefix}userPublicKey.keyName`);
   const key = world
     .list("publicKeys")
     .filter((k) => canSee(principal, k))
     .map((k) => world.view(k))
     .find((k) => k.keyName === keyName);
-  if (!key) return fail("referenceNotFound", "userPublicKey.keyName", `no public key named ${keyName}; create it with POST /ne/v1/publicKeys`, keyName);
+  if (!key) return fail("referenceNotFound", `${prefix}userPublicKey.keyName`, `no public key named ${keyName}; create it with POST /ne/v1/publicKeys`, keyName);
   return { username, keyName, keyValue: String(key.keyValue ?? ""), keyType: String(key.keyType ?? "RSA") };
 }
 
@@ -541,6 +546,8 @@ export function validateCreate(world: World, principal: Principal, body: JsonObj
       cluster: false,
     });
     if (connectivity === "PRIVATE") secondary.additionalBandwidth = 0;
+    const secondaryKey = userPublicKey(world, principal, secondaryBody, "secondary.");
+    if (secondaryKey) secondary.userPublicKey = secondaryKey;
     checkDistinctFields(o.managementDef, body, secondaryBody);
   }
   const diverseUuid = optionalString(body, "diverseFromDeviceUuid", "diverseFromDeviceUuid");
