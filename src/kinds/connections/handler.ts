@@ -4,7 +4,7 @@
 // device and interface); anything else is a new connection. A deleted connection stays readable as
 // DEPROVISIONED, a rejected one as CANCELLED: both count as gone.
 
-import { isPlainObject, readPath } from "../../config/index.js";
+import { isPlainObject, readPath, SecretPaths } from "../../config/index.js";
 import { NetformError } from "../../diag/index.js";
 import { asNumber, compact, deleteIdempotently, orGone, projectIdOf, readinessFrom, sameNameAndType, searchByUuid, uuidOf, type StateTable } from "../common.js";
 import { sortedNotifications } from "../notifications.js";
@@ -257,6 +257,9 @@ export const handler: KindHandler = {
   observed: (body) => comparable(body, false),
 
   updatable: UPDATABLE,
+  // The service returns a side's authorisation key as given (the provider's account or service key): a
+  // key that differs is found, not passed over because it is secret.
+  returnedSecrets: new SecretPaths(["aSide.accessPoint.authenticationKey", "zSide.accessPoint.authenticationKey"]),
 
   async create(ctx, spec) {
     const body = await ctx.api.call<Body>("POST", BASE, { body: createRequest(ctx, spec) });
