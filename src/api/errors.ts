@@ -49,11 +49,17 @@ export class ApiError extends NetformError {
     const detail = first
       ? `${first.code}: ${first.message}${first.property ? ` (${first.property}${first.reason && first.reason !== first.message ? `: ${first.reason}` : ""})` : ""}`
       : `HTTP ${init.status}`;
+    // A service that fails (5xx, after the client's retries of what is safe to repeat) is the service's
+    // trouble, not the configuration's and not a defect in netform: said as such, with what to do.
+    const failed = init.status >= 500;
     super({
       code: `api.${init.status}`,
-      message: `${init.method} ${init.path} was refused: ${detail}`,
-      source: init.status >= 500 ? "internal" : "user",
-      hint: init.status === 401 ? "check NETFORM_CLIENT_ID and NETFORM_CLIENT_SECRET (or NETFORM_TOKEN)" : undefined,
+      message: failed ? `${init.method} ${init.path} failed: the service answered ${detail}${first ? ` (HTTP ${init.status})` : ""}` : `${init.method} ${init.path} was refused: ${detail}`,
+      hint: failed
+        ? "the service is failing, not the configuration: run the command again later (what was done is in the state, and nothing is made twice); if it persists, check the service's status"
+        : init.status === 401
+          ? "check NETFORM_CLIENT_ID and NETFORM_CLIENT_SECRET (or NETFORM_TOKEN)"
+          : undefined,
     });
     this.name = "ApiError";
     this.status = init.status;

@@ -46,10 +46,11 @@ export class Faults {
     return this.settings.latencyMs ?? 0;
   }
 
-  /** The error to inject into this request, if the dice say so. */
-  draw(): SimError | undefined {
+  /** The error to inject into this request to `path`, if the dice say so. */
+  draw(path: string): SimError | undefined {
     this.requestCount++;
-    const { rateLimit, errorRate, errorStatuses } = this.settings;
+    const { rateLimit, errorRate, errorStatuses, errorPath } = this.settings;
+    if (errorPath !== undefined && !pathMatches(errorPath, path)) return undefined;
     if (rateLimit && rateLimit.every > 0 && this.requestCount % rateLimit.every === 0) {
       return new SimError("tooManyRequests", [], { "Retry-After": String(rateLimit.retryAfterS) });
     }
@@ -79,10 +80,11 @@ export class Faults {
 
 const MUTATING = ["POST", "PUT", "PATCH", "DELETE"];
 
-/** A path against a pattern whose `*` stands for one segment. */
+/** A path against a pattern whose `*` stands for one segment and a final `**` for any that follow. */
 function pathMatches(pattern: string, path: string): boolean {
   const want = pattern.split("/");
   const have = path.split("/");
+  if (want.at(-1) === "**") return have.length >= want.length - 1 && want.slice(0, -1).every((segment, i) => segment === "*" || segment === have[i]);
   return want.length === have.length && want.every((segment, i) => segment === "*" || segment === have[i]);
 }
 
@@ -98,7 +100,7 @@ export function parseFaultSpec(spec: string): FaultSettings {
     const name = path.join(".");
     if (name === "errorStatuses") value = raw.split(/[;|]/).map(Number);
     else if (name === "afterActed.methods") value = raw.split(/[;|]/);
-    else if (name === "afterActed.path") value = raw;
+    else if (name === "afterActed.path" || name === "errorPath") value = raw;
     else if (/^-?\d+(\.\d+)?$/.test(raw)) value = Number(raw);
     let target = out;
     for (const key of path.slice(0, -1)) target = (target[key] ??= {}) as Record<string, unknown>;
@@ -107,7 +109,7 @@ export function parseFaultSpec(spec: string): FaultSettings {
   return validateFaults(out);
 }
 
-const KNOWN = ["errorRate", "errorStatuses", "rateLimit", "latencyMs", "failTransitions", "afterActed", "seed"];
+const KNOWN = ["errorRate", "errorStatuses", "errorPath", "rateLimit", "latencyMs", "failTransitions", "afterActed", "seed"];
 
 /** Checks a fault settings object from the control API or the command line. */
 export function validateFaults(input: unknown): FaultSettings {
@@ -127,6 +129,10 @@ export function validateFaults(input: unknown): FaultSettings {
       throw new Error(`errorStatuses must be a list of ${Object.keys(STATUS_KEYS).join(", ")}`);
     }
     out.errorStatuses = s.errorStatuses as number[];
+  }
+  if (s.errorPath !== undefined) {
+    if (typeof s.errorPath !== "string" || !s.errorPath.startsWith("/")) throw new Error("errorPath must be a path pattern, e.g. /fabric/v4/** or /fabric/v4/connections/*");
+    out.errorPath = s.errorPath;
   }
   if (s.rateLimit !== undefined) {
     const r = s.rateLimit as Record<string, unknown>;

@@ -125,7 +125,7 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator {
   app.use("*", async (c, next) => {
     const latency = faults.latency();
     if (latency > 0) await new Promise((resolve) => setTimeout(resolve, latency));
-    const injected = faults.draw();
+    const injected = faults.draw(c.req.path);
     if (injected) {
       c.set("injectedFault", true);
       throw injected;

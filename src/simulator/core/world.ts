@@ -71,6 +71,8 @@ export interface KindDef {
 export interface FaultSettings {
   errorRate?: number;
   errorStatuses?: number[];
+  /** Paths the errors hit, `*` standing for one segment and a final `**` for the rest (default every path). */
+  errorPath?: string;
   rateLimit?: { every: number; retryAfterS: number };
   latencyMs?: number;
   failTransitions?: { kind: string; count: number };
