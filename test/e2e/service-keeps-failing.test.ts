@@ -40,7 +40,7 @@ describe("a service that keeps failing after the retries", () => {
       try {
         const result = await run(...command);
         expect(result.code, out(result)).toBe(1);
-        expect(result.stderr).not.toMatch(/Internal error|defect in netform|    at /);
+        expect(result.stderr).not.toMatch(/Internal error|defect in netform| {4}at /);
         expect(result.stderr).toMatch(/502/);
         expect(result.stderr).toMatch(/Error: (POST|GET|PATCH|DELETE) \/fabric\/v4\/\S+ failed: the service answered EQ-3000502: Bad gateway \(HTTP 502\)/);
         expect(result.stderr).toContain("the service is failing, not the configuration: run the command again later");
