@@ -70,7 +70,7 @@ export function registerFmt(program: Command): void {
           }
           const formatted = formatConfigurationText(file, before);
           if (!formatted.ok) {
-            problems.push(...formatted.diagnostics);
+            for (const item of formatted.diagnostics) problems.push(item);
             continue;
           }
           if (formatted.text === before) continue;

@@ -20,7 +20,7 @@ import { readConditions } from "./conditions.js";
 import { buildOutputs, OUTPUTS_SECTION, type RawOutputs } from "./outputs.js";
 import { buildRefactoring, MOVED_SECTION, REMOVED_SECTION, type RawRefactoring } from "./moves.js";
 import { buildLookup, collectLookups, isLookupAddress, LOOKUPS_SECTION, type ConfigLookup, type LookupCatalog, type LookupSchema, type RawLookup } from "./lookups.js";
-import { backendSchema, META_KEYS, providerSchema, VARIABLE_NAME, variableSchema, type VariableType } from "./schema-meta.js";
+import { backendSchema, MAX_DEPENDS_ON, META_KEYS, providerSchema, VARIABLE_NAME, variableSchema, type VariableType } from "./schema-meta.js";
 import { PARSE_WITHOUT_COMPILING } from "./schema-common.js";
 import { SecretPaths } from "./secret-paths.js";
 import { isSensitive, reveal, Sensitive } from "./sensitive.js";
@@ -137,7 +137,7 @@ export function buildConfiguration(sources: readonly Source[], options: LoadOpti
   const missing = options.missing ?? "error";
   const diagnostics: Diagnostic[] = [];
   const parsed: ParsedFile[] = sources.map((s) => parseYaml(display(s.file), s.text, kinds));
-  for (const p of parsed) diagnostics.push(...p.diagnostics);
+  for (const p of parsed) for (const d of p.diagnostics) diagnostics.push(d);
   const empty: Configuration = {
     kinds,
     files: parsed.map((p) => p.file),
@@ -255,7 +255,8 @@ export function buildConfiguration(sources: readonly Source[], options: LoadOpti
   }
 
   const edges: DependencyEdge[] = [];
-  for (const r of resources.values()) edges.push(...dependencyEdges(r));
+  // Element by element: a spread of a resource's edges as arguments overflows the stack on a long dependsOn.
+  for (const r of resources.values()) for (const e of dependencyEdges(r)) edges.push(e);
   for (const [name, own] of byKind) {
     for (const e of kinds.get(name)?.ordering?.(own, resources) ?? []) edges.push({ from: e.from as Address, to: e.to as Address, via: "ordering", path: "" });
   }
@@ -264,7 +265,7 @@ export function buildConfiguration(sources: readonly Source[], options: LoadOpti
     const names = [...cycle, cycle[0]].join(" -> ");
     diagnostics.push(placeDiagnostic({ address: edge.from, ...(from ? { positions: from.positions } : {}) }, { path: parsePath(edge.path), code: "reference.cycle", message: `dependency cycle: ${names}`, hint: "break the cycle: a resource cannot depend, directly or not, on itself" }));
   }
-  for (const [name, own] of byKind) diagnostics.push(...(kinds.get(name)?.crossRules?.(own, resources) ?? []));
+  for (const [name, own] of byKind) for (const d of kinds.get(name)?.crossRules?.(own, resources) ?? []) diagnostics.push(d);
 
   const { moves, removals } = buildRefactoring(rawRefactorings, kinds, new Set(raws.keys()), diagnostics);
   const outputs = buildOutputs(rawOutputs, resourceScope, diagnostics);
@@ -530,7 +531,7 @@ function buildResource(addr: Address, raw: RawResource, scope: InterpolationScop
     diagnostics.push(placeDiagnostic(loc, { path: p, code: "sensitive.literal", severity: "warning", message: `${formatPath(p)} is a secret written in the file`, hint: "read it from the environment: ${secret.NAME}" }));
   }
 
-  diagnostics.push(...validateSpec(kind, { ...marked, ...meta }, { ...loc, defaulted, withMetaFor: kindNames }));
+  for (const item of validateSpec(kind, { ...marked, ...meta }, { ...loc, defaulted, withMetaFor: kindNames })) diagnostics.push(item);
 
   const resource: ConfigResource = {
     kind: kind.name,
@@ -552,7 +553,8 @@ function buildResource(addr: Address, raw: RawResource, scope: InterpolationScop
   if (typeof meta.import === "string") resource.import = meta.import;
   for (const p of parentReferenceProblems(kind, resource)) diagnostics.push(placeDiagnostic(loc, p));
 
-  if (Array.isArray(meta.dependsOn)) {
+  // A list over the limit is refused by the schema, located; its entries are not followed.
+  if (Array.isArray(meta.dependsOn) && meta.dependsOn.length <= MAX_DEPENDS_ON) {
     meta.dependsOn.forEach((d, i) => {
       if (typeof d !== "string" || !scope.addresses) return;
       const parsed = parseAddress(d, { has: (k) => kindNames.includes(k) });
@@ -561,7 +563,9 @@ function buildResource(addr: Address, raw: RawResource, scope: InterpolationScop
       const target = makeAddress(parsed.kind, parsed.name, parsed.key);
       const blockKeys = scope.forEach?.get(makeAddress(parsed.kind, parsed.name));
       // A whole forEach block: every one of its instances.
-      if (parsed.key === undefined && Array.isArray(blockKeys)) resource.dependsOn.push(...blockKeys.map((k) => makeAddress(parsed.kind, parsed.name, k)));
+      if (parsed.key === undefined && Array.isArray(blockKeys)) {
+        for (const k of blockKeys) resource.dependsOn.push(makeAddress(parsed.kind, parsed.name, k));
+      }
       else if (scope.addresses.has(target)) resource.dependsOn.push(target);
       // A block whose forEach is unknown or in error has nothing more to say.
       else if (blockKeys === undefined || Array.isArray(blockKeys)) {

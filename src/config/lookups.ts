@@ -111,7 +111,7 @@ export function buildLookup(addr: Address, raw: RawLookup, catalog: LookupCatalo
   for (const p of out.problems) diagnostics.push(placeDiagnostic(loc, p.code === "reference.not-allowed" ? { ...p, message: `a lookup's where cannot reference a resource or another lookup: it is read before anything is made` } : p));
   const schema = { name: kind.name, description: kind.description, spec: kind.where, sensitive: SecretPaths.NONE, attributes: kind.attributes, serverSet: [], parents: {}, timeoutMs: 0 };
   const positions: PositionIndex = new Map([...raw.positions].filter(([k]) => k.startsWith("where.") || k === "where").map(([k, v]) => [k.slice("where.".length), v]));
-  diagnostics.push(...validateSpec(schema, where, { address: addr, positions }).map((d) => ({ ...d, ...(d.path ? { path: `where.${d.path}` } : {}) })));
+  for (const item of validateSpec(schema, where, { address: addr, positions }).map((d) => ({ ...d, ...(d.path ? { path: `where.${d.path}` } : {}) }))) diagnostics.push(item);
   return { name: raw.name, address: addr, kind: kind.name, where, file: raw.file, position: raw.span.key ?? raw.span.value, positions: raw.positions };
 }
 

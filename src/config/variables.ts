@@ -142,7 +142,7 @@ export function resolveVariables(declarations: ReadonlyMap<string, VariableDecla
       continue;
     }
     const parsed = parseYaml(display(file), text);
-    diagnostics.push(...parsed.diagnostics);
+    for (const item of parsed.diagnostics) diagnostics.push(item);
     if (parsed.value === null || parsed.value === undefined) continue;
     if (typeof parsed.value !== "object" || Array.isArray(parsed.value)) {
       diagnostics.push({ severity: "error", code: "variables.file-shape", file: display(file), line: 1, column: 1, message: "a variable file is a mapping of variable names to values" });

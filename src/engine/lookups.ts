@@ -153,7 +153,7 @@ export function bindLookups(config: Configuration, objects: ReadonlyMap<string, 
     if (missing.size > 0) continue;
     const bound: ConfigResource = { ...resource, spec, references: resource.references.filter((r) => !isLookupAddress(r.address)) };
     const kind = config.kinds.get(resource.kind);
-    if (kind) diagnostics.push(...validateSpec(kind, spec, { ...loc, defaulted: resource.defaulted }).filter((d) => d.severity === "error"));
+    if (kind) for (const item of validateSpec(kind, spec, { ...loc, defaulted: resource.defaulted }).filter((d) => d.severity === "error")) diagnostics.push(item);
     config.resources.set(resource.address, bound);
   }
   return diagnostics;

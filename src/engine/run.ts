@@ -281,7 +281,7 @@ export async function planRun(run: Run, given: PlanRequest, emit: EventSink): Pr
   markMoves(plan, moves);
   const outputChanges = planOutputs(plan, run.config, state, refreshed, run.hash);
   if (outputChanges) plan.outputChanges = outputChanges;
-  if (request.mode === "normal") diagnostics.push(...planConditions(run.config, plan, state, refreshed));
+  if (request.mode === "normal") for (const item of planConditions(run.config, plan, state, refreshed)) diagnostics.push(item);
   const before = run.session.api.requestCount;
   // Prices are asked for while the checks run: both only read, and a large plan would wait for each in turn.
   const costing = request.cost !== false && request.mode !== "refresh-only" ? unlessInterrupted(planCost(run.session.api, plan), run.signal) : undefined;
@@ -291,12 +291,12 @@ export async function planRun(run: Run, given: PlanRequest, emit: EventSink): Pr
     if (unchecked.length > 0) plan.unchecked = unchecked;
   } else {
     const checks = await unlessInterrupted(checkWithService(run, plan, state, refreshed), run.signal);
-    diagnostics.push(...checks.diagnostics);
+    for (const item of checks.diagnostics) diagnostics.push(item);
     if (checks.unchecked.length > 0) plan.unchecked = checks.unchecked;
   }
   if (plan.mode !== "refresh-only" && !hasErrors(diagnostics)) {
     const { risks, diagnostics: problems } = await assessRisks(run.session, run.config, plan);
-    diagnostics.push(...problems);
+    for (const item of problems) diagnostics.push(item);
     if (risks.length > 0) plan.risks = risks;
   }
   if (costing) plan.cost = await costing;

@@ -216,7 +216,7 @@ export function makePlan(given: PlanInput): PlanResult {
   const forcedReplace = new Set(input.replace ?? []);
 
   const selected = selection(input, graph);
-  diagnostics.push(...unknownAddresses(config, state, [...(input.targets ?? []), ...(input.replace ?? [])]));
+  for (const item of unknownAddresses(config, state, [...(input.targets ?? []), ...(input.replace ?? [])])) diagnostics.push(item);
   const read = new Map([...input.imports, ...input.refreshed]);
   const known = lookupFrom(state, read);
   const objects = objectsFrom(state, read);
@@ -233,7 +233,7 @@ export function makePlan(given: PlanInput): PlanResult {
       if (!selected.has(address)) continue;
       const fresh = input.refreshed.get(address);
       if (fresh?.status === "foreign") diagnostics.push(notAdoptedDiagnostic(resource, fresh));
-      diagnostics.push(...absentReferences(resource, (a) => (made(a) ? undefined : objects(a))));
+      for (const item of absentReferences(resource, (a) => (made(a) ? undefined : objects(a)))) diagnostics.push(item);
       const change = planResource(resource, input, attribute, forcedReplace, (d) => diagnostics.push(d));
       // An object replaced by deleting it first takes what depends on it along: they must be gone before
       // it is deleted and can only be made again once it exists (a BGP instance cannot outlive its DIRECT,

@@ -59,6 +59,20 @@ describe("hostile input", () => {
     expect(result.code).toBe(1);
     expect(result.output).toMatch(/netform\.yaml:13:7 +routeFilters\.a\.dependsOn +.*at most/);
   });
+
+  it("bounds a dependsOn too long to pass as arguments (200,000 entries in flow form)", async () => {
+    const entries = Array.from({ length: 200_000 }, () => "routeFilters.b").join(", ");
+    const result = await validate(`${HEADER}routeFilters:\n${filter("b")}${filter("a", `    dependsOn: [${entries}]\n`)}`);
+    expect(result.code).toBe(1);
+    expect(result.output).toMatch(/netform\.yaml:12:16 +routeFilters\.a\.dependsOn +dependsOn lists at most 1000 addresses/);
+  });
+
+  it("follows a dependsOn on a forEach block of 150,000 instances", async () => {
+    const keys = Array.from({ length: 150_000 }, (_, i) => `k${i}`).join(", ");
+    const result = await validate(`${HEADER}routeFilters:\n  b:\n    forEach: [${keys}]\n    name: b-\${each.key}\n    type: BGP_IPv4_PREFIX_FILTER\n${filter("a", "    dependsOn: [routeFilters.b]\n")}`);
+    expect(result.output).toContain("Valid: 150001 resources");
+    expect(result.code).toBe(0);
+  });
 });
 
 describe("a saved plan of the wrong shape", () => {

@@ -34,7 +34,7 @@ export function crossRules(own: readonly ConfigResource[], all: ReadonlyMap<stri
       }
     }
     const [direct] = group.DIRECT;
-    if (direct) for (const bgp of group.BGP) diagnostics.push(...peersOutsideSubnet(direct, bgp));
+    if (direct) for (const bgp of group.BGP) for (const item of peersOutsideSubnet(direct, bgp)) diagnostics.push(item);
     // A literal uuid names a connection netform does not manage: only the service knows its DIRECT instance.
     const connection = group.BGP[0]?.spec.connection;
     if (group.DIRECT.length > 0 || !(connection instanceof Reference) || !all.has(connection.address)) continue;
