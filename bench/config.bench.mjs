@@ -43,6 +43,32 @@ function generate(dir) {
   return count;
 }
 
+/** A configuration whose one route filter was renamed `moves` times: a chain of moved blocks to follow. */
+function movedChain(dir, moves) {
+  const blocks = Array.from({ length: moves }, (_, i) => `  - { from: routeFilters.f${i}, to: routeFilters.f${i + 1} }\n`).join("");
+  writeFileSync(join(dir, "main.yaml"), `netform: 1\nprovider:\n  endpoint: embedded\n  projectId: 5c1a4b6e-6b55-4c34-8a4f-2a9f1d0c7e01\nrouteFilters:\n  f${moves}:\n    type: BGP_IPv4_PREFIX_FILTER\nmoved:\n${blocks}`);
+}
+
+/** Median seconds to load a moved chain of each length; the ratio of per-move times says whether it is linear. */
+function movedChainTimes(lengths) {
+  const dir = mkdtempSync(join(tmpdir(), "netform-bench-moved-"));
+  try {
+    return lengths.map((moves) => {
+      movedChain(dir, moves);
+      const times = [];
+      for (let run = 0; run < 3; run++) {
+        const start = performance.now();
+        const { config, diagnostics } = readConfiguration(dir, { env: {} });
+        times.push((performance.now() - start) / 1000);
+        if (diagnostics.some((d) => d.severity === "error") || config.moves.length !== moves) throw new Error(`moved chain of ${moves} is invalid`);
+      }
+      return median(times);
+    });
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 const RUNS = 7;
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
@@ -79,12 +105,16 @@ export default async function bench() {
     const total = median(times);
     const parse = median(parseTimes);
     const n = count.toLocaleString("en");
+    // The first length is a warm-up (the compiler's first pass), not counted.
+    const [, shortChain, longChain] = movedChainTimes([1000, 1000, 3000]);
     return [
       { name: `config: parse+validate ${n} resources (median of ${RUNS})`, value: Number(total.toFixed(3)), unit: "s", goal: "< 1 s" },
       { name: `config: parse+validate ${n} resources (slowest of ${RUNS})`, value: Number(Math.max(...times).toFixed(3)), unit: "s" },
       { name: `config: yaml.parse of the same ${(bytes / 1e6).toFixed(2)} MB (median of ${RUNS})`, value: Number(parse.toFixed(3)), unit: "s" },
       { name: "config: overhead over parsing (load / yaml.parse)", value: total / parse, unit: "x", goal: "< 1.5 x" },
       { name: "config: per resource (median load / resources)", value: (total / count) * 1e6, unit: "us" },
+      { name: "config: 3,000 moved blocks in a chain", value: Number(longChain.toFixed(3)), unit: "s" },
+      { name: "config: per move, 3,000 over 1,000 in a chain", value: longChain / 3000 / (shortChain / 1000), unit: "x", goal: "~1 x (linear)" },
     ];
   } finally {
     rmSync(dir, { recursive: true, force: true });

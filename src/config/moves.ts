@@ -103,26 +103,37 @@ export function buildRefactoring(raws: readonly RawRefactoring[], kinds: { has(k
   return { moves: followChains(direct, diagnostics), removals: [...removals.values()] };
 }
 
-/** Each move taken to the end of its chain (a -> b, b -> c: a ends at c); a cycle is an error. */
+/**
+ * Each move taken to the end of its chain (a -> b, b -> c: a ends at c); a cycle is an error. Every
+ * address is walked once: a walk stops at an address whose end is already known.
+ */
 function followChains(direct: ReadonlyMap<Address, MovedBlock>, diagnostics: Diagnostic[]): MovedBlock[] {
+  // Where each moved address ends; null for one in a cycle, or leading into one.
+  const ends = new Map<Address, Address | null>();
+  for (const [start, block] of direct) {
+    if (ends.has(start)) continue;
+    const path: Address[] = [];
+    const onPath = new Map<Address, number>();
+    let at = start;
+    while (direct.has(at) && !ends.has(at) && !onPath.has(at)) {
+      onPath.set(at, path.length);
+      path.push(at);
+      at = direct.get(at)!.to;
+    }
+    let end: Address | null;
+    if (onPath.has(at)) {
+      const cycle = path.slice(onPath.get(at));
+      diagnostics.push({ severity: "error", code: "moved.cycle", address: MOVED_SECTION, ...(block.position ? { file: block.position.file, line: block.position.line, column: block.position.column } : {}), message: `moved blocks form a cycle: ${[...cycle, at].join(" -> ")}`, hint: "an address can be moved once; remove the block that leads back" });
+      end = null;
+    } else {
+      end = ends.has(at) ? ends.get(at)! : at;
+    }
+    for (const a of path) ends.set(a, end);
+  }
   const out: MovedBlock[] = [];
-  const reported = new Set<Address>();
   for (const block of direct.values()) {
-    const seen: Address[] = [block.from];
-    let to = block.to;
-    while (direct.has(to) && !seen.includes(to)) {
-      seen.push(to);
-      to = direct.get(to)!.to;
-    }
-    if (seen.includes(to)) {
-      if (!seen.some((a) => reported.has(a))) {
-        const cycle = seen.slice(seen.indexOf(to));
-        for (const a of cycle) reported.add(a);
-        diagnostics.push({ severity: "error", code: "moved.cycle", address: MOVED_SECTION, ...(block.position ? { file: block.position.file, line: block.position.line, column: block.position.column } : {}), message: `moved blocks form a cycle: ${[...cycle, to].join(" -> ")}`, hint: "an address can be moved once; remove the block that leads back" });
-      }
-      continue;
-    }
-    out.push({ ...block, to });
+    const to = ends.get(block.from);
+    if (to) out.push({ ...block, to });
   }
   return out;
 }
