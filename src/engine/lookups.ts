@@ -30,8 +30,14 @@ const candidateText = (c: Candidate): string => {
   return `${c.name ?? "(no name)"}${details ? ` (${details})` : ""}`;
 };
 
-/** Reads every lookup; a lookup that matches nothing or several objects is a located error. */
-export async function resolveLookups(ctx: LookupContext, config: Configuration, state: Pick<StateFile, "lookups">): Promise<ResolvedLookups> {
+/**
+ * Reads every lookup; a lookup that matches nothing or several objects is a located error. Objects the
+ * state records are left out: what this configuration manages is referred to by its address, and an
+ * object it makes (a port it orders) must not break a lookup that matched one object before.
+ */
+export async function resolveLookups(ctx: LookupContext, config: Configuration, state: Pick<StateFile, "lookups" | "resources">): Promise<ResolvedLookups> {
+  const managed = new Map<string, string>();
+  for (const [address, record] of Object.entries(state.resources)) if (record.id !== undefined) managed.set(record.id, address);
   const byKind = new Map<string, ConfigLookup[]>();
   for (const lookup of config.lookups.values()) byKind.set(lookup.kind, [...(byKind.get(lookup.kind) ?? []), lookup]);
   const results: LookupResult[] = [];
@@ -44,7 +50,9 @@ export async function resolveLookups(ctx: LookupContext, config: Configuration, 
       if (!kind) throw new Error(`no lookup kind ${kindName}`);
       const found = await kind.find(ctx, lookups.map((l) => l.where));
       lookups.forEach((lookup, i) => {
-        const matches = found[i] ?? [];
+        const all = found[i] ?? [];
+        const matches = all.filter((m) => !managed.has(kind.describe(m).uuid ?? ""));
+        const left = all.filter((m) => !matches.includes(m)).map((m) => managed.get(kind.describe(m).uuid ?? "")!);
         const loc = { address: lookup.address, positions: lookup.positions };
         const searched = `(where ${whereText(lookup.where)})`;
         if (matches.length === 1) {
@@ -54,7 +62,11 @@ export async function resolveLookups(ctx: LookupContext, config: Configuration, 
           objects.set(lookup.address, object);
           results.push({ address: lookup.address, kind: kindName, value, changes: changesSince(state.lookups?.[lookup.address], kind, value, used) });
         } else if (matches.length === 0) {
-          diagnostics.push(placeDiagnostic(loc, { path: ["where"], code: "lookup.none", message: `${lookup.address} matches no ${kind.noun} ${searched}`, hint: "check each field of where against the service (names are exact and case-sensitive), or remove a field to widen the search", atKey: true }));
+          const hint =
+            left.length > 0
+              ? `it matches only what this configuration manages (${left.join(", ")}), which lookups leave out: refer to it by its address, e.g. \${${left[0]}.uuid}`
+              : "check each field of where against the service (names are exact and case-sensitive), or remove a field to widen the search";
+          diagnostics.push(placeDiagnostic(loc, { path: ["where"], code: "lookup.none", message: `${lookup.address} matches no ${kind.noun} ${searched}${left.length > 0 ? " that this configuration does not manage" : ""}`, hint, atKey: true }));
         } else {
           const listed = matches.slice(0, LISTED_CANDIDATES).map((m) => candidateText(kind.describe(m)));
           const more = matches.length > LISTED_CANDIDATES ? `, and ${matches.length - LISTED_CANDIDATES} more` : "";
