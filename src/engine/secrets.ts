@@ -58,15 +58,39 @@ export function secretHasher(options: HasherOptions): SecretHasher {
   return hash;
 }
 
+const sharedStateWithoutKey = (location?: string) =>
+  new NetformError({
+    code: "state.key",
+    message: `the configuration holds secrets (or values the service reads only at creation) and its state is in a shared backend${location ? ` (${location})` : ""}, but NETFORM_STATE_KEY is not set`,
+    hint: "set NETFORM_STATE_KEY to one random value (e.g. openssl rand -hex 32) for every runner that uses this state: the state keeps only keyed hashes of such values, and runners must hash alike. Nothing was sent to the service",
+  });
+
 function generatedKey(options: HasherOptions): string {
-  if (options.statePath === undefined) {
-    throw new NetformError({
-      code: "state.key",
-      message: "the configuration holds secrets and its state is in a shared backend, but NETFORM_STATE_KEY is not set",
-      hint: "set NETFORM_STATE_KEY to one random value (e.g. openssl rand -hex 32) for every runner that uses this state: the state keeps only keyed hashes of secrets, and runners must hash alike",
-    });
-  }
+  if (options.statePath === undefined) throw sharedStateWithoutKey();
   return keyFromFile(stateKeyPath(options.statePath), options.onKeyCreated);
+}
+
+/**
+ * Whether a run of the configuration records keyed hashes: of a secret or a write-only field a resource
+ * sets, of a sensitive output, or of a sensitive variable (in the configuration's hash).
+ */
+function recordsHashes(config: Configuration): boolean {
+  for (const { value } of config.variables.values()) if (value instanceof Sensitive) return true;
+  for (const output of config.outputs.values()) if (output.sensitive) return true;
+  for (const resource of config.resources.values()) {
+    for (const path of leaves(resource.spec).keys()) {
+      if (resource.secrets.holdsSecret(path) || resource.writeOnly.some((w) => path === w || path.startsWith(`${w}.`))) return true;
+    }
+  }
+  return false;
+}
+
+/**
+ * Refuses, before the lock is taken or the service is called, a run on a shared backend that would need
+ * NETFORM_STATE_KEY without it: found only at the first hash, it stopped an apply after objects were made.
+ */
+export function checkStateKey(config: Configuration, shared: { location: string } | undefined, env: NodeJS.ProcessEnv): void {
+  if (shared && !env.NETFORM_STATE_KEY && recordsHashes(config)) throw sharedStateWithoutKey(shared.location);
 }
 
 function keyFromFile(path: string, onKeyCreated: ((keyPath: string) => void) | undefined): string {
