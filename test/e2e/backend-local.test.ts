@@ -42,6 +42,32 @@ describe("local backend", () => {
     expect(readFileSync(ws.statePath, "utf8")).toContain('"netformEncrypted"');
   });
 
+  it("rekey seals the .backup too, or removes it with --prune-history: no file beside the state stays in clear", async () => {
+    const ws = workspace(CONFIG);
+    const env = simEnv(t.url);
+    expect((await netform(["apply", "--auto-approve"], { cwd: ws.dir, env })).code).toBe(0);
+    ws.write(`${CONFIG}  edge-filter-8y:\n    type: BGP_IPv4_PREFIX_FILTER\n`);
+    expect((await netform(["apply", "--auto-approve"], { cwd: ws.dir, env })).code).toBe(0);
+    const backup = `${ws.statePath}.backup`;
+    expect(readFileSync(backup, "utf8")).toContain("edge-filter-9z");
+
+    const sealed = { ...env, NETFORM_STATE_ENCRYPTION_KEY: randomBytes(32).toString("base64") };
+    const rekeyed = await netform(["state", "rekey"], { cwd: ws.dir, env: sealed });
+    expect(rekeyed.code, out(rekeyed)).toBe(0);
+    expect(rekeyed.stdout).toContain("Rewrote 1 earlier version the backend keeps with key");
+    for (const file of [ws.statePath, backup]) {
+      const bytes = readFileSync(file, "utf8");
+      expect(bytes).toContain('"netformEncrypted"');
+      expect(bytes).not.toContain("edge-filter-9z");
+    }
+    expect((await netform(["plan", "--detailed-exitcode"], { cwd: ws.dir, env: sealed })).code).toBe(0);
+
+    const pruned = await netform(["state", "rekey", "--prune-history"], { cwd: ws.dir, env: sealed });
+    expect(pruned.code, out(pruned)).toBe(0);
+    expect(pruned.stdout).toContain("Removed 1 earlier version the backend kept");
+    expect(existsSync(backup)).toBe(false);
+  });
+
   it("waits with --lock-timeout for a lock another machine holds, saying who, and proceeds once it is freed", async () => {
     const ws = workspace(CONFIG);
     const env = simEnv(t.url);
