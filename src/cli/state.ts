@@ -6,8 +6,8 @@
 import { readFileSync } from "node:fs";
 import type { Command } from "commander";
 import { NetformError } from "../diag/index.js";
-import { backendDdl, forgetResource, migrateState, moveResource, pullState, pushState, readState, recordedAt, rekeyState, stateHistory, unlockState, type RekeyedHistory, type StateTarget } from "../engine/index.js";
-import { renderBackendDdl, renderStateHistory, renderStateList, renderStateResource, type Output } from "../views/index.js";
+import { backendDdl, forgetResource, migrateState, moveResource, pullState, pushState, readState, recordedAt, rekeyState, stateHistory, unlockState, type StateTarget } from "../engine/index.js";
+import { renderBackendDdl, renderRekeyed, renderStateHistory, renderStateList, renderStateResource, type Output } from "../views/index.js";
 import { run } from "./program.js";
 import { lockRequest } from "./run-options.js";
 
@@ -115,19 +115,11 @@ export function registerState(program: Command): void {
     .action(
       run(async ({ output }, flags: TargetFlags & { pruneHistory?: boolean }) => {
         const rekeyed = await rekeyState(target(flags, output), { prune: Boolean(flags.pruneHistory) });
-        output.out(`Rewrote the state as serial ${rekeyed.serial}: ${rekeyed.from ? `was encrypted with key ${rekeyed.from}` : "was not encrypted"}, now ${rekeyed.to ? `encrypted with key ${rekeyed.to}` : "not encrypted"}.`);
-        output.out(historyOutcome(rekeyed.history, rekeyed.to));
+        renderRekeyed(output, rekeyed);
         return 0;
       }),
     );
   registerDdl(state);
-}
-
-function historyOutcome(history: RekeyedHistory, key: string | undefined): string {
-  const versions = (n: number) => `${n} earlier version${n === 1 ? "" : "s"}`;
-  if ("pruned" in history) return `Removed ${versions(history.pruned)} the backend kept: only the current version is left.`;
-  if ("resealed" in history) return `Rewrote ${versions(history.resealed)} the backend keeps ${key ? `with key ${key}` : "unencrypted"}; every version it keeps is now ${key ? "sealed with that key" : "in clear"}.`;
-  return "The backend's server keeps its own earlier versions, which netform cannot reach: they stay as they were written, until removed there.";
 }
 
 function registerDdl(state: Command): void {

@@ -182,12 +182,20 @@ export async function pushState(target: StateTarget, content: string, source: st
 /** What rekey did to the earlier versions the backend keeps. */
 export type RekeyedHistory = { resealed: number } | { pruned: number } | { unreachable: true };
 
+/** What `state rekey` did: the keys the state was and is sealed with, its new serial, and its history. */
+export interface Rekeyed {
+  from?: string;
+  to?: string;
+  serial: number;
+  history: RekeyedHistory;
+}
+
 /**
  * Writes the state again with the current key (read with the old one), as the next serial; then every
  * earlier version the backend keeps is resealed the same way, or, with `prune`, removed: a version left
  * as it was stays readable in clear, or with the old key.
  */
-export async function rekeyState(target: StateTarget, options: { prune?: boolean } = {}): Promise<{ from?: string; to?: string; serial: number; history: RekeyedHistory }> {
+export async function rekeyState(target: StateTarget, options: { prune?: boolean } = {}): Promise<Rekeyed> {
   return locked(target, "state rekey", async (access) => {
     const { backend, keys } = access;
     const stored = await backend.read();
