@@ -1,11 +1,15 @@
 // The local backend: the state file beside the configuration and its lock file, as netform has always
 // kept them. The lock is the file lock of src/state (it renews itself while a long run holds it); one machine's
 // runs see each other through it, other machines' do not. It keeps the previous version as `.backup`
-// and no history. Steps are journaled in `<state>.journal` and folded into the file at the end of a run.
+// and no history (rekey reseals or removes that backup with the rest). Steps are journaled in
+// `<state>.journal` and folded into the file at the end of a run.
+// A state in a folder that does not exist yet (`states/prod.json`) gets the folder, as Terraform does: the
+// first run to lock it makes it.
 
-import { readFileSync } from "node:fs";
-import { NetformError } from "../diag/index.js";
-import { FileJournal, forceUnlock, StateLock, stateFileWriter, type HeldLock, type LockRefusal, type StateBackend, type StoredVersion } from "../state/index.js";
+import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
+import { dirname } from "node:path";
+import { fileProblem, NetformError } from "../diag/index.js";
+import { FileJournal, forceUnlock, StateLock, stateFileWriter, writeFileAtomicAsync, type HeldLock, type LockRefusal, type StateBackend, type StoredVersion } from "../state/index.js";
 
 export class LocalBackend implements StateBackend {
   readonly type = "local";
@@ -28,16 +32,40 @@ export class LocalBackend implements StateBackend {
 
   // The file lock keeps other writers out; the file itself cannot compare versions atomically.
   async write(content: string): Promise<void> {
+    this.makeFolder();
     await this.writeFile(content);
   }
 
+  private makeFolder(): void {
+    const folder = dirname(this.location);
+    try {
+      mkdirSync(folder, { recursive: true });
+    } catch (error) {
+      throw new NetformError({
+        code: "state.write",
+        message: `cannot create the folder ${folder} for the state file ${this.location}: ${fileProblem(error)}`,
+        hint: "create it, or point the state at a folder this user may write (backend.local.path, or --state)",
+        cause: error,
+      });
+    }
+  }
+
   async tryLock(operation: string): Promise<HeldLock | LockRefusal> {
+    this.makeFolder();
     let lock: StateLock;
     try {
       lock = StateLock.acquire(this.location, operation);
     } catch (error) {
-      if (error instanceof NetformError && error.code === "state.locked") return { refusal: error };
-      throw error;
+      if (error instanceof NetformError) {
+        if (error.code === "state.locked") return { refusal: error };
+        throw error;
+      }
+      throw new NetformError({
+        code: "state.lock",
+        message: `cannot create the lock file ${this.location}.lock: ${fileProblem(error)}`,
+        hint: "make the state's folder writable for this user, or point the state elsewhere (backend.local.path, or --state)",
+        cause: error,
+      });
     }
     // The file lock renews itself while it is held.
     return {
@@ -56,6 +84,23 @@ export class LocalBackend implements StateBackend {
 
   async readVersion(): Promise<string | undefined> {
     throw noHistory(this.location);
+  }
+
+  async resealHistory(reseal: (content: string) => string): Promise<number> {
+    const backup = `${this.location}.backup`;
+    if (!existsSync(backup)) return 0;
+    const content = readFileSync(backup, "utf8");
+    const resealed = reseal(content);
+    if (resealed === content) return 0;
+    await writeFileAtomicAsync(backup, resealed);
+    return 1;
+  }
+
+  async pruneHistory(): Promise<number> {
+    const backup = `${this.location}.backup`;
+    if (!existsSync(backup)) return 0;
+    rmSync(backup);
+    return 1;
   }
 
   async close(): Promise<void> {

@@ -7,9 +7,19 @@
 // writers can never interleave, whatever happens to the locks. Between two versions, a run's steps are
 // rows of `<schema>.state_journal` (one insert each, committed before the step goes on); the write of the
 // next version deletes them in its own transaction.
+//
+// Databases restart and fail over. A run that does not hold the lock (one waiting under --lock-timeout, a
+// read) reconnects with back-off and goes on; a run that holds it never does: the server ended the
+// advisory lock with the session, so another run may hold it by now, and the holder fails closed with a
+// message that says so. Only the first connection fails at once: a wrong URL is not a restart.
+//
+// The tables are created on first use, unless they exist already (a user with only data rights on tables
+// a DBA made needs nothing more) or `createTables` is false (then a missing table is named, with the SQL
+// to make it: `netform state ddl`).
 
 import { hostname, userInfo } from "node:os";
 import { randomUUID } from "node:crypto";
+import { setTimeout as delay } from "node:timers/promises";
 import type pg from "pg";
 import { NetformError } from "../diag/index.js";
 import { conflict, type HeldLock, type LockInfo, type LockRefusal, type StateBackend, type StateJournal, type StateVersion, type StoredVersion } from "../state/index.js";
@@ -18,7 +28,53 @@ export interface PostgresSettings {
   url: string;
   schema: string;
   name: string;
+  /** False: never create the schema or the tables (a DBA made them); absent or true: create what is missing. */
+  createTables?: boolean;
 }
+
+const TABLES = ["states", "state_history", "state_locks", "state_journal"] as const;
+
+/** The statements that make netform's schema and tables: run by netform on first use, or by a DBA. */
+export function postgresDdl(schema: string): string[] {
+  const q = `"${schema}"`;
+  return [
+    `CREATE SCHEMA IF NOT EXISTS ${q}`,
+    `CREATE TABLE IF NOT EXISTS ${q}.states (name text PRIMARY KEY, lineage text NOT NULL, serial integer NOT NULL, content text NOT NULL, written_at timestamptz NOT NULL DEFAULT now(), written_by text)`,
+    `CREATE TABLE IF NOT EXISTS ${q}.state_history (name text NOT NULL, lineage text NOT NULL, serial integer NOT NULL, content text NOT NULL, written_at timestamptz NOT NULL DEFAULT now(), written_by text, PRIMARY KEY (name, lineage, serial))`,
+    `CREATE TABLE IF NOT EXISTS ${q}.state_locks (name text PRIMARY KEY, id text NOT NULL, operation text NOT NULL, who text NOT NULL, created timestamptz NOT NULL, session integer NOT NULL)`,
+    `CREATE TABLE IF NOT EXISTS ${q}.state_journal (position bigserial PRIMARY KEY, name text NOT NULL, line text NOT NULL)`,
+  ];
+}
+
+/** The rights a database user needs to run netform on tables it may not create: data rights, nothing more. */
+export function postgresGrants(schema: string, role: string): string[] {
+  const q = `"${schema}"`;
+  const who = `"${role}"`;
+  return [
+    `GRANT USAGE ON SCHEMA ${q} TO ${who}`,
+    `GRANT SELECT, INSERT, UPDATE, DELETE ON ${TABLES.map((t) => `${q}.${t}`).join(", ")} TO ${who}`,
+    `GRANT USAGE ON SEQUENCE ${q}.state_journal_position_seq TO ${who}`,
+  ];
+}
+
+/** How long a run that was connected keeps trying to reach the database again (a restart, a fail-over). */
+const RECONNECT_WITHIN_MS = 120_000;
+
+/** SQLSTATE classes and codes, and driver errors, that mean the connection is gone rather than the statement refused. */
+const CONNECTION_ERRNOS = new Set(["ECONNREFUSED", "ECONNRESET", "EPIPE", "ETIMEDOUT", "EHOSTUNREACH", "ENETUNREACH", "EAI_AGAIN"]);
+const CONNECTION_SQLSTATES = new Set(["57P01", "57P02", "57P03"]); // admin_shutdown, crash_shutdown, cannot_connect_now
+const CONNECTION_MESSAGES = /^(Connection terminated|Client has encountered a connection error|Client was closed|timeout expired|Connection ended)/;
+
+function isConnectionLoss(error: unknown): boolean {
+  const code = (error as { code?: unknown } | undefined)?.code;
+  if (typeof code === "string" && (CONNECTION_ERRNOS.has(code) || CONNECTION_SQLSTATES.has(code) || code.startsWith("08"))) return true;
+  return error instanceof Error && CONNECTION_MESSAGES.test(error.message);
+}
+
+const sqlState = (error: unknown): string | undefined => {
+  const code = (error as { code?: unknown } | undefined)?.code;
+  return typeof code === "string" ? code : undefined;
+};
 
 /** The URL without its password, for messages. */
 function safeUrl(url: string): string {
@@ -50,12 +106,20 @@ interface LockRow {
 
 const lockInfo = (row: LockRow): LockInfo => ({ id: row.id, operation: row.operation, who: row.who, created: row.created.toISOString(), expires: "when its database session ends" });
 
+/** Why the lock's own session ended, when it ended without being released. */
+interface LockSession {
+  lost?: Error;
+}
+
 export class PostgresBackend implements StateBackend {
   readonly type = "postgres";
   readonly location: string;
   private readonly t: { states: string; history: string; locks: string; journal: string };
   private client: pg.Client | undefined;
   private ready: Promise<pg.Client> | undefined;
+  /** Whether this run ever reached the server: from then on a lost connection is a restart to wait for. */
+  private reached = false;
+  private held: LockSession | undefined;
 
   constructor(private readonly settings: PostgresSettings) {
     // The schema is checked as an identifier by the configuration's schema: it can be quoted as is.
@@ -64,43 +128,81 @@ export class PostgresBackend implements StateBackend {
     this.location = `"${settings.name}" in postgres ${safeUrl(settings.url)} (schema ${settings.schema})`;
   }
 
-  private async connect(): Promise<pg.Client> {
+  /** A new session; its errors are those of its queries, or (idle) told to `onLost`. */
+  private async connect(onLost: (client: pg.Client, error: Error) => void): Promise<pg.Client> {
     // Loaded here, not at the top: only runs whose state is in PostgreSQL need the driver.
     const { default: driver } = await import("pg");
-    const client = new driver.Client({ connectionString: this.settings.url, application_name: "netform" });
-    // A connection lost later (the server restarted) fails the query in flight; it must not crash the process.
-    client.on("error", () => {});
-    try {
-      await client.connect();
-    } catch (error) {
-      throw unreachable(this.settings.url, error);
-    }
+    // Keep-alive: a server that vanished without closing the connection is found out, not waited on forever.
+    const client = new driver.Client({ connectionString: this.settings.url, application_name: "netform", keepAlive: true, connectionTimeoutMillis: 30_000 });
+    client.on("error", (error) => onLost(client, error));
+    client.on("end", () => onLost(client, new Error("Connection ended")));
+    await client.connect();
+    this.reached = true;
     return client;
   }
 
-  /** The connection for reads and writes, with the tables made on first use. */
+  /** The connection for reads and writes, with the tables checked (and made, when allowed) on first use. */
   private db(): Promise<pg.Client> {
     this.ready ??= (async () => {
-      const client = await this.connect();
+      const client = await this.connect((lost) => this.forget(lost));
       this.client = client;
-      // Two runners starting on an empty database would race to create the tables: one at a time.
-      await client.query("BEGIN");
-      await client.query("SELECT pg_advisory_xact_lock(hashtextextended('netform schema setup', 0))");
-      await client.query(`CREATE SCHEMA IF NOT EXISTS "${this.settings.schema}"`);
-      await client.query(`CREATE TABLE IF NOT EXISTS ${this.t.states} (name text PRIMARY KEY, lineage text NOT NULL, serial integer NOT NULL, content text NOT NULL, written_at timestamptz NOT NULL DEFAULT now(), written_by text)`);
-      await client.query(
-        `CREATE TABLE IF NOT EXISTS ${this.t.history} (name text NOT NULL, lineage text NOT NULL, serial integer NOT NULL, content text NOT NULL, written_at timestamptz NOT NULL DEFAULT now(), written_by text, PRIMARY KEY (name, lineage, serial))`,
-      );
-      await client.query(`CREATE TABLE IF NOT EXISTS ${this.t.locks} (name text PRIMARY KEY, id text NOT NULL, operation text NOT NULL, who text NOT NULL, created timestamptz NOT NULL, session integer NOT NULL)`);
-      await client.query(`CREATE TABLE IF NOT EXISTS ${this.t.journal} (position bigserial PRIMARY KEY, name text NOT NULL, line text NOT NULL)`);
-      await client.query("COMMIT");
+      await this.setUp(client);
       return client;
-    })();
+    })().catch((error: unknown) => {
+      this.ready = undefined;
+      this.forget(this.client);
+      throw error;
+    });
     return this.ready;
   }
 
+  /** Drops a connection that failed: the next operation opens another. */
+  private forget(client: pg.Client | undefined): void {
+    if (!client || client !== this.client) return;
+    this.client = undefined;
+    this.ready = undefined;
+    client.end().catch(() => {});
+  }
+
+  private async setUp(client: pg.Client): Promise<void> {
+    const missing = await this.missingTables(client);
+    if (missing.length === 0) return;
+    if (this.settings.createTables === false) {
+      throw new NetformError({
+        code: "backend.postgres.tables",
+        message: `the postgres backend has no table ${missing.map((t) => `${this.settings.schema}.${t}`).join(", ")} (${this.location}), and createTables is false`,
+        hint: `have the database's owner create them: netform state ddl --grant ROLE prints the SQL (see "Least privilege" under backends in docs/configuration.md); or let netform create them (createTables: true) with a user that may`,
+      });
+    }
+    try {
+      // Two runners starting on an empty database would race to create the tables: one at a time.
+      await client.query("BEGIN");
+      await client.query("SELECT pg_advisory_xact_lock(hashtextextended('netform schema setup', 0))");
+      for (const statement of postgresDdl(this.settings.schema)) await client.query(statement);
+      await client.query("COMMIT");
+    } catch (error) {
+      await client.query("ROLLBACK").catch(() => {});
+      if (sqlState(error) !== "42501") throw error;
+      throw new NetformError({
+        code: "backend.postgres.tables",
+        message: `the postgres backend has no table ${missing.map((t) => `${this.settings.schema}.${t}`).join(", ")} (${this.location}), and its user may not create it: ${(error as Error).message}`,
+        hint: "have the database's owner create the tables (netform state ddl --grant ROLE prints the SQL) and set createTables: false (or NETFORM_PG_CREATE_TABLES=false); or grant this user CREATE on the database",
+        cause: error,
+      });
+    }
+  }
+
+  /** netform's tables that the schema lacks, read from the catalog (which every user may read). */
+  private async missingTables(client: pg.Client): Promise<string[]> {
+    const { rows } = await client.query<{ name: string }>(
+      "SELECT t AS name FROM unnest($2::text[]) AS t WHERE NOT EXISTS (SELECT 1 FROM pg_catalog.pg_class c JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = $1 AND c.relname = t)",
+      [this.settings.schema, [...TABLES]],
+    );
+    return rows.map((r) => r.name);
+  }
+
   async read(): Promise<string | undefined> {
-    return this.guard("read the state", async () => {
+    return this.reading("read the state", async () => {
       const db = await this.db();
       const { rows } = await db.query<{ content: string }>(`SELECT content FROM ${this.t.states} WHERE name = $1`, [this.settings.name]);
       return rows[0]?.content;
@@ -147,7 +249,7 @@ export class PostgresBackend implements StateBackend {
 
   readonly journal: StateJournal = {
     read: () =>
-      this.guard("read the state journal", async () => {
+      this.reading("read the state journal", async () => {
         const db = await this.db();
         const { rows } = await db.query<{ line: string }>(`SELECT line FROM ${this.t.journal} WHERE name = $1 ORDER BY position`, [this.settings.name]);
         return rows.map((r) => r.line).join("");
@@ -166,10 +268,11 @@ export class PostgresBackend implements StateBackend {
   };
 
   async tryLock(operation: string): Promise<HeldLock | LockRefusal> {
-    return this.guard("take the lock", async () => {
+    return this.reading("take the lock", async () => {
       await this.db();
       // The lock's own session: it lives exactly as long as this process holds the lock.
-      const session = await this.connect();
+      const held: LockSession = {};
+      const session = await this.connect((_, error) => (held.lost ??= error));
       const key = `${this.settings.schema}.${this.settings.name}`;
       try {
         const { rows } = await session.query<{ locked: boolean; pid: number }>("SELECT pg_try_advisory_lock(hashtextextended($1, 0)) AS locked, pg_backend_pid() AS pid", [key]);
@@ -198,14 +301,19 @@ export class PostgresBackend implements StateBackend {
           `INSERT INTO ${this.t.locks} (name, id, operation, who, created, session) VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (name) DO UPDATE SET id = EXCLUDED.id, operation = EXCLUDED.operation, who = EXCLUDED.who, created = EXCLUDED.created, session = EXCLUDED.session`,
           [this.settings.name, info.id, operation, info.who, info.created, rows[0]!.pid],
         );
+        this.held = held;
         return {
           info,
           release: async () => {
+            this.held = undefined;
             try {
-              await session.query(`DELETE FROM ${this.t.locks} WHERE name = $1 AND id = $2`, [this.settings.name, info.id]);
+              if (!held.lost) await session.query(`DELETE FROM ${this.t.locks} WHERE name = $1 AND id = $2`, [this.settings.name, info.id]);
+            } catch {
+              // The session died on the way: the server ended the advisory lock with it, and a row naming
+              // a session that is gone counts for no one (holder()).
             } finally {
               // Ending the session ends the advisory lock with it.
-              await session.end();
+              await session.end().catch(() => {});
             }
           },
         };
@@ -224,7 +332,7 @@ export class PostgresBackend implements StateBackend {
   }
 
   async forceUnlock(id: string): Promise<LockInfo> {
-    return this.guard("remove the lock", async () => {
+    return this.reading("remove the lock", async () => {
       const db = await this.db();
       const { rows } = await db.query<LockRow>(`SELECT id, operation, who, created, session FROM ${this.t.locks} WHERE name = $1`, [this.settings.name]);
       const row = rows[0];
@@ -240,7 +348,7 @@ export class PostgresBackend implements StateBackend {
   }
 
   async history(): Promise<StoredVersion[]> {
-    return this.guard("read the history", async () => {
+    return this.reading("read the history", async () => {
       const db = await this.db();
       const { rows } = await db.query<{ lineage: string; serial: number; written_at: Date; written_by: string | null }>(
         `SELECT lineage, serial, written_at, written_by FROM ${this.t.history} WHERE name = $1 ORDER BY written_at DESC, serial DESC`,
@@ -251,26 +359,129 @@ export class PostgresBackend implements StateBackend {
   }
 
   async readVersion(serial: number): Promise<string | undefined> {
-    return this.guard("read an earlier version", async () => {
+    return this.reading("read an earlier version", async () => {
       const db = await this.db();
       const { rows } = await db.query<{ content: string }>(`SELECT content FROM ${this.t.history} WHERE name = $1 AND serial = $2 ORDER BY written_at DESC LIMIT 1`, [this.settings.name, serial]);
       return rows[0]?.content;
     });
   }
 
-  /** Runs `body`, telling a database's refusal (no privilege, a full disk) as what it is. */
+  async resealHistory(reseal: (content: string) => string): Promise<number> {
+    return this.guard("reseal the history", async () => {
+      const db = await this.db();
+      // One transaction: every version resealed, or none (a version reseal cannot open stops it).
+      await db.query("BEGIN");
+      try {
+        let changed = 0;
+        // In pages, in order: a long history of a large state need not fit in memory at once.
+        let after = { lineage: "", serial: -1 };
+        for (;;) {
+          const { rows } = await db.query<{ lineage: string; serial: number; content: string }>(
+            `SELECT lineage, serial, content FROM ${this.t.history} WHERE name = $1 AND (lineage, serial) > ($2::text, $3::integer) ORDER BY lineage, serial LIMIT 50`,
+            [this.settings.name, after.lineage, after.serial],
+          );
+          if (rows.length === 0) break;
+          for (const row of rows) {
+            const content = reseal(row.content);
+            if (content === row.content) continue;
+            await db.query(`UPDATE ${this.t.history} SET content = $4 WHERE name = $1 AND lineage = $2 AND serial = $3`, [this.settings.name, row.lineage, row.serial, content]);
+            changed += 1;
+          }
+          after = rows[rows.length - 1]!;
+        }
+        await db.query("COMMIT");
+        return changed;
+      } catch (error) {
+        await db.query("ROLLBACK").catch(() => {});
+        throw error;
+      }
+    });
+  }
+
+  async pruneHistory(keep: StateVersion): Promise<number> {
+    return this.guard("prune the history", async () => {
+      const db = await this.db();
+      const { rowCount } = await db.query(`DELETE FROM ${this.t.history} WHERE name = $1 AND NOT (lineage = $2 AND serial = $3)`, [this.settings.name, keep.lineage, keep.serial]);
+      return rowCount ?? 0;
+    });
+  }
+
+  /**
+   * Runs `body`, which changes the state: never repeated, as the outcome of a write whose connection
+   * broke is unknown (the next run reads what was stored). A database's refusal is told as what it is.
+   */
   private async guard<T>(action: string, body: () => Promise<T>): Promise<T> {
+    this.failIfLockLost(action);
     try {
       return await body();
     } catch (error) {
-      if (error instanceof NetformError) throw error;
-      throw new NetformError({
-        code: "backend.postgres",
-        message: `the postgres backend could not ${action} (${this.location}): ${(error as Error).message}`,
-        hint: "check that the database user may create and write tables in the schema, and the server's log",
+      throw this.failure(action, error);
+    }
+  }
+
+  /**
+   * Runs `body`, which only reads (or takes the lock, which a lost session gives back): when the
+   * connection was lost, it is opened again with back-off and `body` repeated, for as long as a restart
+   * takes. Not while this run holds the lock: that session went with the connection.
+   */
+  private async reading<T>(action: string, body: () => Promise<T>): Promise<T> {
+    const giveUpAt = Date.now() + RECONNECT_WITHIN_MS;
+    for (let attempt = 0; ; attempt++) {
+      this.failIfLockLost(action);
+      try {
+        return await body();
+      } catch (error) {
+        const restarting = this.reached || sqlState(error) === "57P03";
+        if (this.held || !restarting || !isConnectionLoss(error) || Date.now() >= giveUpAt) throw this.failure(action, error);
+        this.forget(this.client);
+        // Jittered, so that the runners of a team do not all knock at the same moment.
+        await delay(Math.min(2_000, 100 * 2 ** attempt) * (0.5 + Math.random() / 2));
+      }
+    }
+  }
+
+  /** A run whose lock session ended stops before it touches the state again: another run may hold the lock. */
+  private failIfLockLost(action: string): void {
+    if (this.held?.lost) throw this.lockLost(action, this.held.lost);
+  }
+
+  private lockLost(action: string, cause: Error): NetformError {
+    return new NetformError({
+      code: "state.lock-lost",
+      message: `this run lost its connection to the postgres backend while it held the state lock (${cause.message}), and stopped rather than ${action} (${this.location})`,
+      hint:
+        "the database releases an advisory lock with the session that held it, so another run may hold the lock now: this run makes no further change. " +
+        "Once the database answers again, run the command again: every step this run saved is kept, and a change it had in flight is found and adopted, not made twice",
+      cause,
+    });
+  }
+
+  /** The error a failed operation ends with: what happened, and what to check for that kind of failure. */
+  private failure(action: string, error: unknown): NetformError {
+    if (error instanceof NetformError) return error;
+    if (isConnectionLoss(error)) {
+      this.forget(this.client);
+      if (this.held) return this.lockLost(action, error as Error);
+      if (!this.reached) return unreachable(this.settings.url, error);
+      return new NetformError({
+        code: "backend.postgres.connection",
+        message: `the postgres backend at ${safeUrl(this.settings.url)} stopped answering and did not come back within ${RECONNECT_WITHIN_MS / 1000}s, so this run could not ${action}: ${(error as Error).message}`,
+        hint: "check that the database is up and reachable from here (a restart or a fail-over that takes longer), then run again: nothing was written since",
         cause: error,
       });
     }
+    const state = sqlState(error);
+    return new NetformError({
+      code: "backend.postgres",
+      message: `the postgres backend refused to ${action} (${this.location}): ${(error as Error).message}`,
+      hint:
+        state === "42501"
+          ? `the database user lacks a right on netform's tables: it needs USAGE on schema ${this.settings.schema} and SELECT, INSERT, UPDATE, DELETE on its tables (netform state ddl --grant ROLE prints the grants)`
+          : state === "42P01"
+            ? `a table of netform's is missing in schema ${this.settings.schema}: netform state ddl prints the SQL that makes them`
+            : "the server's log says more",
+      cause: error,
+    });
   }
 
   async close(): Promise<void> {

@@ -1,6 +1,9 @@
-// SIGINT and SIGTERM while a run is open. The first aborts the run's AbortSignal instead of killing the
-// process, so the engine stops safely (see engine/interrupt.ts) and the command exits 130 or 143 (128 +
-// the signal's number) once the state is saved and the lock released. A second exits at once, with the
+// SIGINT, SIGTERM and SIGHUP while a run is open. The first aborts the run's AbortSignal instead of killing
+// the process, so the engine stops safely (see engine/interrupt.ts) and the command exits 130, 143 or 129
+// (128 + the signal's number) once the state is saved and the lock released. SIGHUP is a closed terminal
+// or a dropped SSH session: the run cannot be watched any more, which is no reason to leave the lock held
+// and the journal unfolded. (Node starts with every signal at its default, so `nohup` never kept SIGHUP
+// from netform anyway: it used to end the process on the spot.) A second exits at once, with the
 // code of that signal: the lock and any half-written temporary file are removed by their exit listeners,
 // and the pending records already on disk let the next run finish without making anything twice.
 // While the approval prompt waits, SIGINT cancels the prompt instead, as Ctrl-C typed at it does.
@@ -8,7 +11,7 @@
 import { constants } from "node:os";
 import type { InterruptSignal } from "../engine/index.js";
 
-const SIGNALS: readonly InterruptSignal[] = ["SIGINT", "SIGTERM"];
+const SIGNALS: readonly InterruptSignal[] = ["SIGINT", "SIGTERM", "SIGHUP"];
 
 const exitCodeFor = (signal: InterruptSignal): number => 128 + constants.signals[signal];
 
@@ -42,7 +45,7 @@ export class Interrupts {
     return this.controller.signal;
   }
 
-  /** 130 or 143 once interrupted; undefined while not. */
+  /** 130, 143 or 129 once interrupted; undefined while not. */
   get exitCode(): number | undefined {
     return this.signal.aborted ? exitCodeFor(this.signal.reason as InterruptSignal) : undefined;
   }

@@ -1,6 +1,6 @@
 // The flow plan, apply and destroy share: open a run (configuration, lock, state, session), refresh
-// and plan with progress shown, and always release the lock and close the session — also when SIGINT or
-// SIGTERM interrupts it (interrupts.ts), which then decides the exit code.
+// and plan with progress shown, and always release the lock and close the session — also when SIGINT,
+// SIGTERM or SIGHUP interrupts it (interrupts.ts), which then decides the exit code.
 
 import { createInterface } from "node:readline/promises";
 import { NetformError, type Diagnostic } from "../diag/index.js";
@@ -81,7 +81,7 @@ function printInterruptNotice(output: Output, event: EngineEvent): void {
 
 /**
  * Opens the run, gives it to `body`, and always closes it and the reporter. Exit 1 when the configuration
- * is invalid; 130 or 143 when SIGINT or SIGTERM interrupted the run, whatever `body` returned.
+ * is invalid; 130, 143 or 129 when SIGINT, SIGTERM or SIGHUP interrupted the run, whatever `body` returned.
  */
 export async function withRun(
   ctx: RunContext,

@@ -1,13 +1,13 @@
-// `netform state list | show | rm | mv | pull | push | history | migrate | rekey` and `netform force-unlock ID`:
-// looking at the state on whichever backend keeps it, the repairs users need (forgetting an object,
-// removing a dead run's lock, restoring an earlier version), moving it to another backend and rotating
-// its encryption key.
+// `netform state list | show | rm | mv | pull | push | history | migrate | rekey | ddl` and `netform
+// force-unlock ID`: looking at the state on whichever backend keeps it, the repairs users need (forgetting
+// an object, removing a dead run's lock, restoring an earlier version), moving it to another backend,
+// rotating its encryption key, and the SQL a DBA runs for the postgres backend.
 
 import { readFileSync } from "node:fs";
 import type { Command } from "commander";
 import { NetformError } from "../diag/index.js";
-import { forgetResource, migrateState, moveResource, pullState, pushState, readState, recordedAt, rekeyState, stateHistory, unlockState, type StateTarget } from "../engine/index.js";
-import { renderStateHistory, renderStateList, renderStateResource, type Output } from "../views/index.js";
+import { backendDdl, forgetResource, migrateState, moveResource, pullState, pushState, readState, recordedAt, rekeyState, stateHistory, unlockState, type StateTarget } from "../engine/index.js";
+import { renderBackendDdl, renderRekeyed, renderStateHistory, renderStateList, renderStateResource, type Output } from "../views/index.js";
 import { run } from "./program.js";
 import { lockRequest } from "./run-options.js";
 
@@ -110,13 +110,31 @@ export function registerState(program: Command): void {
         return 0;
       }),
     );
-  withTarget(state.command("rekey").description("write the state again with NETFORM_STATE_ENCRYPTION_KEY, reading it with NETFORM_STATE_ENCRYPTION_OLD_KEY"), { locks: true }).action(
-    run(async ({ output }, flags: TargetFlags) => {
-      const rekeyed = await rekeyState(target(flags, output));
-      output.out(`Rewrote the state as serial ${rekeyed.serial}: ${rekeyed.from ? `was encrypted with key ${rekeyed.from}` : "was not encrypted"}, now ${rekeyed.to ? `encrypted with key ${rekeyed.to}` : "not encrypted"}.`);
-      return 0;
-    }),
-  );
+  withTarget(state.command("rekey").description("write the state and the earlier versions the backend keeps again with NETFORM_STATE_ENCRYPTION_KEY, reading them with NETFORM_STATE_ENCRYPTION_OLD_KEY"), { locks: true })
+    .option("--prune-history", "remove the earlier versions instead of resealing them (postgres: the history; local: the .backup)")
+    .action(
+      run(async ({ output }, flags: TargetFlags & { pruneHistory?: boolean }) => {
+        const rekeyed = await rekeyState(target(flags, output), { prune: Boolean(flags.pruneHistory) });
+        renderRekeyed(output, rekeyed);
+        return 0;
+      }),
+    );
+  registerDdl(state);
+}
+
+function registerDdl(state: Command): void {
+  state
+    .command("ddl")
+    .description("print the SQL that makes the postgres backend's schema and tables, for a DBA to run (then set createTables: false)")
+    .option("-c, --config <path>", "the configuration whose postgres backend names the schema", ".")
+    .option("--schema <name>", "the schema (default: the configuration's, else netform)")
+    .option("--grant <role>", "also grant ROLE the data rights it needs on the tables, and nothing more")
+    .action(
+      run(async ({ output }, flags: { config: string; schema?: string; grant?: string }) => {
+        renderBackendDdl(output, backendDdl({ configPath: flags.config, env: process.env }, { ...(flags.schema ? { schema: flags.schema } : {}), ...(flags.grant ? { role: flags.grant } : {}) }));
+        return 0;
+      }),
+    );
 }
 
 export function registerForceUnlock(program: Command): void {

@@ -108,6 +108,10 @@ export const backendSchema = lazily(() =>
             .optional()
             .describe("the database schema holding netform's tables (default netform)"),
           name: stateName(),
+          createTables: z
+            .boolean()
+            .optional()
+            .describe("false: never create the schema or tables, for a user with only data rights on tables a DBA made (netform state ddl prints the SQL); default true, or NETFORM_PG_CREATE_TABLES"),
         })
         .optional()
         .describe("a PostgreSQL database: the state in a table, every version kept, the lock held on the run's own session"),

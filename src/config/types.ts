@@ -37,7 +37,7 @@ export interface MaintenanceNotice {
 /** Where the state and its lock are kept: the backend block, its values interpolated. */
 export type BackendConfig =
   | { type: "local"; path?: string }
-  | { type: "postgres"; url: string; schema: string; name: string }
+  | { type: "postgres"; url: string; schema: string; name: string; createTables?: boolean }
   | { type: "http"; address: string; lockAddress?: string; unlockAddress?: string };
 
 export interface Lifecycle {

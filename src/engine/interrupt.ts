@@ -1,16 +1,16 @@
-// Interrupting a run. The command line turns SIGINT and SIGTERM into an AbortSignal whose reason is the
-// signal's name, and the engine honours it: reads are abandoned (they change nothing), no step starts,
+// Interrupting a run. The command line turns SIGINT, SIGTERM and SIGHUP into an AbortSignal whose reason
+// is the signal's name, and the engine honours it: reads are abandoned (they change nothing), no step starts,
 // a step that has written its pending record still sends its call and records the answer, and waits stop
 // — so the state on disk always tells the next run what is left to do.
 
 import { NetformError } from "../diag/index.js";
 
 /** The process signals that interrupt a run. */
-export type InterruptSignal = "SIGINT" | "SIGTERM";
+export type InterruptSignal = "SIGINT" | "SIGTERM" | "SIGHUP";
 
 /** Which signal aborted `signal` (an abort without one of ours as its reason counts as SIGINT). */
 export function interruptedBy(signal: AbortSignal): InterruptSignal {
-  return signal.reason === "SIGTERM" ? "SIGTERM" : "SIGINT";
+  return signal.reason === "SIGTERM" || signal.reason === "SIGHUP" ? signal.reason : "SIGINT";
 }
 
 /** What an interrupted phase throws: not a failure of the work, so it is counted and shown apart from errors. */

@@ -29,7 +29,7 @@ import { checkWithService, uncheckedWithoutRefresh } from "./service-checks.js";
 import { applicableMoves, markMoves, recordRefactoring, stateAfterMoves } from "./refactoring.js";
 import { fromState, refresh } from "./refresh.js";
 import { assessRisks } from "./risks.js";
-import { reconciledHashes, redactor, secretHasher, secretValues, type SecretHasher } from "./secrets.js";
+import { checkStateKey, reconciledHashes, redactor, secretHasher, secretValues, type SecretHasher } from "./secrets.js";
 import { openSession, type EndpointResolver, type PaceNotice, type Session } from "./session.js";
 import { backendSettings, defaultStatePath, loadStore, stateAccess } from "./state-access.js";
 import { TransitionTimes } from "./transition-times.js";
@@ -143,6 +143,7 @@ export async function openRun(options: RunOptions): Promise<Opened> {
     }
   };
   try {
+    checkStateKey(config, settings.type === "local" ? undefined : backend, options.env);
     if (options.lock !== false) {
       lock = await acquireLock(backend, options.operation, {
         timeoutMs: options.lockTimeoutMs ?? 0,

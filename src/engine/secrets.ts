@@ -58,15 +58,42 @@ export function secretHasher(options: HasherOptions): SecretHasher {
   return hash;
 }
 
+const sharedStateWithoutKey = (location?: string, needs?: string) =>
+  new NetformError({
+    code: "state.key",
+    message: `the configuration holds secrets (or values the service reads only at creation)${needs ? `, e.g. ${needs},` : ""} and its state is in a shared backend${location ? ` (${location})` : ""}, but NETFORM_STATE_KEY is not set`,
+    hint: "set NETFORM_STATE_KEY to one random value (e.g. openssl rand -hex 32) for every runner that uses this state: the state keeps only keyed hashes of such values, and runners must hash alike. Nothing was sent to the service",
+  });
+
 function generatedKey(options: HasherOptions): string {
-  if (options.statePath === undefined) {
-    throw new NetformError({
-      code: "state.key",
-      message: "the configuration holds secrets and its state is in a shared backend, but NETFORM_STATE_KEY is not set",
-      hint: "set NETFORM_STATE_KEY to one random value (e.g. openssl rand -hex 32) for every runner that uses this state: the state keeps only keyed hashes of secrets, and runners must hash alike",
-    });
-  }
+  if (options.statePath === undefined) throw sharedStateWithoutKey();
   return keyFromFile(stateKeyPath(options.statePath), options.onKeyCreated);
+}
+
+/**
+ * What in the configuration makes a run record keyed hashes, if anything: a secret or a write-only field a
+ * resource sets, a sensitive output, or a sensitive variable (in the configuration's hash).
+ */
+function needsHashes(config: Configuration): string | undefined {
+  for (const [name, { value }] of config.variables) if (value instanceof Sensitive) return `the sensitive variable ${name}`;
+  for (const [name, output] of config.outputs) if (output.sensitive) return `the sensitive output ${name}`;
+  for (const resource of config.resources.values()) {
+    for (const path of leaves(resource.spec).keys()) {
+      if (resource.secrets.holdsSecret(path)) return `the secret in ${resource.address}.${path}`;
+      if (resource.writeOnly.some((w) => path === w || path.startsWith(`${w}.`))) return `the write-only ${resource.address}.${path}`;
+    }
+  }
+  return undefined;
+}
+
+/**
+ * Refuses, before the lock is taken or the service is called, a run on a shared backend that would need
+ * NETFORM_STATE_KEY without it: found only at the first hash, it stopped an apply after objects were made.
+ */
+export function checkStateKey(config: Configuration, shared: { location: string } | undefined, env: NodeJS.ProcessEnv): void {
+  if (!shared || env.NETFORM_STATE_KEY) return;
+  const needs = needsHashes(config);
+  if (needs) throw sharedStateWithoutKey(shared.location, needs);
 }
 
 function keyFromFile(path: string, onKeyCreated: ((keyPath: string) => void) | undefined): string {

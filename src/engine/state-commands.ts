@@ -1,12 +1,13 @@
 // The state commands as engine operations, on whichever backend the configuration names: reading what
 // the state records, its history and earlier versions; forgetting an object, pushing a state, rekeying
-// and migrating (under the lock, so no run writes the state meanwhile); and removing a lock a dead run
-// left behind.
+// and migrating (under the lock, so no run writes the state meanwhile); removing a lock a dead run
+// left behind; and the SQL a DBA runs to make the postgres backend's tables.
 
 import { dirname, resolve } from "node:path";
+import { postgresDdl, postgresGrants } from "../backends/index.js";
 import { backendFromText, writeBackendBlock, type BackendConfig } from "../config/index.js";
 import { NetformError } from "../diag/index.js";
-import { acquireLock, parseState, seal, sealedVersion, sealedWith, unseal, type LockInfo, type ResourceState, type StateFile, type StoredVersion } from "../state/index.js";
+import { acquireLock, parseState, seal, sealedVersion, sealedWith, unseal, type LockInfo, type ResourceState, type StateFile, type StateKeys, type StoredVersion } from "../state/index.js";
 import { parseResourceAddress, readConfiguration } from "./configuration.js";
 import { Recorder } from "./records.js";
 import { backendSettings, loadStore, stateAccess, type StateAccess } from "./state-access.js";
@@ -178,10 +179,25 @@ export async function pushState(target: StateTarget, content: string, source: st
   });
 }
 
-/** Writes the state again with the current key (read with the old one), as the next serial. */
-export async function rekeyState(target: StateTarget): Promise<{ from?: string; to?: string; serial: number }> {
+/** What rekey did to the earlier versions the backend keeps. */
+export type RekeyedHistory = { resealed: number } | { pruned: number } | { unreachable: true };
+
+/** What `state rekey` did: the keys the state was and is sealed with, its new serial, and its history. */
+export interface Rekeyed {
+  from?: string;
+  to?: string;
+  serial: number;
+  history: RekeyedHistory;
+}
+
+/**
+ * Writes the state again with the current key (read with the old one), as the next serial; then every
+ * earlier version the backend keeps is resealed the same way, or, with `prune`, removed: a version left
+ * as it was stays readable in clear, or with the old key.
+ */
+export async function rekeyState(target: StateTarget, options: { prune?: boolean } = {}): Promise<Rekeyed> {
   return locked(target, "state rekey", async (access) => {
-    const { backend } = access;
+    const { backend, keys } = access;
     const stored = await backend.read();
     if (stored === undefined) throw new NetformError({ code: "state.missing", message: `there is no state in ${backend.location}`, hint: MISSING_HINT });
     const from = sealedWith(stored);
@@ -189,8 +205,52 @@ export async function rekeyState(target: StateTarget): Promise<{ from?: string; 
     await store.update(() => {});
     const written = await backend.read();
     const to = written === undefined ? undefined : sealedWith(written);
-    return { ...(from ? { from } : {}), ...(to ? { to } : {}), serial: store.state.serial };
+    const current = { lineage: store.state.lineage, serial: store.state.serial };
+    let history: RekeyedHistory;
+    if (options.prune) history = backend.pruneHistory ? { pruned: await backend.pruneHistory(current) } : { unreachable: true };
+    else history = backend.resealHistory ? { resealed: await backend.resealHistory((content) => resealed(content, keys, backend.location)) } : { unreachable: true };
+    return { ...(from ? { from } : {}), ...(to ? { to } : {}), serial: current.serial, history };
   });
+}
+
+/** An earlier version as the current key stores it: opened with either key, sealed with the current one. */
+function resealed(content: string, keys: StateKeys, location: string): string {
+  if (keys.sealing && sealedWith(content) === keys.sealing.id) return content;
+  const version = sealedVersion(content);
+  const what = `the version at serial ${version?.serial ?? "(unknown)"} in the history of ${location}`;
+  if (!version) throw new NetformError({ code: "state.corrupt", message: `${what} has no lineage and serial netform can read`, hint: "drop the history with: netform state rekey --prune-history" });
+  try {
+    return seal(unseal(content, keys, what), version, keys);
+  } catch (error) {
+    if (!(error instanceof NetformError) || error.code !== "state.key") throw error;
+    throw new NetformError({
+      code: error.code,
+      message: `${error.message}; the state itself was rewritten, its history left as it was`,
+      hint: "give the key that version was written with as NETFORM_STATE_ENCRYPTION_OLD_KEY and run netform state rekey again, or drop the earlier versions with: netform state rekey --prune-history",
+    });
+  }
+}
+
+/** The postgres backend's SQL for a DBA: the schema and tables, and the rights of the role that runs netform. */
+export interface BackendDdl {
+  schema: string;
+  statements: string[];
+  grants: string[];
+}
+
+/**
+ * The SQL that makes the postgres backend's tables in `schema` (default: the configuration's postgres
+ * schema, else netform), and with `role` the data rights that role needs on them: for a database where
+ * the user netform runs as may not create tables. It connects to nothing.
+ */
+export function backendDdl(target: Pick<StateTarget, "configPath" | "env">, options: { schema?: string; role?: string }): BackendDdl {
+  const configured = options.schema === undefined ? configuredBackend(target.configPath, target.env).backend : undefined;
+  const schema = options.schema ?? (configured?.type === "postgres" ? configured.schema : "netform");
+  if (!/^[a-z_][a-z0-9_]*$/.test(schema)) throw new NetformError({ code: "usage", message: `--schema must be a lowercase SQL identifier, e.g. netform, got "${schema}"` });
+  if (options.role !== undefined && !/^[A-Za-z_][A-Za-z0-9_.-]*$/.test(options.role)) {
+    throw new NetformError({ code: "usage", message: `--grant must be a role's name (letters, digits, '_', '.', '-'), got "${options.role}"` });
+  }
+  return { schema, statements: postgresDdl(schema), grants: options.role === undefined ? [] : postgresGrants(schema, options.role) };
 }
 
 /** `--to` with its ${env.NAME} expressions replaced by their values, to connect with. */

@@ -54,6 +54,15 @@ export interface StateBackend {
   history(): Promise<StoredVersion[]>;
   /** The content of one stored version, or undefined when there is none with that serial. */
   readVersion(serial: number): Promise<string | undefined>;
+  /**
+   * Rewrites every earlier version the backend keeps (postgres: its history; local: the `.backup`) as
+   * `reseal` returns it, all or none; how many changed. Absent where netform cannot reach them (an HTTP
+   * server keeps its versions to itself). What `state rekey` uses, so that a new key leaves no older
+   * version readable with the old one, or in clear.
+   */
+  resealHistory?(reseal: (content: string) => string): Promise<number>;
+  /** Removes every earlier version the backend keeps but `keep` (the current one); how many it removed. */
+  pruneHistory?(keep: StateVersion): Promise<number>;
   close(): Promise<void>;
 }
 

@@ -174,9 +174,24 @@ const trackKey = (address: string, step: StepKind): string => `${address}\u0000$
 /** What an interrupt is told, whatever the run is doing: that it stops safely, and how to stop at once. */
 export function interruptNotice(signal: InterruptSignal): string[] {
   return [
-    `${signal === "SIGTERM" ? "Termination requested" : "Interrupt received"}: stopping safely. No new change starts; calls already sent are answered and recorded; waits stop.`,
+    `${signalHeadline(signal)}: stopping safely. No new change starts; calls already sent are answered and recorded; waits stop.`,
     "Interrupt again to stop at once (the state stays consistent).",
   ];
+}
+
+function signalHeadline(signal: InterruptSignal): string {
+  switch (signal) {
+    case "SIGINT":
+      return "Interrupt received";
+    case "SIGTERM":
+      return "Termination requested";
+    case "SIGHUP":
+      return "Terminal closed (hangup)";
+    default: {
+      const unreachable: never = signal;
+      throw new Error(`unknown signal ${String(unreachable)}`);
+    }
+  }
 }
 
 /** What a second interrupt is told as the process exits without waiting. */

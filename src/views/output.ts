@@ -2,7 +2,8 @@
 // knows whether colour is wanted (terminal, --no-color, NO_COLOR, FORCE_COLOR) and where each stream goes.
 //
 // A reader that closes the pipe early (`netform plan | head -1`) is not an error: the rest of the output
-// is dropped and the command carries on, instead of crashing on an unhandled EPIPE. That includes an
+// is dropped and the command carries on, instead of crashing on an unhandled EPIPE (EIO for a terminal
+// that was closed: SIGHUP stops the run safely, and what it says on the way out goes nowhere). That includes an
 // apply: it keeps applying, silently. Stopping it like an interrupt would leave the approved plan half
 // done (dependents missing until another run) for no reason — Ctrl-C on a pipeline reaches netform as its
 // own SIGINT, so a closed pipe alone only means the reader stopped reading. The exit code still reports
@@ -35,7 +36,7 @@ function dropOutputWhenReaderGoes(): void {
   watchingReaders = true;
   for (const stream of [process.stdout, process.stderr]) {
     stream.on("error", (error: NodeJS.ErrnoException) => {
-      if (error.code !== "EPIPE") throw error;
+      if (error.code !== "EPIPE" && error.code !== "EIO") throw error;
       readerGone.add(stream);
     });
   }

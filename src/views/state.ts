@@ -1,5 +1,7 @@
-// `netform state list` and `state show`: the addresses the state records, and one object as recorded.
+// `netform state list` and `state show`: the addresses the state records, and one object as recorded;
+// `state rekey`: what it rewrote; `state ddl`: the postgres backend's SQL, as a DBA runs it.
 
+import type { BackendDdl, Rekeyed } from "../engine/index.js";
 import type { ResourceState, StateFile, StoredVersion } from "../state/index.js";
 import type { Output } from "./output.js";
 
@@ -62,4 +64,24 @@ export function renderStateHistory(output: Output, versions: readonly StoredVers
   }
   output.out(output.c.bold("SERIAL  WRITTEN                   BY                    LINEAGE"));
   for (const v of versions) output.out(`${String(v.serial).padEnd(6)}  ${v.writtenAt.padEnd(24)}  ${(v.writtenBy ?? "").padEnd(20)}  ${v.lineage}`);
+}
+
+/** Plain SQL on standard output, for `psql -f -`: comments say what each part is for. */
+export function renderBackendDdl(output: Output, ddl: BackendDdl): void {
+  output.out(`-- netform's schema and tables for the postgres backend (schema ${ddl.schema}). Run as a user that may create`);
+  output.out("-- them (the database's owner); the runners' configuration then says createTables: false.");
+  for (const statement of ddl.statements) output.out(`${statement};`);
+  if (ddl.grants.length === 0) return;
+  output.out("-- The rights of the role netform runs as: data rights on these tables, nothing more.");
+  for (const grant of ddl.grants) output.out(`${grant};`);
+}
+
+/** What `state rekey` did to the state, and to the earlier versions the backend keeps. */
+export function renderRekeyed(output: Output, rekeyed: Rekeyed): void {
+  const { from, to, serial, history } = rekeyed;
+  output.out(`Rewrote the state as serial ${serial}: ${from ? `was encrypted with key ${from}` : "was not encrypted"}, now ${to ? `encrypted with key ${to}` : "not encrypted"}.`);
+  const versions = (n: number) => `${n} earlier version${n === 1 ? "" : "s"}`;
+  if ("pruned" in history) output.out(`Removed ${versions(history.pruned)} the backend kept: only the current version is left.`);
+  else if ("resealed" in history) output.out(`Rewrote ${versions(history.resealed)} the backend keeps ${to ? `with key ${to}` : "unencrypted"}; every version it keeps is now ${to ? "sealed with that key" : "in clear"}.`);
+  else output.out("The backend's server keeps its own earlier versions, which netform cannot reach: they stay as they were written, until removed there.");
 }

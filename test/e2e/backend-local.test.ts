@@ -1,9 +1,11 @@
 // The local backend, as before backends, with what backends brought to every command: encryption at rest
 // of the state file, waiting for a held lock with --lock-timeout, and the flags refused where they make no
-// sense (--lock=false on a command that writes, --state with another backend).
+// sense (--lock=false on a command that writes, --state with another backend), and a state in a folder
+// that does not exist yet.
 
-import { readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { randomBytes } from "node:crypto";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { useSimulator } from "../support/sim.js";
 import { netform, simEnv, start, workspace } from "./cli.js";
@@ -38,6 +40,32 @@ describe("local backend", () => {
     const destroyed = await run(["destroy", "--auto-approve"]);
     expect(destroyed.code, out(destroyed)).toBe(0);
     expect(readFileSync(ws.statePath, "utf8")).toContain('"netformEncrypted"');
+  });
+
+  it("rekey seals the .backup too, or removes it with --prune-history: no file beside the state stays in clear", async () => {
+    const ws = workspace(CONFIG);
+    const env = simEnv(t.url);
+    expect((await netform(["apply", "--auto-approve"], { cwd: ws.dir, env })).code).toBe(0);
+    ws.write(`${CONFIG}  edge-filter-8y:\n    type: BGP_IPv4_PREFIX_FILTER\n`);
+    expect((await netform(["apply", "--auto-approve"], { cwd: ws.dir, env })).code).toBe(0);
+    const backup = `${ws.statePath}.backup`;
+    expect(readFileSync(backup, "utf8")).toContain("edge-filter-9z");
+
+    const sealed = { ...env, NETFORM_STATE_ENCRYPTION_KEY: randomBytes(32).toString("base64") };
+    const rekeyed = await netform(["state", "rekey"], { cwd: ws.dir, env: sealed });
+    expect(rekeyed.code, out(rekeyed)).toBe(0);
+    expect(rekeyed.stdout).toContain("Rewrote 1 earlier version the backend keeps with key");
+    for (const file of [ws.statePath, backup]) {
+      const bytes = readFileSync(file, "utf8");
+      expect(bytes).toContain('"netformEncrypted"');
+      expect(bytes).not.toContain("edge-filter-9z");
+    }
+    expect((await netform(["plan", "--detailed-exitcode"], { cwd: ws.dir, env: sealed })).code).toBe(0);
+
+    const pruned = await netform(["state", "rekey", "--prune-history"], { cwd: ws.dir, env: sealed });
+    expect(pruned.code, out(pruned)).toBe(0);
+    expect(pruned.stdout).toContain("Removed 1 earlier version the backend kept");
+    expect(existsSync(backup)).toBe(false);
   });
 
   it("waits with --lock-timeout for a lock another machine holds, saying who, and proceeds once it is freed", async () => {
@@ -75,5 +103,28 @@ describe("local backend", () => {
     ws.write(`${CONFIG}backend:\n  postgres: { url: "mysql://db/x", name: prod }\n`);
     const invalid = await netform(["state", "list"], { cwd: ws.dir, env });
     expect(invalid.stderr).toMatch(/netform\.yaml:\d+:\d+: backend\.postgres\.url: url must be a postgres:\/\/ connection URL/);
+  });
+
+  it("creates the folder of a state that does not exist yet, from the backend block or from --state", async () => {
+    const ws = workspace(`${CONFIG}backend:\n  local: { path: states/dev.json }\n`);
+    const env = simEnv(t.url);
+    const applied = await netform(["apply", "--auto-approve"], { cwd: ws.dir, env });
+    expect(applied.code, out(applied)).toBe(0);
+    const dev = JSON.parse(readFileSync(join(ws.dir, "states", "dev.json"), "utf8")) as { resources: object };
+    expect(Object.keys(dev.resources)).toEqual(["routeFilters.edge-filter-9z"]);
+    expect(existsSync(ws.statePath)).toBe(false);
+
+    ws.write(CONFIG);
+    const prod = await netform(["apply", "--auto-approve", "--state", "deep/states/prod.json"], { cwd: ws.dir, env });
+    expect(prod.code, out(prod)).toBe(0);
+    expect(prod.stderr).not.toContain("Internal error");
+    expect(existsSync(join(ws.dir, "deep", "states", "prod.json"))).toBe(true);
+    expect((await netform(["plan", "--detailed-exitcode", "--state", "deep/states/prod.json"], { cwd: ws.dir, env })).code).toBe(0);
+
+    writeFileSync(join(ws.dir, "blocked"), "a file where the folder would be\n");
+    const blocked = await netform(["apply", "--auto-approve", "--state", "blocked/prod.json"], { cwd: ws.dir, env });
+    expect(blocked.code).toBe(1);
+    expect(blocked.stderr).toContain(`cannot create the folder ${join(ws.dir, "blocked")} for the state file ${join(ws.dir, "blocked", "prod.json")}`);
+    expect(blocked.stderr).not.toContain("Internal error");
   });
 });

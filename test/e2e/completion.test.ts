@@ -80,7 +80,7 @@ const sorted = (words: string[]) => [...words].sort();
 describe("completion", () => {
   it("knows the program: help lists the commands and the state subcommands the scripts must complete", () => {
     expect(tree.commands.get("netform")).toEqual(expect.arrayContaining(["validate", "plan", "apply", "destroy", "state", "completion", "help"]));
-    expect(tree.commands.get("netform state")).toEqual(["list", "show", "rm", "mv", "pull", "push", "history", "migrate", "rekey", "help"]);
+    expect(tree.commands.get("netform state")).toEqual(["list", "show", "rm", "mv", "pull", "push", "history", "migrate", "rekey", "ddl", "help"]);
     expect(tree.flags.get("netform plan")).toEqual(expect.arrayContaining(["-c", "--config", "--detailed-exitcode", "--target"]));
   });
 
@@ -117,7 +117,7 @@ describe("completion", () => {
     });
 
     it("steps over flags and their values to the command being typed, and completes fixed values", () => {
-      expect(complete([["netform", "--debug", "state", ""]])).toEqual([["list", "show", "rm", "mv", "pull", "push", "history", "migrate", "rekey", "help"]]);
+      expect(complete([["netform", "--debug", "state", ""]])).toEqual([["list", "show", "rm", "mv", "pull", "push", "history", "migrate", "rekey", "ddl", "help"]]);
       // "state" here is -c's value (a folder), not the state command; the value itself is left to file names.
       expect(complete([["netform", "plan", "-c", "state", "--det"]])).toEqual([["--detailed-exitcode"]]);
       expect(complete([["netform", "plan", "-c", ""]])).toEqual([[]]);
@@ -158,7 +158,7 @@ describe("completion", () => {
         complete netform completion ''`;
       const [commands, state, planFlags, configValue, shells] = runShell("zsh", ["-f", "-c", driver]).split("\n").map((line) => line.split(" "));
       expect(sorted(commands!)).toEqual(sorted(tree.commands.get("netform")!));
-      expect(state).toEqual(["list", "show", "rm", "mv", "pull", "push", "history", "migrate", "rekey", "help"]);
+      expect(state).toEqual(["list", "show", "rm", "mv", "pull", "push", "history", "migrate", "rekey", "ddl", "help"]);
       expect(sorted(planFlags!)).toEqual(expectedFlags("netform plan"));
       expect(configValue).toEqual(["(files)"]);
       expect(shells).toEqual(["bash", "zsh", "fish"]);
@@ -191,7 +191,7 @@ describe("completion", () => {
           .filter(Boolean)
           .map((candidate) => candidate.split("\t")[0]!);
       expect(sorted(complete("netform "))).toEqual(sorted(tree.commands.get("netform")!));
-      expect(sorted(complete("netform --debug state "))).toEqual(sorted(["list", "show", "rm", "mv", "pull", "push", "history", "migrate", "rekey", "help"]));
+      expect(sorted(complete("netform --debug state "))).toEqual(sorted(["list", "show", "rm", "mv", "pull", "push", "history", "migrate", "rekey", "ddl", "help"]));
       expect(complete("netform plan -c state --det")).toEqual(["--detailed-exitcode"]);
       expect(sorted(complete("netform completion "))).toEqual(["bash", "fish", "zsh"]);
     });

