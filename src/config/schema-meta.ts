@@ -129,6 +129,15 @@ export type VariableType = (typeof VARIABLE_TYPES)[number];
 
 export const VARIABLE_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
+/** The workspace every configuration has: its state is where the state was before workspaces (Terraform's name for it). */
+export const DEFAULT_WORKSPACE = "default";
+
+/**
+ * A workspace's name, which becomes a folder name and a URL path segment: lowercase, as some disks do not
+ * tell "Prod" from "prod", and without characters a path or a URL would give a meaning of their own.
+ */
+export const WORKSPACE_NAME = /^[a-z0-9][a-z0-9_-]{0,62}$/;
+
 export const variableSchema = lazily(() =>
   z
     .strictObject({
