@@ -54,6 +54,8 @@ export interface StateBackend {
   history(): Promise<StoredVersion[]>;
   /** The content of one stored version, or undefined when there is none with that serial. */
   readVersion(serial: number): Promise<string | undefined>;
+  /** Removes the state for good, with what the backend keeps of it (`workspace delete`, under the lock). */
+  delete(): Promise<void>;
   close(): Promise<void>;
 }
 
