@@ -159,8 +159,11 @@ describe("workspaces on the local backend", () => {
       ["state", "mv", "routeFilters.edge", "routeFilters.edge2"],
       ["state", "rm", "routeFilters.edge"],
       ["state", "pull"],
+      ["state", "history"],
+      ["state", "rekey"],
       ["show"],
       ["output"],
+      ["cost", "--var", "vlan=1301"],
       ["force-unlock", "some-id"],
       ["import", "routeFilters.edge", "0e7e4b2c-0000-4000-8000-000000000001", "--var", "vlan=1301"],
     ];
@@ -189,8 +192,21 @@ describe("workspaces on the local backend", () => {
     expect(elsewhere.stderr).toContain("the saved plan was made in workspace qa, and this run is in workspace default");
     expect(await onTheService()).toEqual({});
     await ok(run(["apply", "--workspace", "qa", "qa.plan"]));
-    expect(await onTheService()).toMatchObject({ "edge-qa": "edge of qa, VLAN 1301" });
-    await ok(run(["destroy", "--auto-approve", "--workspace", "qa", "--var", "vlan=1301"]));
+    expect(await onTheService()).toEqual({ "uplink-qa": 1301, "edge-qa": "edge of qa, VLAN 1301" });
+
+    // Deleted with --force while it still manages objects: the service keeps them, and says which were forgotten.
+    const recorded = await pulled({ ws, run }, "qa");
+    const forced = await ok(run(["workspace", "delete", "qa", "--force"]));
+    expect(forced.stderr).toContain("Its state recorded 2 objects, which the service keeps and netform no longer manages: connections.uplink, routeFilters.edge");
+    expect(existsSync(join(ws.dir, "netform.state.d"))).toBe(false);
+    expect(await onTheService()).toEqual({ "uplink-qa": 1301, "edge-qa": "edge of qa, VLAN 1301" });
+    // Adopted again by a new qa workspace, and destroyed from there.
+    await ok(run(["workspace", "new", "qa"]));
+    for (const address of ["connections.uplink", "routeFilters.edge"]) await ok(run(["import", address, recorded.resources[address]!.id, "--var", "vlan=1301"]));
+    await ok(run(["destroy", "--auto-approve", "--var", "vlan=1301"]));
+    expect(await onTheService()).toEqual({});
+    await ok(run(["workspace", "select", "default"]));
+    await ok(run(["workspace", "delete", "qa"]));
 
     const defaults = await run(["workspace", "delete", "default"]);
     expect(defaults.stderr).toContain("the default workspace cannot be deleted");
