@@ -34,13 +34,17 @@ export function workspaceSettings(settings: BackendSettings, workspace: Workspac
   }
 }
 
-/** The workspaces other than the default that keep a state beside the default one (the backend block's settings). */
-export async function otherWorkspaces(settings: BackendSettings): Promise<string[]> {
+/**
+ * The workspaces other than the default that keep a state beside the default one (the backend block's
+ * settings; `env` as openBackend takes it, so the database is reached as every other command reaches it).
+ */
+export async function otherWorkspaces(settings: BackendSettings, env: NodeJS.ProcessEnv): Promise<string[]> {
   switch (settings.type) {
     case "local":
       return localWorkspaces(settings.path);
     case "postgres": {
-      const backend = new PostgresBackend(settings);
+      // openBackend makes a PostgresBackend of postgres settings.
+      const backend = openBackend(settings, env) as PostgresBackend;
       try {
         return await backend.workspaces();
       } finally {

@@ -251,7 +251,7 @@ export async function migrateState(target: StateTarget, to: string): Promise<{ b
   const from = defaultWorkspaceSettings(located, target.statePath);
   const into = defaultWorkspaceSettings({ directory: located.directory, backend: parsed.backend });
   // A state file --state names is one state, not a set of workspaces.
-  const names = [DEFAULT_WORKSPACE, ...(target.statePath === undefined ? await otherWorkspaces(from) : [])];
+  const names = [DEFAULT_WORKSPACE, ...(target.statePath === undefined ? await otherWorkspaces(from, target.env) : [])];
   const pairs = names.map((name) => {
     const key = { name, isDefault: name === DEFAULT_WORKSPACE };
     return { workspace: name, source: stateAccess(workspaceSettings(from, key), target.env), destination: stateAccess(workspaceSettings(into, key), target.env) };

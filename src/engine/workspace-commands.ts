@@ -47,7 +47,7 @@ const lockWait = (target: WorkspaceTarget): LockWait => ({
 /** The workspaces the backend keeps (default first), and the one selected here. */
 export async function listWorkspaces(target: WorkspaceTarget): Promise<{ names: string[]; selected: SelectedWorkspace }> {
   const selected = selectedWorkspace(target.configPath, undefined, target.env);
-  const others = await otherWorkspaces(defaultWorkspaceSettings(configuredBackend(target)));
+  const others = await otherWorkspaces(defaultWorkspaceSettings(configuredBackend(target)), target.env);
   return { names: [DEFAULT_WORKSPACE, ...others.filter((name) => WORKSPACE_NAME.test(name) && name !== DEFAULT_WORKSPACE)], selected };
 }
 

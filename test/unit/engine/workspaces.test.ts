@@ -99,7 +99,7 @@ describe("a workspace's state", () => {
   it("lists the local workspaces whose folder holds a state of the default state's name, and removes an emptied folder", async () => {
     const dir = folder();
     const state = join(dir, "netform.state.json");
-    const listed = (path: string) => otherWorkspaces({ type: "local", path });
+    const listed = (path: string) => otherWorkspaces({ type: "local", path }, {});
     expect(await listed(state)).toEqual([]);
     for (const [name, file] of [["prod", "netform.state.json"], ["dev", "netform.state.json"], ["other", "app.json"]] as const) {
       mkdirSync(join(dir, "netform.state.d", name), { recursive: true });
