@@ -149,6 +149,13 @@ export class HttpBackend implements StateBackend {
     return holder ?? { id, operation: "unknown", who: "unknown", created: "unknown", expires: "unknown" };
   }
 
+  /** Removes the state (DELETE at the address, naming the lock this process holds). */
+  async delete(): Promise<void> {
+    const url = this.heldId ? `${this.settings.address}${this.settings.address.includes("?") ? "&" : "?"}ID=${encodeURIComponent(this.heldId)}` : this.settings.address;
+    const res = await this.call("DELETE", url);
+    if (!res.ok && res.status !== 404) throw await this.failed("DELETE", url, res);
+  }
+
   async history(): Promise<StoredVersion[]> {
     throw noHistory(this.location);
   }
@@ -166,3 +173,43 @@ const noHistory = (location: string) =>
     message: `the http backend ${location} keeps no history netform can read (the protocol reads only the latest version)`,
     hint: "the server may keep versions of its own; a postgres backend keeps every version for netform state history",
   });
+
+/** Where a workspace's name goes in the addresses. */
+const WORKSPACE_MARK = "{workspace}";
+
+/**
+ * The addresses of one workspace's state: `{workspace}` replaced by its name (the default workspace's too).
+ * An address without it keeps one state, the default workspace's; a lock address that has it while the
+ * state's address does not would lock every workspace's state through one.
+ */
+export function httpWorkspaceAddresses(settings: HttpSettings, workspace: { name: string; isDefault: boolean }): HttpSettings {
+  const templated = settings.address.includes(WORKSPACE_MARK);
+  if (!templated && !workspace.isDefault) {
+    throw new NetformError({
+      code: "backend.http-workspace",
+      message: `the http backend's address ${settings.address} has no ${WORKSPACE_MARK}: it keeps one state, the default workspace's, and workspace ${workspace.name} is selected`,
+      hint: `put ${WORKSPACE_MARK} in backend.http.address where the workspace's name goes (and in lockAddress and unlockAddress), e.g. https://state.example.net/netform/${WORKSPACE_MARK}; or select the default workspace`,
+    });
+  }
+  const fill = (address: string): string => address.replaceAll(WORKSPACE_MARK, encodeURIComponent(workspace.name));
+  for (const [field, address] of [["lockAddress", settings.lockAddress], ["unlockAddress", settings.unlockAddress]] as const) {
+    if (address !== undefined && address.includes(WORKSPACE_MARK) !== templated) {
+      throw new NetformError({
+        code: "backend.http-workspace",
+        message: templated ? `backend.http.${field} ${address} has no ${WORKSPACE_MARK}, and address has: every workspace's state would be locked through one address` : `backend.http.${field} has ${WORKSPACE_MARK}, and address has not`,
+        hint: `write ${WORKSPACE_MARK} in address, lockAddress and unlockAddress alike`,
+      });
+    }
+  }
+  return { address: fill(settings.address), ...(settings.lockAddress !== undefined ? { lockAddress: fill(settings.lockAddress) } : {}), ...(settings.unlockAddress !== undefined ? { unlockAddress: fill(settings.unlockAddress) } : {}) };
+}
+
+/** The workspaces other than the default: none without {workspace}; with it, the protocol has no request that would list them. */
+export function httpWorkspaces(settings: HttpSettings): string[] {
+  if (!settings.address.includes(WORKSPACE_MARK)) return [];
+  throw new NetformError({
+    code: "backend.http-workspace",
+    message: `the http backend cannot list workspaces: the HTTP state protocol reads and writes one address at a time, and has no request that lists the states under ${settings.address}`,
+    hint: "netform workspace show names the selected one, and netform workspace select NAME checks that one exists; the server's own interface lists its states",
+  });
+}

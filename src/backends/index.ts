@@ -4,11 +4,58 @@
 
 import { NetformError } from "../diag/index.js";
 import type { StateBackend } from "../state/index.js";
-import { HttpBackend, type HttpSettings } from "./http.js";
-import { LocalBackend } from "./local.js";
-import { PostgresBackend, type PostgresSettings } from "./postgres.js";
+import { HttpBackend, httpWorkspaceAddresses, httpWorkspaces, type HttpSettings } from "./http.js";
+import { LocalBackend, localWorkspacePath, localWorkspaces } from "./local.js";
+import { PostgresBackend, postgresWorkspaceName, type PostgresSettings } from "./postgres.js";
 
 export type BackendSettings = ({ type: "local" } & { path: string }) | ({ type: "postgres" } & PostgresSettings) | ({ type: "http" } & HttpSettings);
+
+/**
+ * Which of a configuration's states: a workspace's name, and whether it is the default workspace, whose
+ * state stays where it was before workspaces.
+ */
+export interface WorkspaceKey {
+  name: string;
+  isDefault: boolean;
+}
+
+/**
+ * The settings of one workspace's state, from the backend block's: locally a file under
+ * `netform.state.d/NAME/` beside the default state, in PostgreSQL the state name `NAME-OF-STATE/NAME`, over
+ * HTTP the addresses with `{workspace}` replaced.
+ */
+export function workspaceSettings(settings: BackendSettings, workspace: WorkspaceKey): BackendSettings {
+  switch (settings.type) {
+    case "local":
+      return workspace.isDefault ? settings : { type: "local", path: localWorkspacePath(settings.path, workspace.name) };
+    case "postgres":
+      return workspace.isDefault ? settings : { ...settings, name: postgresWorkspaceName(settings.name, workspace.name) };
+    case "http":
+      return { type: "http", ...httpWorkspaceAddresses(settings, workspace) };
+  }
+}
+
+/**
+ * The workspaces other than the default that keep a state beside the default one (the backend block's
+ * settings; `env` as openBackend takes it, so the database is reached as every other command reaches it).
+ */
+export async function otherWorkspaces(settings: BackendSettings, env: NodeJS.ProcessEnv): Promise<string[]> {
+  switch (settings.type) {
+    case "local":
+      return localWorkspaces(settings.path);
+    case "postgres": {
+      // openBackend makes a PostgresBackend of postgres settings.
+      const backend = openBackend(settings, env) as PostgresBackend;
+      try {
+        return await backend.workspaces();
+      } finally {
+        await backend.close();
+      }
+    }
+    case "http":
+      return httpWorkspaces(settings);
+  }
+}
 
 export function openBackend(settings: BackendSettings, env: NodeJS.ProcessEnv): StateBackend {
   switch (settings.type) {
@@ -33,3 +80,4 @@ function createTablesFrom(settings: PostgresSettings, env: NodeJS.ProcessEnv): P
 
 export { LocalBackend, PostgresBackend, HttpBackend };
 export { postgresDdl, postgresGrants } from "./postgres.js";
+export { removeWorkspaceFolder } from "./local.js";

@@ -5,9 +5,11 @@
 // `<state>.journal` and folded into the file at the end of a run.
 // A state in a folder that does not exist yet (`states/prod.json`) gets the folder, as Terraform does: the
 // first run to lock it makes it.
+// A workspace other than the default keeps its state in `netform.state.d/NAME/`, beside the default state,
+// under the default state's file name (Terraform's `terraform.tfstate.d` layout).
 
-import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
-import { dirname } from "node:path";
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmdirSync, rmSync } from "node:fs";
+import { basename, dirname, join } from "node:path";
 import { fileProblem, NetformError } from "../diag/index.js";
 import { FileJournal, forceUnlock, StateLock, stateFileWriter, writeFileAtomicAsync, type HeldLock, type LockRefusal, type StateBackend, type StoredVersion } from "../state/index.js";
 
@@ -103,8 +105,50 @@ export class LocalBackend implements StateBackend {
     return 1;
   }
 
+  /** Removes the state file with the previous version and the journal kept beside it. */
+  async delete(): Promise<void> {
+    await this.journal.close();
+    for (const file of [this.location, `${this.location}.backup`, this.journal.path]) rmSync(file, { force: true });
+  }
+
   async close(): Promise<void> {
     await this.journal.close();
+  }
+}
+
+/** The folder beside the default state that holds the other workspaces' folders. */
+const WORKSPACES_FOLDER = "netform.state.d";
+
+/** Where a workspace other than the default keeps its state, given the default workspace's state file. */
+export const localWorkspacePath = (defaultPath: string, workspace: string): string => join(dirname(defaultPath), WORKSPACES_FOLDER, workspace, basename(defaultPath));
+
+/**
+ * The workspaces whose folder holds a state of this name. Two configurations whose states sit in one folder
+ * under different names (local.path) share `netform.state.d` without seeing each other's workspaces.
+ */
+export function localWorkspaces(defaultPath: string): string[] {
+  const folder = join(dirname(defaultPath), WORKSPACES_FOLDER);
+  let entries: string[];
+  try {
+    entries = readdirSync(folder);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === "ENOENT") return [];
+    throw new NetformError({ code: "state.read", message: `cannot list the workspaces in ${folder}: ${(e as Error).message}`, cause: e });
+  }
+  return entries.filter((name) => existsSync(localWorkspacePath(defaultPath, name))).sort();
+}
+
+/** Removes a deleted workspace's folder, and `netform.state.d` when it was the last; a folder still holding anything stays. */
+export function removeWorkspaceFolder(defaultPath: string, workspace: string): void {
+  const folder = dirname(localWorkspacePath(defaultPath, workspace));
+  for (const dir of [folder, dirname(folder)]) {
+    try {
+      rmdirSync(dir);
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code;
+      if (code === "ENOTEMPTY" || code === "EEXIST" || code === "ENOENT") return;
+      throw new NetformError({ code: "state.write", message: `cannot remove the folder ${dir}: ${(e as Error).message}`, cause: e });
+    }
   }
 }
 

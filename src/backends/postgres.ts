@@ -6,7 +6,8 @@
 // A write is one transaction that updates the row only if it still holds the version the run read: two
 // writers can never interleave, whatever happens to the locks. Between two versions, a run's steps are
 // rows of `<schema>.state_journal` (one insert each, committed before the step goes on); the write of the
-// next version deletes them in its own transaction.
+// next version deletes them in its own transaction. A workspace other than the default is the state name
+// `NAME/WORKSPACE`: the rows that were there before workspaces are the default workspace's, as they are.
 //
 // Databases restart and fail over. A run that does not hold the lock (one waiting under --lock-timeout, a
 // read) reconnects with back-off and goes on; a run that holds it never does: the server ended the
@@ -484,7 +485,38 @@ export class PostgresBackend implements StateBackend {
     });
   }
 
+  /** The workspaces other than the default beside this state (opened as the default workspace's). */
+  async workspaces(): Promise<string[]> {
+    return this.guard("list the workspaces", async () => {
+      const db = await this.db();
+      const prefix = postgresWorkspaceName(this.settings.name, "");
+      const { rows } = await db.query<{ name: string }>(`SELECT name FROM ${this.t.states} WHERE left(name, char_length($1)) = $1 ORDER BY name`, [prefix]);
+      return rows.map((r) => r.name.slice(prefix.length));
+    });
+  }
+
+  /** Removes the state with its history and journal, in one transaction; the lock's row goes with its release. */
+  async delete(): Promise<void> {
+    return this.guard("delete the state", async () => {
+      const db = await this.db();
+      await db.query("BEGIN");
+      try {
+        for (const table of [this.t.states, this.t.history, this.t.journal]) await db.query(`DELETE FROM ${table} WHERE name = $1`, [this.settings.name]);
+        await db.query("COMMIT");
+      } catch (error) {
+        await db.query("ROLLBACK").catch(() => {});
+        throw error;
+      }
+    });
+  }
+
   async close(): Promise<void> {
     await this.client?.end().catch(() => {});
   }
 }
+
+/**
+ * A workspace's state name: the backend block's name, a slash, the workspace's. A name never holds a slash
+ * of its own (backend.postgres.name), so no workspace's state is ever another state's.
+ */
+export const postgresWorkspaceName = (name: string, workspace: string): string => `${name}/${workspace}`;

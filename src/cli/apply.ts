@@ -57,13 +57,15 @@ async function applySaved(ctx: RunContext, path: string, flags: RunFlags): Promi
   const file = readPlanFile(path, process.env);
   const saved = savedPaths(file, path);
   const reporter = reporterFor(ctx.output, parseFormat(flags.format, FORMATS));
-  // The run the plan was made for: its configuration, state and inputs; only --state, --parallelism and
-  // the lock flags may differ. A plan made on another backend names its state there, not a local file.
-  const { parallelism, lockTimeoutMs, lock } = runRequest({ ...flags, target: [] });
-  const statePath = flags.state ?? (file.stateLocation === undefined ? saved.statePath : undefined);
+  // The run the plan was made for: its configuration, state and inputs; only --state, --workspace,
+  // --parallelism and the lock flags may differ (a workspace other than the plan's is refused). A plan made
+  // on another backend, or in another workspace than the default, names its state by them, not by a file.
+  const { parallelism, lockTimeoutMs, lock, workspace } = runRequest({ ...flags, target: [] });
+  const statePath = flags.state ?? (file.stateLocation === undefined && file.plan.workspace === undefined ? saved.statePath : undefined);
   const request: RunRequest = {
     configPath: saved.configPath,
     ...(statePath ? { statePath } : {}),
+    ...(workspace !== undefined ? { workspace } : {}),
     ...(lockTimeoutMs !== undefined ? { lockTimeoutMs } : {}),
     lock,
     inputs: { vars: file.inputs.vars, varFiles: saved.varFiles },
@@ -140,8 +142,10 @@ async function applyCommand(ctx: RunContext, flags: RunFlags, operation: "apply"
     const refreshOnly = planned.plan.mode === "refresh-only";
     refuseRisks(planned.plan, flags, operation);
     if (!flags.autoApprove) {
+      // As Terraform asks: a "yes" meant for one environment must not be typed into another's prompt.
+      const where = planned.plan.workspace === undefined ? "" : ` in workspace ${planned.plan.workspace}`;
       const question =
-        operation === "destroy" ? "Do you really want to destroy all these resources?" : refreshOnly ? "Do you want to record these changes in the state?" : "Do you want to perform these actions?";
+        operation === "destroy" ? `Do you really want to destroy all these resources${where}?` : refreshOnly ? `Do you want to record these changes in the state${where}?` : `Do you want to perform these actions${where}?`;
       if (!(await confirm(output, question, process.stdin, interrupts))) {
         output.err(`${operation === "destroy" ? "Destroy" : "Apply"} cancelled.`);
         return 1;

@@ -5,16 +5,11 @@ import type { Command } from "commander";
 import { stateCost } from "../engine/index.js";
 import { renderStateCostJson, renderStateCostText } from "../views/index.js";
 import { run } from "./program.js";
-import { runRequest, type RunFlags } from "./run-options.js";
+import { addLocatingOptions, runRequest, type RunFlags } from "./run-options.js";
 import { quietReporter, withRun } from "./run-command.js";
 
 export function registerCost(program: Command): void {
-  program
-      .command("cost")
-      .option("-c, --config <path>", "a configuration file or a directory of *.yaml / *.yml files", ".")
-      .option("--state <file>", "the state file (default: netform.state.json beside the configuration)")
-      .option("--var <NAME=VALUE>", "set a variable (repeatable)", (value: string, previous: string[]) => [...previous, value], [])
-      .option("--var-file <file>", "read variables from a YAML file (repeatable)", (value: string, previous: string[]) => [...previous, value], [])
+  addLocatingOptions(program.command("cost"))
     .option("--json", "one JSON document: each object's price, the totals by kind, by metro and overall")
     .action(
     run(async (ctx, flags: RunFlags & { json?: boolean }) => {

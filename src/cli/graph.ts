@@ -6,7 +6,7 @@
 
 import type { Command } from "commander";
 import { hasErrors, NetformError, type Diagnostic } from "../diag/index.js";
-import { dependencyGraph, readConfiguration } from "../engine/index.js";
+import { dependencyGraph, readConfiguration, selectedWorkspace } from "../engine/index.js";
 import { type GraphFormat, printGraph } from "../views/index.js";
 import { run } from "./program.js";
 import { printDiagnostic } from "./run-command.js";
@@ -17,6 +17,7 @@ interface GraphFlags {
   format: string;
   var: string[];
   varFile: string[];
+  workspace?: string;
 }
 
 const collect = (value: string, previous: string[]): string[] => [...previous, value];
@@ -44,10 +45,11 @@ export function registerGraph(program: Command): void {
     .option("--format <format>", "dot or mermaid", "dot")
     .option("--var <NAME=VALUE>", "set a variable (repeatable)", collect, [])
     .option("--var-file <file>", "read variables from a YAML file (repeatable)", collect, [])
+    .option("--workspace <name>", "the workspace ${workspace} names (default: NETFORM_WORKSPACE, else the one netform workspace select chose, else default)")
     .action(
       run(({ output }, flags: GraphFlags) => {
         const format = graphFormat(flags.format);
-        const { config, diagnostics } = readConfiguration(flags.config, { vars: varFlags(flags.var), varFiles: flags.varFile, env: process.env, missing: "unknown" });
+        const { config, diagnostics } = readConfiguration(flags.config, { vars: varFlags(flags.var), varFiles: flags.varFile, env: process.env, missing: "unknown", workspace: selectedWorkspace(flags.config, flags.workspace, process.env).name });
         for (const d of diagnostics.filter(worthShowing)) printDiagnostic(output, d);
         // With errors the configuration may be partial (or cyclic): a graph of it would mislead.
         if (hasErrors(diagnostics)) return 1;

@@ -20,6 +20,7 @@ const COMMANDS: ReadonlyArray<{ usage: string; summary: string; load(): Promise<
   { usage: "show [planfile]", summary: "show a saved plan, or without one what the state records", load: async () => (await import("./show.js")).registerShow },
   { usage: "output [name]", summary: "print the outputs the last apply recorded; with NAME, that value alone (sensitive ones too)", load: async () => (await import("./output.js")).registerOutput },
   { usage: "import <address> <uuid>", summary: "adopt an object that already exists on the service under an address the configuration declares", load: async () => (await import("./import.js")).registerImport },
+  { usage: "workspace", summary: "list, show, make, select or delete workspaces: the environments of one configuration, each with its own state", load: async () => (await import("./workspace.js")).registerWorkspace },
   { usage: "state", summary: "inspect, restore, move or rekey the state, or forget an object in it", load: async () => (await import("./state.js")).registerState },
   { usage: "graph", summary: "print the dependency graph of the configuration (Graphviz DOT or Mermaid), without calling the API", load: async () => (await import("./graph.js")).registerGraph },
   { usage: "force-unlock <lockId>", summary: "remove the state lock left by a run that died (give the lock ID the error showed)", load: async () => (await import("./state.js")).registerForceUnlock },

@@ -6,22 +6,18 @@ import type { Command } from "commander";
 import { readOutputs } from "../engine/index.js";
 import { renderOutputJson, renderOutputRaw, renderOutputsJson, renderOutputsText } from "../views/index.js";
 import { run } from "./program.js";
+import { addLocatingOptions, stateTarget, type LocatingFlags } from "./run-options.js";
 
-interface OutputFlags {
-  config: string;
-  state?: string;
+interface OutputFlags extends LocatingFlags {
   json?: boolean;
 }
 
 export function registerOutput(program: Command): void {
-  program
-    .command("output [name]")
+  addLocatingOptions(program.command("output [name]"))
     .option("--json", "print JSON: every output as { NAME: { sensitive, value } }, sensitive values included, or with NAME the value")
-    .option("-c, --config <path>", "the configuration whose backend keeps the state (a file or a directory)", ".")
-    .option("--state <file>", "a local state file instead (default: the configuration's backend, else netform.state.json beside it)")
     .action(
       run(async ({ output }, name: string | undefined, flags: OutputFlags) => {
-        const target = { configPath: flags.config, ...(flags.state ? { statePath: flags.state } : {}), env: process.env };
+        const target = stateTarget(flags, output);
         // Sensitive values are computed only where they are printed: by name, or in the JSON a program reads.
         const outputs = await readOutputs(target, { ...(name !== undefined ? { only: name } : {}), reveal: name !== undefined || flags.json === true });
         const one = name !== undefined ? outputs[0] : undefined;

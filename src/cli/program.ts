@@ -76,6 +76,8 @@ Environment:
   NETFORM_CLIENT_ID, NETFORM_CLIENT_SECRET     OAuth2 client credentials
   NETFORM_TOKEN                                a ready bearer token instead
   NETFORM_VAR_<NAME>                           a variable's value
+  NETFORM_WORKSPACE                            the workspace to work in (overrides netform workspace
+                                               select; --workspace overrides it)
   NETFORM_STATE_KEY                            key of the secret hashes in state and plan files
                                                (required with a shared backend; unset with a
                                                local state: a random key kept in <state>.key)

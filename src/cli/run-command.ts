@@ -103,6 +103,7 @@ export async function withRun(
       ...(lineage ? { lineage } : {}),
       configPath: request.configPath,
       ...(request.statePath ? { statePath: request.statePath } : {}),
+      ...(request.workspace !== undefined ? { workspace: request.workspace } : {}),
       ...(request.lockTimeoutMs !== undefined ? { lockTimeoutMs: request.lockTimeoutMs } : {}),
       lock: request.lock,
       inputs: request.inputs,

@@ -2,15 +2,21 @@
 // the command then hands on whole.
 
 import type { Command } from "commander";
-import { parseDuration, parseResourceAddress } from "../engine/index.js";
+import { parseDuration, parseResourceAddress, type StateTarget } from "../engine/index.js";
+import type { Output } from "../views/index.js";
 import { NetformError } from "../diag/index.js";
 import { varFlags } from "./validate.js";
 
-export interface RunFlags {
+/** The flags that locate a configuration's state (addLocatingOptions). */
+export interface LocatingFlags {
   config: string;
   state?: string;
   var: string[];
   varFile: string[];
+  workspace?: string;
+}
+
+export interface RunFlags extends LocatingFlags {
   target: string[];
   replace?: string[];
   parallelism?: string;
@@ -31,12 +37,43 @@ export interface RunFlags {
 
 const collect = (value: string, previous: string[]): string[] => [...previous, value];
 
-export function addRunOptions(cmd: Command, options: { planFlags: boolean }): Command {
-  cmd
-    .option("-c, --config <path>", "a configuration file or a directory of *.yaml / *.yml files", ".")
-    .option("--state <file>", "the state file (default: netform.state.json beside the configuration)")
+/**
+ * The flags that say which state a command works on, alike on every command that reads one: the
+ * configuration (its backend block may use variables, hence --var and --var-file), a local state file
+ * instead, and the workspace.
+ */
+export function addLocatingOptions(cmd: Command): Command {
+  return cmd
+    .option("-c, --config <path>", "the configuration: a file or a directory of *.yaml / *.yml files; its backend block says where the state is", ".")
+    .option("--state <file>", "a local state file instead (default workspace only; default: the backend block, else netform.state.json beside the configuration)")
     .option("--var <NAME=VALUE>", "set a variable (repeatable)", collect, [])
     .option("--var-file <file>", "read variables from a YAML file (repeatable)", collect, [])
+    .option("--workspace <name>", "the workspace whose state to use (default: NETFORM_WORKSPACE, else the one netform workspace select chose, else default)");
+}
+
+/** The locating flags, checked, as the engine takes them. */
+export function locatingRequest(flags: LocatingFlags): { configPath: string; statePath?: string; workspace?: string; inputs: { vars: Record<string, string>; varFiles: string[] } } {
+  return {
+    configPath: flags.config,
+    ...(flags.state ? { statePath: flags.state } : {}),
+    ...(flags.workspace !== undefined ? { workspace: flags.workspace } : {}),
+    inputs: { vars: varFlags(flags.var), varFiles: flags.varFile },
+  };
+}
+
+/** The state a state command works on, from its locating flags (and --lock-timeout, for those that write). */
+export function stateTarget(flags: LocatingFlags & { lockTimeout?: string }, output: Output): StateTarget {
+  const { lockTimeoutMs } = lockRequest(flags);
+  return {
+    ...locatingRequest(flags),
+    env: process.env,
+    ...(lockTimeoutMs !== undefined ? { lockTimeoutMs } : {}),
+    onLockWait: (message) => output.err(output.c.yellow(`Waiting for the state lock: ${message}`)),
+  };
+}
+
+export function addRunOptions(cmd: Command, options: { planFlags: boolean }): Command {
+  addLocatingOptions(cmd)
     .option("--target <address>", "limit the run to this address (plan, apply: and what it depends on; destroy: and what depends on it) (repeatable)", collect, []);
   addParallelismOption(cmd);
   addLockOptions(cmd);
@@ -92,6 +129,8 @@ function checkAddresses(flag: string, addresses: readonly string[]): string[] {
 export interface RunRequest {
   configPath: string;
   statePath?: string;
+  /** --workspace, when given. */
+  workspace?: string;
   inputs: { vars: Record<string, string>; varFiles: string[] };
   parallelism?: number;
   targets: string[];
@@ -116,9 +155,7 @@ export function runRequest(flags: RunFlags): RunRequest {
   const refresh = flags.refresh !== "false";
   if (!refresh && flags.refreshOnly) throw new NetformError({ code: "usage", message: "--refresh=false and --refresh-only cannot be used together: a refresh-only plan is nothing but a refresh", hint: "leave out one of them" });
   return {
-    configPath: flags.config,
-    ...(flags.state ? { statePath: flags.state } : {}),
-    inputs: { vars: varFlags(flags.var), varFiles: flags.varFile },
+    ...locatingRequest(flags),
     ...(parallelism !== undefined ? { parallelism } : {}),
     targets: checkAddresses("--target", flags.target),
     replace: checkAddresses("--replace", flags.replace ?? []),

@@ -6,35 +6,21 @@
 import { readFileSync } from "node:fs";
 import type { Command } from "commander";
 import { NetformError } from "../diag/index.js";
-import { backendDdl, forgetResource, migrateState, moveResource, pullState, pushState, readState, recordedAt, rekeyState, stateHistory, unlockState, type StateTarget } from "../engine/index.js";
-import { renderBackendDdl, renderRekeyed, renderStateHistory, renderStateList, renderStateResource, type Output } from "../views/index.js";
+import { backendDdl, forgetResource, migrateState, moveResource, pullState, pushState, readState, recordedAt, rekeyState, stateHistory, unlockState } from "../engine/index.js";
+import { renderBackendDdl, renderRekeyed, renderStateHistory, renderStateList, renderStateResource } from "../views/index.js";
 import { run } from "./program.js";
-import { lockRequest } from "./run-options.js";
+import { addLocatingOptions, stateTarget, type LocatingFlags } from "./run-options.js";
 
-interface TargetFlags {
-  config: string;
-  state?: string;
+interface TargetFlags extends LocatingFlags {
   lockTimeout?: string;
 }
 
 function withTarget(cmd: Command, options: { locks: boolean }): Command {
-  cmd
-    .option("-c, --config <path>", "the configuration whose backend keeps the state (a file or a directory)", ".")
-    .option("--state <file>", "a local state file instead (default: the configuration's backend, else netform.state.json beside it)");
+  addLocatingOptions(cmd);
   if (options.locks) cmd.option("--lock-timeout <duration>", "wait this long for a state lock another run holds, e.g. 5m");
   return cmd;
 }
 
-function target(flags: TargetFlags, output: Output): StateTarget {
-  const { lockTimeoutMs } = lockRequest(flags);
-  return {
-    configPath: flags.config,
-    ...(flags.state ? { statePath: flags.state } : {}),
-    env: process.env,
-    ...(lockTimeoutMs !== undefined ? { lockTimeoutMs } : {}),
-    onLockWait: (message) => output.err(output.c.yellow(`Waiting for the state lock: ${message}`)),
-  };
-}
 
 function serialFlag(text: string | undefined): number | undefined {
   if (text === undefined) return undefined;
@@ -47,26 +33,26 @@ export function registerState(program: Command): void {
   const state = program.command("state");
   withTarget(state.command("list").description("list every address the state records"), { locks: false }).action(
     run(async ({ output }, flags: TargetFlags) => {
-      renderStateList(output, await readState(target(flags, output)));
+      renderStateList(output, await readState(stateTarget(flags, output)));
       return 0;
     }),
   );
   withTarget(state.command("show <address>").description("show what the state records for one address (secrets are never stored)"), { locks: false }).action(
     run(async ({ output }, address: string, flags: TargetFlags) => {
-      renderStateResource(output, address, recordedAt(await readState(target(flags, output)), address));
+      renderStateResource(output, address, recordedAt(await readState(stateTarget(flags, output)), address));
       return 0;
     }),
   );
   withTarget(state.command("rm <address>").description("forget an object: netform stops managing it, and the service keeps it"), { locks: true }).action(
     run(async ({ output }, address: string, flags: TargetFlags) => {
-      await forgetResource(target(flags, output), address);
+      await forgetResource(stateTarget(flags, output), address);
       output.out(`Removed ${address} from the state. The object itself was not touched.`);
       return 0;
     }),
   );
   withTarget(state.command("mv <source> <destination>").description("move an object to another address (a renamed resource): the service is not called"), { locks: true }).action(
     run(async ({ output }, source: string, destination: string, flags: TargetFlags) => {
-      const moved = await moveResource(target(flags, output), source, destination);
+      const moved = await moveResource(stateTarget(flags, output), source, destination);
       output.out(`Moved ${source} to ${destination}${moved.id ? ` (${moved.id})` : ""}. The object itself was not touched.`);
       return 0;
     }),
@@ -75,7 +61,7 @@ export function registerState(program: Command): void {
     .option("--serial <n>", "the version to print (netform state history lists them)")
     .action(
       run(async ({ output }, flags: TargetFlags & { serial?: string }) => {
-        output.out((await pullState(target(flags, output), serialFlag(flags.serial))).trimEnd());
+        output.out((await pullState(stateTarget(flags, output), serialFlag(flags.serial))).trimEnd());
         return 0;
       }),
     );
@@ -89,14 +75,14 @@ export function registerState(program: Command): void {
         } catch (e) {
           throw new NetformError({ code: "usage", message: `cannot read ${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`, hint: "give a state file, e.g. one saved with: netform state pull > state.json" });
         }
-        const pushed = await pushState(target(flags, output), content, file, Boolean(flags.force));
+        const pushed = await pushState(stateTarget(flags, output), content, file, Boolean(flags.force));
         output.out(`Pushed ${file} as serial ${pushed.serial} of lineage ${pushed.lineage}.`);
         return 0;
       }),
     );
   withTarget(state.command("history").description("list the versions of the state the backend keeps (postgres)"), { locks: false }).action(
     run(async ({ output }, flags: TargetFlags) => {
-      renderStateHistory(output, await stateHistory(target(flags, output)));
+      renderStateHistory(output, await stateHistory(stateTarget(flags, output)));
       return 0;
     }),
   );
@@ -104,9 +90,10 @@ export function registerState(program: Command): void {
     .requiredOption("--to <backend>", "local, or a backend block as YAML, e.g. '{postgres: {url: \"${env.NETFORM_PG_URL}\", name: prod}}'")
     .action(
       run(async ({ output }, flags: TargetFlags & { to: string }) => {
-        const moved = await migrateState(target(flags, output), flags.to);
-        output.out(`Copied the state (serial ${moved.serial}) to ${moved.location}, read it back intact, and switched the backend block of ${moved.configFile} to it.`);
-        output.out("The state it came from is left as it was: remove it once the new backend has served a run.");
+        const moved = await migrateState(stateTarget(flags, output), flags.to);
+        for (const copy of moved.migrated) output.out(`Copied the state of workspace ${copy.workspace} (serial ${copy.serial}) to ${copy.location}, and read it back intact.`);
+        output.out(`Switched the backend block of ${moved.configFile} to it.`);
+        output.out(moved.migrated.length === 1 ? "The state it came from is left as it was: remove it once the new backend has served a run." : "The states they came from are left as they were: remove them once the new backend has served a run.");
         return 0;
       }),
     );
@@ -114,7 +101,7 @@ export function registerState(program: Command): void {
     .option("--prune-history", "remove the earlier versions instead of resealing them (postgres: the history; local: the .backup)")
     .action(
       run(async ({ output }, flags: TargetFlags & { pruneHistory?: boolean }) => {
-        const rekeyed = await rekeyState(target(flags, output), { prune: Boolean(flags.pruneHistory) });
+        const rekeyed = await rekeyState(stateTarget(flags, output), { prune: Boolean(flags.pruneHistory) });
         renderRekeyed(output, rekeyed);
         return 0;
       }),
@@ -140,7 +127,7 @@ function registerDdl(state: Command): void {
 export function registerForceUnlock(program: Command): void {
   withTarget(program.command("force-unlock <lockId>"), { locks: false }).action(
     run(async ({ output }, lockId: string, flags: TargetFlags) => {
-      const holder = await unlockState(target(flags, output), lockId);
+      const holder = await unlockState(stateTarget(flags, output), lockId);
       output.out(`Removed the lock ${holder.id} held by ${holder.who} for ${holder.operation} since ${holder.created}.`);
       return 0;
     }),

@@ -4,6 +4,7 @@
 
 import type { Command } from "commander";
 import { parseVarFlag, readConfiguration } from "../engine/configuration.js";
+import { selectedWorkspace } from "../engine/workspaces.js";
 import { hasErrors, NetformError } from "../diag/index.js";
 import { renderDiagnosticsJson, renderDiagnosticsText } from "../views/diagnostics.js";
 import { run } from "./program.js";
@@ -15,6 +16,7 @@ interface ValidateFlags {
   format: string;
   var: string[];
   varFile: string[];
+  workspace?: string;
 }
 
 const collect = (value: string, previous: string[]): string[] => [...previous, value];
@@ -47,10 +49,11 @@ export function registerValidate(program: Command): void {
     .option("--format <format>", "text or json", "text")
     .option("--var <NAME=VALUE>", "set a variable (repeatable)", collect, [])
     .option("--var-file <file>", "read variables from a YAML file (repeatable)", collect, [])
+    .option("--workspace <name>", "the workspace ${workspace} names (default: NETFORM_WORKSPACE, else the one netform workspace select chose, else default)")
     .action(
       run(({ output }, flags: ValidateFlags) => {
         const fmt = format(flags.format);
-        const { config, diagnostics } = readConfiguration(flags.config, { vars: varFlags(flags.var), varFiles: flags.varFile, env: process.env, missing: "unknown" });
+        const { config, diagnostics } = readConfiguration(flags.config, { vars: varFlags(flags.var), varFiles: flags.varFile, env: process.env, missing: "unknown", workspace: selectedWorkspace(flags.config, flags.workspace, process.env).name });
         switch (fmt) {
           case "text":
             renderDiagnosticsText(output, diagnostics, { resources: config.resources.size, files: config.files.length });

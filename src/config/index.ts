@@ -5,7 +5,7 @@
 // never talks to the API; it imports nothing from other netform layers but diag and the generic graph.
 //
 // Contract for the engine:
-// - loadConfiguration(path, {kinds, vars, varFiles, env, missing}) -> {config, diagnostics}. `kinds` is the
+// - loadConfiguration(path, {kinds, vars, varFiles, env, missing, workspace}) -> {config, diagnostics}. `kinds` is the
 //   registry of kinds (KindCatalog: each kind's spec, rules, defaults, secrets, attributes, parents); config
 //   names no kind itself. Refuse to plan when hasErrors(diagnostics). `missing: "unknown"` (what `validate` uses) leaves unset inputs Unresolved;
 //   plan and apply keep the default "error".
@@ -42,6 +42,7 @@ export { MOVED_SECTION, REMOVED_SECTION, type MovedBlock, type RemovedBlock } fr
 export { parsePrefix, type Prefix } from "./network.js";
 export type { RuleContext } from "./rules-context.js";
 export * from "./schema-common.js";
+export { DEFAULT_WORKSPACE, WORKSPACE_NAME } from "./schema-meta.js";
 export { configurationJsonSchemaText } from "./schema-json.js";
 export { SecretPaths } from "./secret-paths.js";
 export { SENSITIVE_TEXT, Sensitive, isSensitive, reveal } from "./sensitive.js";

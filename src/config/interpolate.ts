@@ -1,4 +1,4 @@
-// `${...}` expressions in string values: ${var.NAME}, ${env.NAME}, ${secret.NAME}, references
+// `${...}` expressions in string values: ${var.NAME}, ${env.NAME}, ${secret.NAME}, ${workspace}, references
 // ${kind.name.attribute} (${kind.name["key"].attribute} or ${kind.name[each.key].attribute} for an instance
 // of a resource with forEach) and ${lookups.NAME.attribute}, whose attribute is a path that may index lists
 // (${lookups.sp.accessPointTypeConfigs[0].type}), and ${each.key} / ${each.value.field} inside a resource
@@ -27,6 +27,8 @@ export interface InterpolationScope {
   addresses: ReadonlySet<string> | undefined;
   /** Declared lookups, by address, with their kind's schema; undefined where they may not be referenced. */
   lookups?: ReadonlyMap<string, LookupSchema | undefined>;
+  /** The workspace's name, for ${workspace}; undefined where it may not be used (the backend block). */
+  workspace?: string;
   /** Inputs already reported as unset (with missing "unknown"), so each is reported once. */
   warned?: Set<string>;
   /**
@@ -260,7 +262,7 @@ function embedError(path: FieldPath, out: InterpolationResult, text: string): In
   return new Invalid(text);
 }
 
-const EXPRESSION_HINT = 'expressions are ${var.NAME}, ${env.NAME}, ${secret.NAME}, ${kind.name.attribute}, ${kind.name["key"].attribute}, ${lookups.NAME.attribute} (an attribute may read a list item: ${kind.name.list[0].field}), ${each.key} and ${each.value}';
+const EXPRESSION_HINT = 'expressions are ${var.NAME}, ${env.NAME}, ${secret.NAME}, ${workspace}, ${kind.name.attribute}, ${kind.name["key"].attribute}, ${lookups.NAME.attribute} (an attribute may read a list item: ${kind.name.list[0].field}), ${each.key} and ${each.value}';
 
 /** The value of one expression; Invalid after reporting a problem. */
 function resolveExpression(expression: string, path: FieldPath, scope: InterpolationScope, out: InterpolationResult): unknown {
@@ -304,12 +306,22 @@ function resolveExpression(expression: string, path: FieldPath, scope: Interpola
     }
     case "each":
       return eachValue(expression, segs, scope, problem);
+    case "workspace":
+      if (segs.length !== 1) return problem("expression.syntax", `"\${${expression}}": the workspace's name is written \${workspace}`);
+      if (scope.workspace === undefined) {
+        return problem(
+          "workspace.not-allowed",
+          "${workspace} cannot be used in the backend block: the backend keeps each workspace's state apart by itself",
+          "write the backend block for the default workspace; an http address takes {workspace} where the name goes, e.g. https://state.example.net/netform/{workspace}",
+        );
+      }
+      return scope.workspace;
     default:
       break;
   }
   if (head === LOOKUPS_SECTION && scope.lookups) return lookupReference(name, attribute, path, scope.lookups, out, problem);
   const kind = scope.kinds.get(head);
-  if (!kind) return problem("expression.unknown", `unknown expression "\${${expression}}"`, didYouMean(head, ["var", "env", "secret", ...scope.kinds.keys()]) ?? EXPRESSION_HINT);
+  if (!kind) return problem("expression.unknown", `unknown expression "\${${expression}}"`, didYouMean(head, ["var", "env", "secret", "workspace", ...scope.kinds.keys()]) ?? EXPRESSION_HINT);
   if (scope.addresses === undefined) return problem("reference.not-allowed", `references to resources are not allowed here ("\${${expression}}")`);
   if (segs.length < 3) return problem("expression.syntax", `"\${${expression}}": a reference is written \${${head}.NAME.ATTRIBUTE}, e.g. \${${head}.${name || "NAME"}.uuid}`);
   const block = `${head}.${name}`;

@@ -20,14 +20,14 @@ import { readConditions } from "./conditions.js";
 import { buildOutputs, OUTPUTS_SECTION, type RawOutputs } from "./outputs.js";
 import { buildRefactoring, MOVED_SECTION, REMOVED_SECTION, type RawRefactoring } from "./moves.js";
 import { buildLookup, collectLookups, isLookupAddress, LOOKUPS_SECTION, type ConfigLookup, type LookupCatalog, type LookupSchema, type RawLookup } from "./lookups.js";
-import { backendSchema, MAX_DEPENDS_ON, META_KEYS, providerSchema, VARIABLE_NAME, variableSchema, type VariableType } from "./schema-meta.js";
+import { backendSchema, DEFAULT_WORKSPACE, MAX_DEPENDS_ON, META_KEYS, providerSchema, VARIABLE_NAME, variableSchema, type VariableType } from "./schema-meta.js";
 import { PARSE_WITHOUT_COMPILING } from "./schema-common.js";
 import { SecretPaths } from "./secret-paths.js";
 import { isSensitive, reveal, Sensitive } from "./sensitive.js";
 import { didYouMean } from "./suggest.js";
 import type { BackendConfig, Configuration, ConfigResource, DependencyEdge, Lifecycle, ProviderConfig } from "./types.js";
 import { placeDiagnostic, specHasField, validateSpec } from "./validate.js";
-import { isUnknown } from "./values.js";
+import { isUnknown, Template, Unresolved } from "./values.js";
 import { resolveVariables, type VariableDeclaration } from "./variables.js";
 
 export interface LoadOptions {
@@ -48,6 +48,8 @@ export interface LoadOptions {
   lookups?: LookupCatalog;
   /** File names in diagnostics are relative to this directory when inside it; default the working directory. */
   baseDir?: string;
+  /** The workspace the configuration is read for: the value of ${workspace}; default "default". */
+  workspace?: string;
 }
 
 export interface LoadResult {
@@ -226,10 +228,12 @@ export function buildConfiguration(sources: readonly Source[], options: LoadOpti
       if (v === undefined && d) diagnostics.push({ severity: "warning", code: "variables.unset", ...where(d.position), path: `variables.${name}`, message: `variable "${name}" has no value; the fields that use it are checked at plan time` });
     }
   }
-  const scope: InterpolationScope = { variables: values, env, missing, kinds, addresses: undefined, warned: new Set() };
+  const scope: InterpolationScope = { variables: values, env, missing, kinds, addresses: undefined, workspace: options.workspace ?? DEFAULT_WORKSPACE, warned: new Set() };
 
   const providerConfig = buildProvider(provider, scope, env, kinds, diagnostics);
-  const backendConfig = backend && backend.value !== null ? buildBackend(backend, scope, diagnostics) : undefined;
+  // The backend says where every workspace's state is: it cannot depend on which workspace is selected.
+  const { workspace: _selected, ...backendScope } = scope;
+  const backendConfig = backend && backend.value !== null ? buildBackend(backend, backendScope, diagnostics) : undefined;
   const lookups = new Map<Address, ConfigLookup>();
   // A lookup in error is still declared (undefined): its uses are not reported again.
   const lookupSchemas = new Map<string, LookupSchema | undefined>();
@@ -404,8 +408,21 @@ function buildBackend(backend: { value: unknown; file: ParsedFile; span: NodeSpa
     return undefined;
   }
   const out: InterpolationResult = newResult();
-  const value = revealAll(interpolate(backend.value, [], scope, out));
+  const interpolated = interpolate(backend.value, [], scope, out);
   for (const p of out.problems) diagnostics.push(placeDiagnostic(loc, p));
+  // Left out, an unknown value would leave an optional field to its default: another state than the one meant.
+  for (const [path, expression] of unknownLeaves(interpolated, [])) {
+    diagnostics.push(
+      placeDiagnostic(loc, {
+        path,
+        code: "backend.unset",
+        severity: "warning",
+        message: `${expression} has no value here, so the state's place is not known`,
+        hint: "give the backend's inputs to every command that reads the state: --var, --var-file, NETFORM_VAR_<NAME> or the environment variable",
+      }),
+    );
+  }
+  const value = revealAll(interpolated);
   const result = backendSchema().safeParse(value, PARSE_WITHOUT_COMPILING);
   if (!result.success) {
     // "exactly one backend" says nothing more when a field under the block is itself wrong.
@@ -420,7 +437,8 @@ function buildBackend(backend: { value: unknown; file: ParsedFile; span: NodeSpa
     }
     return undefined;
   }
-  return toBackendConfig(result.data);
+  // A value in error is left out of the block: what it would have said is not known.
+  return out.problems.some((p) => p.severity !== "warning") ? undefined : toBackendConfig(result.data);
 }
 
 function toBackendConfig({ local, postgres, http }: z.infer<ReturnType<typeof backendSchema>>): BackendConfig {
@@ -447,6 +465,15 @@ export function backendFromText(text: string): { backend: BackendConfig } | { pr
     return { problem: issue.code === "unrecognized_keys" ? `unknown field ${issue.keys.join(", ")}${path ? ` in ${path}` : ""}` : `${path ? `${path}: ` : ""}${issue.message}` };
   }
   return { backend: toBackendConfig(result.data) };
+}
+
+/** The values known only once an input is given, with the expressions they wait for. */
+function unknownLeaves(v: unknown, path: (string | number)[]): [FieldPath, string][] {
+  // An Invalid value is reported already, where it is written.
+  if (v instanceof Unresolved || v instanceof Template) return [[path, String(v)]];
+  if (Array.isArray(v)) return v.flatMap((x, i) => unknownLeaves(x, [...path, i]));
+  if (isPlainObject(v)) return Object.entries(v).flatMap(([k, x]) => unknownLeaves(x, [...path, k]));
+  return [];
 }
 
 function revealAll(v: unknown): unknown {

@@ -84,7 +84,7 @@ const stateName = () =>
   z
     .string()
     .regex(/^[A-Za-z0-9][A-Za-z0-9_.-]*$/, { error: "must be letters, digits, '.', '_' and '-', e.g. prod" })
-    .describe("the state's name: one row per name");
+    .describe("the state's name: one row per name; the default workspace's state, another workspace's is NAME/WORKSPACE");
 
 const httpUrl = (what: string) =>
   z
@@ -96,7 +96,7 @@ export const backendSchema = lazily(() =>
   z
     .strictObject({
       local: z
-        .strictObject({ path: z.string().min(1).optional().describe("the state file, relative to the configuration (default netform.state.json)") })
+        .strictObject({ path: z.string().min(1).optional().describe("the state file, relative to the configuration (default netform.state.json); the default workspace's, another workspace's is netform.state.d/WORKSPACE/ beside it") })
         .optional()
         .describe("the state file beside the configuration (the default)"),
       postgres: z
@@ -117,7 +117,7 @@ export const backendSchema = lazily(() =>
         .describe("a PostgreSQL database: the state in a table, every version kept, the lock held on the run's own session"),
       http: z
         .strictObject({
-          address: httpUrl("address").describe("the state's URL: GET reads it, POST writes it"),
+          address: httpUrl("address").describe("the state's URL: GET reads it, POST writes it; {workspace} in it is replaced by the workspace's name (without it, only the default workspace)"),
           lockAddress: httpUrl("lockAddress").optional().describe("where LOCK is sent (default: address)"),
           unlockAddress: httpUrl("unlockAddress").optional().describe("where UNLOCK is sent (default: address)"),
         })
@@ -132,6 +132,15 @@ export const VARIABLE_TYPES = ["string", "number", "boolean", "list", "map"] as 
 export type VariableType = (typeof VARIABLE_TYPES)[number];
 
 export const VARIABLE_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+/** The workspace every configuration has: its state is where the state was before workspaces (Terraform's name for it). */
+export const DEFAULT_WORKSPACE = "default";
+
+/**
+ * A workspace's name, which becomes a folder name and a URL path segment: lowercase, as some disks do not
+ * tell "Prod" from "prod", and without characters a path or a URL would give a meaning of their own.
+ */
+export const WORKSPACE_NAME = /^[a-z0-9][a-z0-9_-]{0,62}$/;
 
 export const variableSchema = lazily(() =>
   z

@@ -19,6 +19,7 @@ import { unlessInterrupted } from "./interrupt.js";
 import { NEVER_APPLIED } from "./records.js";
 import { refresh } from "./refresh.js";
 import type { Run } from "./run.js";
+import { isDefaultWorkspace } from "./workspaces.js";
 
 export const IGNORE_FILE = ".netformignore";
 
@@ -175,6 +176,7 @@ export async function detectDrift(run: Run, emit: EventSink, ignore: IgnoreRules
   return {
     formatVersion: 1,
     checkedAt: new Date().toISOString(),
+    ...(isDefaultWorkspace(run.workspace) ? {} : { workspace: run.workspace.name }),
     entries,
     summary: { changed: count("changed"), deleted: count("deleted"), missing: count("missing"), unapplied: count("unapplied") },
     requestCount: requests + run.session.api.requestCount - before,

@@ -13,6 +13,8 @@ export { detectDrift, IgnoreRules, IGNORE_FILE } from "./drift.js";
 export { importObject } from "./import.js";
 export { readOutputs } from "./outputs.js";
 export { backendDdl, type BackendDdl, forgetResource, migrateState, moveResource, pullState, pushState, readState, recordedAt, rekeyState, stateHistory, unlockState, type Rekeyed, type RekeyedHistory, type StateTarget } from "./state-commands.js";
+export { createWorkspace, deleteWorkspace, listWorkspaces, selectWorkspace } from "./workspace-commands.js";
+export { DEFAULT_WORKSPACE, selectedBy, selectedWorkspace, type SelectedWorkspace } from "./workspaces.js";
 export { hasChanges } from "../plan/index.js";
 export { checkPlanFile, readPlanFile, savedPaths, savePlanFile, type PlanFile } from "./plan-file.js";
 export { planCost, stateCost, PriceBook, type RecordedCost, type StateCost } from "./pricing.js";

@@ -16,6 +16,7 @@ import type { Recorder } from "./records.js";
 import { secretHasher } from "./secrets.js";
 import { backendSettings } from "./state-access.js";
 import { readState, type StateTarget } from "./state-commands.js";
+import { selectedWorkspace, type SelectedWorkspace } from "./workspaces.js";
 
 /** An output's value from what `lookup` knows; undefined when it is not known (yet). */
 function valueOf(output: ConfigOutput, lookup: AttributeLookup): unknown {
@@ -109,19 +110,20 @@ export async function readOutputs(target: StateTarget, options: { only?: string;
   if (options.only !== undefined && !state.outputs[options.only]) {
     throw new NetformError({ code: "output.unknown", message: `the state has no output ${options.only}`, hint: names.length > 0 ? `the outputs are: ${names.join(", ")}` : "the state records no output: declare outputs: in the configuration, and apply" });
   }
-  const { config } = readConfiguration(target.configPath, { env: target.env, missing: "unknown" });
+  const workspace = selectedWorkspace(target.configPath, target.workspace, target.env);
+  const { config } = readConfiguration(target.configPath, { env: target.env, missing: "unknown", workspace: workspace.name, ...(target.inputs ? { vars: target.inputs.vars, varFiles: target.inputs.varFiles } : {}) });
   return (options.only !== undefined ? [options.only] : names).map((name) => {
     const recorded = state.outputs[name]!;
     const description = config.outputs.get(name)?.description;
-    const value = recorded.sensitive ? (options.reveal ? revealed(target, config, state, name, recorded.hash) : undefined) : recorded.value;
+    const value = recorded.sensitive ? (options.reveal ? revealed(target, workspace, config, state, name, recorded.hash) : undefined) : recorded.value;
     return { name, sensitive: recorded.sensitive, ...(value !== undefined ? { value } : {}), ...(description ? { description } : {}) };
   });
 }
 
-function revealed(target: StateTarget, config: Configuration, state: StateFile, name: string, hash: string): unknown {
+function revealed(target: StateTarget, workspace: SelectedWorkspace, config: Configuration, state: StateFile, name: string, hash: string): unknown {
   const output = config.outputs.get(name);
   const value = output ? valueOf(output, existing(lookupFrom(state), state)) : undefined;
-  const settings = backendSettings(config, target.statePath);
+  const settings = backendSettings(config, target.statePath, workspace);
   // A shared backend's hashes are keyed with NETFORM_STATE_KEY alone; a local state's key file sits beside it.
   const hasher = secretHasher({ ...(settings.type === "local" ? { statePath: settings.path } : {}), lineage: state.lineage, env: target.env });
   if (value === undefined || !hasher.matches(hash, value)) {

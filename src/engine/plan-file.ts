@@ -12,6 +12,7 @@ import { REASON_CODES, type Plan } from "../plan/types.js";
 import { isUnknownValue, leaves } from "../plan/values.js";
 import { seal, stateKeys, unseal, writeFileAtomic } from "../state/index.js";
 import type { ConfigurationDigest, Run } from "./run.js";
+import { DEFAULT_WORKSPACE, selectedBy } from "./workspaces.js";
 
 export const PLAN_FILE_VERSION = 1;
 
@@ -177,6 +178,14 @@ const stale = (why: string) =>
 
 /** Refuses a saved plan that no longer describes what would happen. */
 export function checkPlanFile(file: PlanFile, run: Run): void {
+  const planned = file.plan.workspace ?? DEFAULT_WORKSPACE;
+  if (planned !== run.workspace.name) {
+    throw new NetformError({
+      code: "plan-file.workspace",
+      message: `the saved plan was made in workspace ${planned}, and this run is in workspace ${run.workspace.name}${selectedBy(run.workspace)}`,
+      hint: `apply it in its own workspace: netform apply --workspace ${planned} FILE`,
+    });
+  }
   const state = run.store.state;
   const where = run.store.location;
   if (!file.stateExisted && run.store.exists) throw stale(`it was made when there was no state, and ${where} now has one (serial ${state.serial})`);

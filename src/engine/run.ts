@@ -31,16 +31,19 @@ import { fromState, refresh } from "./refresh.js";
 import { assessRisks } from "./risks.js";
 import { checkStateKey, reconciledHashes, redactor, secretHasher, secretValues, type SecretHasher } from "./secrets.js";
 import { openSession, type EndpointResolver, type PaceNotice, type Session } from "./session.js";
-import { backendSettings, defaultStatePath, loadStore, stateAccess } from "./state-access.js";
+import { backendSettings, defaultStatePath, defaultWorkspaceSettings, loadStore, stateAccess } from "./state-access.js";
 import { TransitionTimes } from "./transition-times.js";
 import { paceOf } from "./wait.js";
+import { isDefaultWorkspace, missingWorkspace, requireWorkspace, selectedWorkspace, type SelectedWorkspace } from "./workspaces.js";
 
 export { defaultStatePath, GENERATOR } from "./state-access.js";
 
 export interface RunOptions {
   configPath: string;
-  /** A local state file instead of the one beside the configuration (only with the local backend). */
+  /** A local state file instead of the one beside the configuration (only with the local backend, in the default workspace). */
   statePath?: string;
+  /** --workspace; without it NETFORM_WORKSPACE, then the selection `workspace select` remembered (workspaces.ts). */
+  workspace?: string;
   /** How long to wait for a lock another run holds; 0 or absent: refuse at once. */
   lockTimeoutMs?: number;
   /** False: read the state without taking the lock (read-only commands only). */
@@ -64,9 +67,11 @@ export interface RunOptions {
 
 export interface Run {
   config: Configuration;
+  /** The workspace the run is in: its state, and the value of ${workspace}. */
+  workspace: SelectedWorkspace;
   /** Masks the configuration's secret values in a text (service messages that echo a request). */
   redact: (text: string) => string;
-  /** The local state file's path (the embedded simulator keeps its world beside it, whatever the backend). */
+  /** The local state file's path (beside the configuration with another backend). */
   statePath: string;
   backend: StateBackend;
   /** The keys the state and saved plans are sealed with. */
@@ -113,13 +118,17 @@ export const configurationHash = (digest: ConfigurationDigest): string => sha256
 /** Loads the configuration, takes the lock, opens the state and a session. Diagnostics when the configuration is invalid. */
 export async function openRun(options: RunOptions): Promise<Opened> {
   const { signal } = options;
-  const { config, diagnostics } = readConfiguration(options.configPath, { ...options.inputs, env: options.env });
+  const workspace = selectedWorkspace(options.configPath, options.workspace, options.env);
+  const { config, diagnostics } = readConfiguration(options.configPath, { ...options.inputs, env: options.env, workspace: workspace.name });
   for (const d of diagnostics) options.emit({ type: "diagnostic", diagnostic: d });
   if (hasErrors(diagnostics)) return { ok: false, diagnostics };
   if (options.parallelism !== undefined) config.provider.parallelism = options.parallelism;
   throwIfInterrupted(signal);
-  const settings = backendSettings(config, options.statePath);
+  const settings = backendSettings(config, options.statePath, workspace);
   const statePath = settings.type === "local" ? settings.path : defaultStatePath(config);
+  // Every workspace works on one service: the embedded simulator's world is beside the default workspace's state.
+  const base = defaultWorkspaceSettings(config, options.statePath);
+  const servicePath = base.type === "local" ? base.path : defaultStatePath(config);
   const access = stateAccess(settings, options.env);
   const { backend } = access;
   // Said once, the moment it happens, whatever phase the run is in: the phases only stop.
@@ -144,6 +153,7 @@ export async function openRun(options: RunOptions): Promise<Opened> {
   };
   try {
     checkStateKey(config, settings.type === "local" ? undefined : backend, options.env);
+    await requireWorkspace(backend, workspace);
     if (options.lock !== false) {
       lock = await acquireLock(backend, options.operation, {
         timeoutMs: options.lockTimeoutMs ?? 0,
@@ -152,8 +162,10 @@ export async function openRun(options: RunOptions): Promise<Opened> {
       });
     }
     store = await loadStore(access);
+    // Deleted while this run waited for its lock.
+    if (!store.exists && !isDefaultWorkspace(workspace)) throw missingWorkspace(workspace.name, backend.location, workspace);
     session = await openSession(config, {
-      statePath,
+      statePath: servicePath,
       env: options.env,
       resolveEndpoint: options.resolveEndpoint,
       ...(options.onExchange ? { onExchange: options.onExchange } : {}),
@@ -178,6 +190,7 @@ export async function openRun(options: RunOptions): Promise<Opened> {
     const configDigest = configurationDigest(config, hash);
     const run: Run = {
       config,
+      workspace,
       redact: redactor(secretValues(config)),
       statePath,
       backend,
@@ -240,6 +253,12 @@ export interface Planned {
 }
 
 export async function planRun(run: Run, given: PlanRequest, emit: EventSink): Promise<Planned> {
+  const planned = await planInWorkspace(run, given, emit);
+  if (!isDefaultWorkspace(run.workspace)) planned.plan.workspace = run.workspace.name;
+  return planned;
+}
+
+async function planInWorkspace(run: Run, given: PlanRequest, emit: EventSink): Promise<Planned> {
   // The plan is made as if the moved blocks were already recorded; apply records them first.
   const { moves, diagnostics: moveWarnings } = applicableMoves(run.config, run.store.state);
   for (const d of moveWarnings) emit({ type: "diagnostic", diagnostic: d });

@@ -1,19 +1,37 @@
 // Which backend keeps a configuration's state, and the keys it is sealed with: the configuration's
-// backend block, else the state file beside it (or the one --state names).
+// backend block, else the state file beside it (or the one --state names), keyed by the workspace.
 
 import { resolve } from "node:path";
-import { openBackend, type BackendSettings } from "../backends/index.js";
+import { openBackend, workspaceSettings, type BackendSettings } from "../backends/index.js";
 import type { Configuration } from "../config/index.js";
 import { NetformError } from "../diag/index.js";
 import { stateKeys, StateStore, type StateBackend, type StateKeys } from "../state/index.js";
+import { DEFAULT_WORKSPACE, isDefaultWorkspace, selectedBy, type SelectedWorkspace } from "./workspaces.js";
 
 export const GENERATOR = "netform";
 
 /** The state file beside the configuration, where the local backend keeps it unless told otherwise. */
 export const defaultStatePath = (config: Pick<Configuration, "directory">) => resolve(config.directory, "netform.state.json");
 
-/** The backend a configuration names; `statePath` (--state) names a local file, and only the local backend takes one. */
-export function backendSettings(config: Pick<Configuration, "directory" | "backend">, statePath?: string): BackendSettings {
+/**
+ * The backend a configuration names, keyed by the workspace (backends/index.ts); `statePath` (--state) names
+ * a local file, and only the local backend takes one, for the default workspace: another workspace's state
+ * is where its workspace keeps it.
+ */
+export function backendSettings(config: Pick<Configuration, "directory" | "backend">, statePath?: string, workspace?: SelectedWorkspace): BackendSettings {
+  if (statePath !== undefined && workspace && !isDefaultWorkspace(workspace)) {
+    throw new NetformError({
+      code: "usage",
+      message: `--state names one state file, and workspace ${workspace.name}${selectedBy(workspace)} keeps its own`,
+      hint: `leave out --state to work in workspace ${workspace.name}, or select the default workspace to work on ${statePath}`,
+    });
+  }
+  const settings = defaultWorkspaceSettings(config, statePath);
+  return workspaceSettings(settings, { name: workspace?.name ?? DEFAULT_WORKSPACE, isDefault: !workspace || isDefaultWorkspace(workspace) });
+}
+
+/** The backend block's settings as written: the default workspace's state, and where the others are found. */
+export function defaultWorkspaceSettings(config: Pick<Configuration, "directory" | "backend">, statePath?: string): BackendSettings {
   const backend = config.backend;
   if (statePath !== undefined) {
     if (backend && backend.type !== "local") {

@@ -10,12 +10,21 @@ import { NetformError } from "../diag/index.js";
 import { acquireLock, parseState, seal, sealedVersion, sealedWith, unseal, type LockInfo, type ResourceState, type StateFile, type StateKeys, type StoredVersion } from "../state/index.js";
 import { parseResourceAddress, readConfiguration } from "./configuration.js";
 import { Recorder } from "./records.js";
-import { backendSettings, loadStore, stateAccess, type StateAccess } from "./state-access.js";
+import { otherWorkspaces, workspaceSettings } from "../backends/index.js";
+import { backendSettings, defaultWorkspaceSettings, loadStore, stateAccess, type StateAccess } from "./state-access.js";
+import { DEFAULT_WORKSPACE, requireWorkspace, selectedWorkspace, type SelectedWorkspace } from "./workspaces.js";
 
-/** Which state a state command works on: the configuration's backend, or the local file --state names. */
+/**
+ * Which state a state command works on: the configuration's backend (its block read with the variables
+ * given, as a run reads it) in the selected workspace, or the local file --state names.
+ */
 export interface StateTarget {
   configPath: string;
   statePath?: string;
+  /** --workspace; without it NETFORM_WORKSPACE, then the selection `workspace select` remembered (workspaces.ts). */
+  workspace?: string;
+  /** --var and --var-file: the backend block may be written with variables. */
+  inputs?: { vars: Readonly<Record<string, string>>; varFiles: readonly string[] };
   env: NodeJS.ProcessEnv;
   /** How long to wait for a lock another run holds (commands that write). */
   lockTimeoutMs?: number;
@@ -24,12 +33,19 @@ export interface StateTarget {
 
 const MISSING_HINT = "run apply first, or point --state at the state file, or -c at the configuration whose backend keeps it";
 
-/** The configuration's backend block; without a configuration, the state file in that directory. */
-function configuredBackend(configPath: string, env: NodeJS.ProcessEnv): { directory: string; backend?: BackendConfig } {
-  const { config, diagnostics } = readConfiguration(configPath, { env, missing: "unknown" });
+/**
+ * The configuration's backend block; without a configuration, the state file in that directory. A block
+ * that cannot be read whole (a mistake, an input without a value) is an error: guessing the rest would
+ * read another state.
+ */
+export function configuredBackend(target: Pick<StateTarget, "configPath" | "env" | "inputs">): { directory: string; backend?: BackendConfig } {
+  const { configPath, env } = target;
+  const { config, diagnostics } = readConfiguration(configPath, { env, missing: "unknown", ...(target.inputs ? { vars: target.inputs.vars, varFiles: target.inputs.varFiles } : {}) });
   const unreadable = diagnostics.find((d) => d.code === "config.no-files" || d.code === "config.unreadable");
   if (unreadable) return { directory: /\.ya?ml$/.test(configPath) ? dirname(resolve(configPath)) : configPath };
-  const wrong = diagnostics.find((d) => d.severity === "error" && (d.address === "backend" || d.path === "backend" || d.code.startsWith("yaml")));
+  const wrong = diagnostics.find(
+    (d) => (d.severity === "error" && (d.address === "backend" || d.path === "backend" || d.code.startsWith("yaml") || d.code.startsWith("variables."))) || d.code === "backend.unset",
+  );
   if (wrong) {
     const where = wrong.file ? `${wrong.file}${wrong.line ? `:${wrong.line}:${wrong.column ?? 1}` : ""}: ` : "";
     const field = wrong.address ? `${wrong.address}${wrong.path ? `.${wrong.path}` : ""}: ` : "";
@@ -38,12 +54,14 @@ function configuredBackend(configPath: string, env: NodeJS.ProcessEnv): { direct
   return { directory: config.directory, ...(config.backend ? { backend: config.backend } : {}) };
 }
 
-function open(target: StateTarget): StateAccess {
-  const settings = backendSettings(configuredBackend(target.configPath, target.env), target.statePath);
-  return stateAccess(settings, target.env);
+/** The state's backend in the selected workspace, with that workspace. */
+function open(target: StateTarget): StateAccess & { workspace: SelectedWorkspace } {
+  const workspace = selectedWorkspace(target.configPath, target.workspace, target.env);
+  const settings = backendSettings(configuredBackend(target), target.statePath, workspace);
+  return { ...stateAccess(settings, target.env), workspace };
 }
 
-async function using<T>(access: StateAccess, body: (access: StateAccess) => Promise<T>): Promise<T> {
+async function using<A extends StateAccess, T>(access: A, body: (access: A) => Promise<T>): Promise<T> {
   try {
     return await body(access);
   } finally {
@@ -51,9 +69,17 @@ async function using<T>(access: StateAccess, body: (access: StateAccess) => Prom
   }
 }
 
+/** Runs `body` on the selected workspace's state, refused when that workspace does not exist. */
+async function existing<T>(target: StateTarget, body: (access: StateAccess & { workspace: SelectedWorkspace }) => Promise<T>): Promise<T> {
+  return using(open(target), async (access) => {
+    await requireWorkspace(access.backend, access.workspace);
+    return body(access);
+  });
+}
+
 /** Runs `body` holding the lock, for a command that writes the state. */
 async function locked<T>(target: StateTarget, operation: string, body: (access: StateAccess) => Promise<T>): Promise<T> {
-  return using(open(target), async (access) => {
+  return existing(target, async (access) => {
     const lock = await acquireLock(access.backend, operation, {
       timeoutMs: target.lockTimeoutMs ?? 0,
       ...(target.onLockWait ? { onWait: (held: NetformError) => target.onLockWait!(held.message) } : {}),
@@ -80,7 +106,7 @@ async function foldLeftoverJournal(access: StateAccess): Promise<void> {
 
 /** What the state records; an error that says so when there is none. */
 export async function readState(target: StateTarget, hint = MISSING_HINT): Promise<StateFile> {
-  return using(open(target), async (access) => {
+  return existing(target, async (access) => {
     const store = await loadStore(access);
     if (!store.exists) throw new NetformError({ code: "state.missing", message: `there is no state in ${access.backend.location}`, hint });
     return store.state;
@@ -126,14 +152,14 @@ export async function moveResource(target: StateTarget, from: string, to: string
 }
 
 /** Removes the lock a dead run left, given its id; returns who held it. */
-export const unlockState = (target: StateTarget, lockId: string): Promise<LockInfo> => using(open(target), (access) => access.backend.forceUnlock(lockId));
+export const unlockState = (target: StateTarget, lockId: string): Promise<LockInfo> => existing(target, (access) => access.backend.forceUnlock(lockId));
 
 /** Every version the backend keeps, newest first. */
-export const stateHistory = (target: StateTarget): Promise<StoredVersion[]> => using(open(target), (access) => access.backend.history());
+export const stateHistory = (target: StateTarget): Promise<StoredVersion[]> => existing(target, (access) => access.backend.history());
 
 /** The state (or, with `serial`, an earlier version of it) as plain JSON, opened with the key. */
 export async function pullState(target: StateTarget, serial?: number): Promise<string> {
-  return using(open(target), async (access) => {
+  return existing(target, async (access) => {
     const { backend, keys } = access;
     // Read without the lock, the steps a stopped run journaled are shown with the state, and left where they are.
     if (serial === undefined && (await hasLeftoverJournal(access))) {
@@ -244,7 +270,7 @@ export interface BackendDdl {
  * the user netform runs as may not create tables. It connects to nothing.
  */
 export function backendDdl(target: Pick<StateTarget, "configPath" | "env">, options: { schema?: string; role?: string }): BackendDdl {
-  const configured = options.schema === undefined ? configuredBackend(target.configPath, target.env).backend : undefined;
+  const configured = options.schema === undefined ? configuredBackend(target).backend : undefined;
   const schema = options.schema ?? (configured?.type === "postgres" ? configured.schema : "netform");
   if (!/^[a-z_][a-z0-9_]*$/.test(schema)) throw new NetformError({ code: "usage", message: `--schema must be a lowercase SQL identifier, e.g. netform, got "${schema}"` });
   if (options.role !== undefined && !/^[A-Za-z_][A-Za-z0-9_.-]*$/.test(options.role)) {
@@ -262,47 +288,91 @@ function withEnvironment(to: string, env: NodeJS.ProcessEnv): string {
   });
 }
 
+/** One workspace's state copied by `state migrate`: where to, and at which serial. */
+export interface MigratedState {
+  workspace: string;
+  location: string;
+  serial: number;
+}
+
 /**
- * Copies the state, with its lineage and serial, to another backend, reads it back to verify it, then
- * switches the configuration's backend block to it (written as given, ${env.NAME} kept as such). Refused
- * when the other backend already keeps a state (of any lineage). The state it came from is left as it was.
+ * Copies the state of every workspace, each with its lineage and serial, to another backend, reads each
+ * back to verify it, then switches the configuration's backend block to it (written as given, ${env.NAME}
+ * kept as such): the block locates all of them, so none may stay behind. Refused when the other backend
+ * already keeps a state (of any lineage) for one of them, before anything is copied. The states it came
+ * from are left as they were.
  */
-export async function migrateState(target: StateTarget, to: string): Promise<{ backend: BackendConfig; location: string; serial: number; configFile: string }> {
+export async function migrateState(target: StateTarget, to: string): Promise<{ backend: BackendConfig; migrated: MigratedState[]; configFile: string }> {
   const parsed = backendFromText(withEnvironment(to, target.env));
   if ("problem" in parsed) {
     throw new NetformError({ code: "usage", message: `--to ${to}: ${parsed.problem}`, hint: "--to takes local, or a backend block as YAML, e.g. --to '{postgres: {url: postgres://..., name: prod}}'" });
   }
-  const { directory } = configuredBackend(target.configPath, target.env);
-  const destination = stateAccess(backendSettings({ directory, backend: parsed.backend }), target.env);
-  return locked(target, "state migrate", (source) =>
-    using(destination, async () => {
-      if (destination.backend.location === source.backend.location) throw new NetformError({ code: "usage", message: `the state is already in ${source.backend.location}` });
-      const stored = await source.backend.read();
-      if (stored === undefined) throw new NetformError({ code: "state.missing", message: `there is no state in ${source.backend.location} to migrate`, hint: MISSING_HINT });
-      const plain = unseal(stored, source.keys, `the state ${source.backend.location}`);
-      const state = parseState(plain, `the state ${source.backend.location}`);
-      const lock = await acquireLock(destination.backend, "state migrate", { timeoutMs: target.lockTimeoutMs ?? 0 });
-      try {
-        const existing = await destination.backend.read();
-        if (existing !== undefined) {
-          const there = sealedVersion(existing);
-          throw new NetformError({
-            code: "state.migrate-exists",
-            message: `${destination.backend.location} already keeps a state${there ? ` (lineage ${there.lineage}, serial ${there.serial})` : ""}`,
-            hint: "migrate to an empty place, or push onto it with netform state push after switching the configuration",
-          });
-        }
-        const version = { lineage: state.lineage, serial: state.serial };
-        await destination.backend.write(seal(plain, version, destination.keys), version, undefined);
-        const back = await destination.backend.read();
-        if (back === undefined || unseal(back, destination.keys, `the migrated state in ${destination.backend.location}`) !== plain) {
-          throw new NetformError({ code: "state.migrate-verify", message: `the state read back from ${destination.backend.location} is not the one written`, hint: "the configuration was not switched; check the backend and try again" });
-        }
-      } finally {
-        await lock.release();
+  const located = configuredBackend(target);
+  const from = defaultWorkspaceSettings(located, target.statePath);
+  const into = defaultWorkspaceSettings({ directory: located.directory, backend: parsed.backend });
+  // A state file --state names is one state, not a set of workspaces.
+  const names = [DEFAULT_WORKSPACE, ...(target.statePath === undefined ? await otherWorkspaces(from, target.env) : [])];
+  const pairs = names.map((name) => {
+    const key = { name, isDefault: name === DEFAULT_WORKSPACE };
+    return { workspace: name, source: stateAccess(workspaceSettings(from, key), target.env), destination: stateAccess(workspaceSettings(into, key), target.env) };
+  });
+  try {
+    const first = pairs[0]!;
+    if (first.destination.backend.location === first.source.backend.location) throw new NetformError({ code: "usage", message: `the state is already in ${first.source.backend.location}` });
+    const present = [];
+    for (const pair of pairs) {
+      const existing = await pair.destination.backend.read();
+      if (existing !== undefined) throw alreadyKept(pair.destination.backend.location, existing);
+      if (pair.workspace === DEFAULT_WORKSPACE && (await pair.source.backend.read()) === undefined) continue;
+      present.push(pair);
+    }
+    if (present.length === 0) throw new NetformError({ code: "state.missing", message: `there is no state in ${first.source.backend.location} to migrate`, hint: MISSING_HINT });
+    const migrated: MigratedState[] = [];
+    for (const pair of present) migrated.push({ workspace: pair.workspace, ...(await copyState(pair.source, pair.destination, target)) });
+    const configFile = writeBackendBlock(target.configPath, to);
+    return { backend: parsed.backend, migrated, configFile };
+  } finally {
+    for (const pair of pairs) {
+      await pair.source.backend.close();
+      await pair.destination.backend.close();
+    }
+  }
+}
+
+/** Copies one state to an empty place under both locks, and reads it back. */
+async function copyState(source: StateAccess, destination: StateAccess, target: StateTarget): Promise<{ location: string; serial: number }> {
+  const wait = { timeoutMs: target.lockTimeoutMs ?? 0, ...(target.onLockWait ? { onWait: (held: NetformError) => target.onLockWait!(held.message) } : {}) };
+  const held = await acquireLock(source.backend, "state migrate", wait);
+  try {
+    await foldLeftoverJournal(source);
+    const stored = await source.backend.read();
+    if (stored === undefined) throw new NetformError({ code: "state.missing", message: `there is no state in ${source.backend.location} to migrate`, hint: MISSING_HINT });
+    const plain = unseal(stored, source.keys, `the state ${source.backend.location}`);
+    const state = parseState(plain, `the state ${source.backend.location}`);
+    const lock = await acquireLock(destination.backend, "state migrate", wait);
+    try {
+      const existing = await destination.backend.read();
+      if (existing !== undefined) throw alreadyKept(destination.backend.location, existing);
+      const version = { lineage: state.lineage, serial: state.serial };
+      await destination.backend.write(seal(plain, version, destination.keys), version, undefined);
+      const back = await destination.backend.read();
+      if (back === undefined || unseal(back, destination.keys, `the migrated state in ${destination.backend.location}`) !== plain) {
+        throw new NetformError({ code: "state.migrate-verify", message: `the state read back from ${destination.backend.location} is not the one written`, hint: "the configuration was not switched; check the backend and try again" });
       }
-      const configFile = writeBackendBlock(target.configPath, to);
-      return { backend: parsed.backend, location: destination.backend.location, serial: state.serial, configFile };
-    }),
-  );
+      return { location: destination.backend.location, serial: state.serial };
+    } finally {
+      await lock.release();
+    }
+  } finally {
+    await held.release();
+  }
+}
+
+function alreadyKept(location: string, stored: string): NetformError {
+  const there = sealedVersion(stored);
+  return new NetformError({
+    code: "state.migrate-exists",
+    message: `${location} already keeps a state${there ? ` (lineage ${there.lineage}, serial ${there.serial})` : ""}`,
+    hint: "migrate to an empty place, or push onto it with netform state push after switching the configuration",
+  });
 }

@@ -41,6 +41,8 @@ export interface DriftEntry {
 export interface DriftReport {
   formatVersion: 1;
   checkedAt: string;
+  /** The workspace whose state was checked; absent for the default workspace. */
+  workspace?: string;
   entries: DriftEntry[];
   summary: { changed: number; deleted: number; missing: number; unapplied: number };
   requestCount: number;

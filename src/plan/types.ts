@@ -183,6 +183,8 @@ export interface Plan {
   serial: number;
   /** A hash of the configuration and variables the plan was made from. */
   configHash: string;
+  /** The workspace whose state the plan was made from; absent for the default workspace. */
+  workspace?: string;
   changes: ResourceChange[];
   summary: PlanSummary;
   /** API requests the refresh made. */

@@ -63,6 +63,8 @@ export interface StateBackend {
   resealHistory?(reseal: (content: string) => string): Promise<number>;
   /** Removes every earlier version the backend keeps but `keep` (the current one); how many it removed. */
   pruneHistory?(keep: StateVersion): Promise<number>;
+  /** Removes the state for good, with what the backend keeps of it (`workspace delete`, under the lock). */
+  delete(): Promise<void>;
   close(): Promise<void>;
 }
 

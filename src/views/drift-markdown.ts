@@ -10,7 +10,7 @@ import type { MarkdownOptions } from "./plan-markdown.js";
 
 export function renderDriftMarkdown(report: DriftReport, options: MarkdownOptions = {}): string {
   const maxLength = options.maxLength ?? DEFAULT_MAX_LENGTH;
-  const name = escapeInline(options.title ?? "netform drift");
+  const name = escapeInline(`${options.title ?? "netform drift"}${report.workspace === undefined ? "" : ` (workspace ${report.workspace})`}`);
   const checked = `Checked at ${escapeInline(report.checkedAt)}.`;
   if (report.entries.length === 0) {
     return capComment({ head: () => [`### ${name}: no drift`, `No drift. ${checked}`], rows: 0, sections: [], note: () => "", maxLength });

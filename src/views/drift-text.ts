@@ -4,12 +4,13 @@
 
 import type { DriftedField, DriftEntry, DriftReport, DriftStatus } from "../plan/drift.js";
 import type { Colors } from "./output.js";
+import { inWorkspace } from "./plan-text.js";
 import { maskedDriftField, scalar } from "./values.js";
 
 export function renderDriftText(report: DriftReport, c: Colors): string {
-  if (report.entries.length === 0) return "No drift.\n";
+  if (report.entries.length === 0) return `No drift${inWorkspace(report.workspace)}.\n`;
   const blocks = report.entries.map((entry) => entryLines(entry, c).join("\n"));
-  return `${[...blocks, `${c.bold("Drift:")} ${driftCounts(report)}.`].join("\n\n")}\n`;
+  return `${[...blocks, `${c.bold(`Drift${inWorkspace(report.workspace)}:`)} ${driftCounts(report)}.`].join("\n\n")}\n`;
 }
 
 export function driftCounts(report: DriftReport): string {

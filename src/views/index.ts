@@ -17,4 +17,5 @@ export { renderPlanText, renderRefreshRecorded } from "./plan-text.js";
 export { renderStateCostJson, renderStateCostText } from "./plan-cost.js";
 export { progressView } from "./progress.js";
 export { renderVersion } from "./version.js";
+export { renderWorkspaceList } from "./workspaces.js";
 export { renderBackendDdl, renderRekeyed, renderStateDocument, renderStateHistory, renderStateList, renderStateResource, renderStateText } from "./state.js";

@@ -70,6 +70,7 @@ export const planDocumentSchema = z
     lineage: z.string().describe("the state the plan was made from; a saved plan applies only to the same lineage and serial"),
     serial: z.number().int().nonnegative(),
     configHash: z.string().describe("a hash of the configuration and variables the plan was made from"),
+    workspace: z.string().optional().describe("the workspace whose state the plan was made from; absent for the default workspace"),
     resourceChanges: z.array(resourceChangeDocumentSchema).describe("every resource, in the order apply takes them, no-ops included"),
     summary: z.object({
       add: z.number().int().nonnegative(),
@@ -145,6 +146,7 @@ export function planDocument(plan: Plan): PlanDocument {
     lineage: plan.lineage,
     serial: plan.serial,
     configHash: plan.configHash,
+    ...(plan.workspace !== undefined ? { workspace: plan.workspace } : {}),
     resourceChanges: plan.changes.map(resourceChangeDocument),
     summary: { ...plan.summary },
     requestCount: plan.requestCount,

@@ -35,14 +35,14 @@ const MAX_GRAPH_EDGES = 500;
 
 export function renderPlanMarkdown(plan: Plan, options: MarkdownOptions = {}): string {
   const maxLength = options.maxLength ?? DEFAULT_MAX_LENGTH;
-  const name = escapeInline(options.title ?? defaultTitle(plan.mode));
+  const name = escapeInline(`${options.title ?? defaultTitle(plan.mode)}${plan.workspace === undefined ? "" : ` (workspace ${plan.workspace})`}`);
   const drifted = new Set(plan.drifted ?? []);
   const shown = plan.changes.filter((rc) => isShown(rc, plan.mode, drifted));
   const unread = notComparedNote(plan);
   const lookups = changedLookups(plan);
   const outputsChange = (plan.outputChanges ?? []).some((o) => o.action !== "no-op");
   if (!hasChanges(plan) || (shown.length + lookups.length === 0 && !outputsChange)) {
-    return capComment({ head: () => [`### ${name}: no changes`, noChangesMessage(plan.mode, unread !== ""), unread], rows: 0, sections: [], note: () => "", maxLength });
+    return capComment({ head: () => [`### ${name}: no changes`, noChangesMessage(plan.mode, unread !== "", plan.workspace), unread], rows: 0, sections: [], note: () => "", maxLength });
   }
 
   const title = `### ${name}: ${plan.mode === "refresh-only" ? `${refreshOnlyCount(plan)} to update in the state` : planCounts(plan)}`;

@@ -20,10 +20,10 @@ export function renderPlanText(plan: Plan, c: Colors): string {
   const unread = unreadNotes(plan);
   const note = unread.length > 0 ? `\n${unread.flatMap((n) => [n.lead, ...n.fields.map((f) => `  ${f}`)].map((line) => c.dim(line))).join("\n")}\n` : "";
   const outputs = outputChangeLines(plan, c);
-  if (!hasChanges(plan) || blocks.length + outputs.length === 0) return `${noChangesMessage(plan.mode, unread.length > 0)}\n${note}`;
+  if (!hasChanges(plan) || blocks.length + outputs.length === 0) return `${noChangesMessage(plan.mode, unread.length > 0, plan.workspace)}\n${note}`;
   const cost = costTextLines(plan, c);
   const risks = riskLines(plan, c);
-  const parts = [...(blocks.length > 0 ? [header(plan.mode), ...blocks.map((lines) => lines.join("\n"))] : []), ...(outputs.length > 0 ? [outputs.join("\n")] : []), footer(plan, c), ...[cost, risks].filter((lines) => lines.length > 0).map((lines) => lines.join("\n"))];
+  const parts = [...(blocks.length > 0 ? [header(plan.mode, plan.workspace), ...blocks.map((lines) => lines.join("\n"))] : []), ...(outputs.length > 0 ? [outputs.join("\n")] : []), footer(plan, c), ...[cost, risks].filter((lines) => lines.length > 0).map((lines) => lines.join("\n"))];
   return `${parts.join("\n\n")}\n${note}`;
 }
 
@@ -50,14 +50,17 @@ export function unreadNotes(plan: Plan): UnreadNote[] {
   return notes.filter((n) => n.fields.length > 0);
 }
 
-function header(mode: PlanMode): string {
+/** " in workspace dev", for a plan of a workspace other than the default. */
+export const inWorkspace = (workspace: string | undefined): string => (workspace === undefined ? "" : ` in workspace ${workspace}`);
+
+function header(mode: PlanMode, workspace: string | undefined): string {
   switch (mode) {
     case "normal":
-      return "netform will perform the following actions:";
+      return `netform will perform the following actions${inWorkspace(workspace)}:`;
     case "destroy":
-      return "netform will destroy the following resources:";
+      return `netform will destroy the following resources${inWorkspace(workspace)}:`;
     case "refresh-only":
-      return "netform found these objects changed outside of netform; the state will be updated to match them:";
+      return `netform found these objects changed outside of netform${inWorkspace(workspace)}; the state will be updated to match them:`;
     default: {
       const unreachable: never = mode;
       throw new Error(`unknown plan mode ${String(unreachable)}`);
@@ -65,15 +68,16 @@ function header(mode: PlanMode): string {
   }
 }
 
-export function noChangesMessage(mode: PlanMode, someNotCompared = false): string {
+export function noChangesMessage(mode: PlanMode, someNotCompared = false, workspace?: string): string {
+  const none = `No changes${inWorkspace(workspace)}.`;
   switch (mode) {
     case "normal":
-      return someNotCompared ? "No changes. The service matches the configuration, as far as it can be read." : "No changes. The service matches the configuration.";
+      return someNotCompared ? `${none} The service matches the configuration, as far as it can be read.` : `${none} The service matches the configuration.`;
     case "destroy":
       // "matches the configuration" would be wrong here: a destroy plan ignores what is declared.
-      return "No changes. No objects need to be destroyed.";
+      return `${none} No objects need to be destroyed.`;
     case "refresh-only":
-      return "No changes. The state matches the service.";
+      return `${none} The state matches the service.`;
     default: {
       const unreachable: never = mode;
       throw new Error(`unknown plan mode ${String(unreachable)}`);

@@ -155,6 +155,9 @@ const scenarios: Record<string, Plan> = {
   "plan-risks": plan([createConnection, updateFilter], "normal", { risks }),
   "plan-refactoring": plan(refactoring),
   "plan-outputs-only": plan([unchanged], "normal", { outputChanges }),
+  "plan-workspace": planScenarios.workspace!,
+  "plan-workspace-no-changes": planScenarios["workspace-no-changes"]!,
+  "plan-workspace-destroy": plan([deleteAttachment, deleteVpn], "destroy", { workspace: "prod" }),
   "plan-destroy": plan([deleteAttachment, deleteVpn], "destroy"),
   "plan-destroy-empty": plan([], "destroy"),
   "plan-refresh-only": plan(

@@ -237,6 +237,8 @@ export const planScenarios: Record<string, Plan> = {
   refactoring: plan(refactoring),
   outputs: plan([createConnection], "normal", { outputChanges }),
   "outputs-only": plan([unchanged], "normal", { outputChanges }),
+  workspace: plan([createFilter, deleteVpn], "normal", { workspace: "prod" }),
+  "workspace-no-changes": plan([unchanged], "normal", { workspace: "prod" }),
   destroy: plan([deleteAttachment, deleteVpn], "destroy"),
   "destroy-empty": plan([], "destroy"),
   "refresh-only": plan(
@@ -308,6 +310,8 @@ export const driftScenarios: Record<string, DriftReport> = {
   secrets: drift([secretDrift]),
   mixed: drift([changedByPortal, deleted, missing, secretDrift]),
   none: drift([]),
+  workspace: { ...drift([changedQuietly]), workspace: "prod" },
+  "workspace-none": { ...drift([]), workspace: "prod" },
 };
 
 /** More drifted objects than one comment holds. */
