@@ -5,7 +5,7 @@
 
 import { readFileSync } from "node:fs";
 import { NetformError } from "../diag/index.js";
-import { FileJournal, forceUnlock, StateLock, stateFileWriter, type HeldLock, type LockRefusal, type StateBackend, type StoredVersion } from "../state/index.js";
+import { FileJournal, forceUnlock, lockLost, StateLock, stateFileWriter, type HeldLock, type LockRefusal, type StateBackend, type StoredVersion } from "../state/index.js";
 
 export class LocalBackend implements StateBackend {
   readonly type = "local";
@@ -42,6 +42,9 @@ export class LocalBackend implements StateBackend {
     // The file lock renews itself while it is held.
     return {
       info: lock.info,
+      check: async () => {
+        if (!lock.held()) throw lockLost(this.location, lock.info.id, `the lock file ${lock.path} no longer names this run (netform force-unlock removed it, or another run took it over)`);
+      },
       release: async () => lock.release(),
     };
   }

@@ -7,12 +7,16 @@
 // writers can never interleave, whatever happens to the locks. Between two versions, a run's steps are
 // rows of `<schema>.state_journal` (one insert each, committed before the step goes on); the write of the
 // next version deletes them in its own transaction.
+//
+// Every write is fenced: in its own transaction it finds the lock row still naming this run's lock ID
+// and the database session that took it, alive, and holds that row until it commits, so force-unlock and
+// a takeover wait for the write, and a write after either is refused (state.lock-lost).
 
 import { hostname, userInfo } from "node:os";
 import { randomUUID } from "node:crypto";
 import type pg from "pg";
 import { NetformError } from "../diag/index.js";
-import { conflict, type HeldLock, type LockInfo, type LockRefusal, type StateBackend, type StateJournal, type StateVersion, type StoredVersion } from "../state/index.js";
+import { conflict, lockLost, type HeldLock, type LockInfo, type LockRefusal, type StateBackend, type StateJournal, type StateVersion, type StoredVersion } from "../state/index.js";
 
 export interface PostgresSettings {
   url: string;
@@ -50,12 +54,26 @@ interface LockRow {
 
 const lockInfo = (row: LockRow): LockInfo => ({ id: row.id, operation: row.operation, who: row.who, created: row.created.toISOString(), expires: "when its database session ends" });
 
+/** The lock this process holds: its ID, and the database session that took it; `lost` once a write or a check found it gone. */
+interface Holding {
+  id: string;
+  session: number;
+  lost?: NetformError;
+}
+
+/**
+ * How long a holder may sit idle inside a write's transaction before the server ends its session: a
+ * runner paused there (a stalled CI machine) would otherwise keep force-unlock waiting for the lock row.
+ */
+const PAUSED_WRITER_MS = 10_000;
+
 export class PostgresBackend implements StateBackend {
   readonly type = "postgres";
   readonly location: string;
   private readonly t: { states: string; history: string; locks: string; journal: string };
   private client: pg.Client | undefined;
   private ready: Promise<pg.Client> | undefined;
+  private holding: Holding | undefined;
 
   constructor(private readonly settings: PostgresSettings) {
     // The schema is checked as an identifier by the configuration's schema: it can be quoted as is.
@@ -113,6 +131,7 @@ export class PostgresBackend implements StateBackend {
       const who = `${userInfo().username}@${hostname()}`;
       await db.query("BEGIN");
       try {
+        await this.fence(db);
         const changed = after
           ? await db.query(`UPDATE ${this.t.states} SET content = $2, lineage = $3, serial = $4, written_at = now(), written_by = $5 WHERE name = $1 AND lineage = $6 AND serial = $7`, [
               this.settings.name,
@@ -155,12 +174,23 @@ export class PostgresBackend implements StateBackend {
     append: (line) =>
       this.guard("journal a step of the run", async () => {
         const db = await this.db();
-        await db.query(`INSERT INTO ${this.t.journal} (name, line) VALUES ($1, $2)`, [this.settings.name, line]);
+        const held = this.held();
+        // One statement, the fence inside it: no transaction is left open between the check and the insert.
+        const { rowCount } = await db.query(`INSERT INTO ${this.t.journal} (name, line) SELECT $1, $4 WHERE EXISTS (${this.heldRow})`, [this.settings.name, held.id, held.session, line]);
+        if (rowCount !== 1) throw await this.lost(held);
       }),
     clear: () =>
       this.guard("clear the state journal", async () => {
         const db = await this.db();
-        await db.query(`DELETE FROM ${this.t.journal} WHERE name = $1`, [this.settings.name]);
+        await db.query("BEGIN");
+        try {
+          await this.fence(db);
+          await db.query(`DELETE FROM ${this.t.journal} WHERE name = $1`, [this.settings.name]);
+          await db.query("COMMIT");
+        } catch (error) {
+          await db.query("ROLLBACK").catch(() => {});
+          throw error;
+        }
       }),
     close: async () => {},
   };
@@ -198,9 +228,26 @@ export class PostgresBackend implements StateBackend {
           `INSERT INTO ${this.t.locks} (name, id, operation, who, created, session) VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (name) DO UPDATE SET id = EXCLUDED.id, operation = EXCLUDED.operation, who = EXCLUDED.who, created = EXCLUDED.created, session = EXCLUDED.session`,
           [this.settings.name, info.id, operation, info.who, info.created, rows[0]!.pid],
         );
+        const held: Holding = { id: info.id, session: rows[0]!.pid };
+        this.holding = held;
         return {
           info,
+          check: async () => {
+            if (held.lost) throw held.lost;
+            // Asked on the lock's own session: once force-unlock has ended it, the question fails too.
+            const alive = await session
+              .query<{ held: boolean }>(`SELECT EXISTS (SELECT 1 FROM ${this.t.locks} WHERE name = $1 AND id = $2 AND session = pg_backend_pid()) AS held`, [this.settings.name, held.id])
+              .then((r) => r.rows[0]!.held)
+              .catch(() => false);
+            if (!alive) throw await this.lost(held);
+          },
           release: async () => {
+            if (this.holding === held) this.holding = undefined;
+            // A lost lock is someone else's row now, or nobody's, and its session is gone: nothing to give back.
+            if (held.lost) {
+              await session.end().catch(() => {});
+              return;
+            }
             try {
               await session.query(`DELETE FROM ${this.t.locks} WHERE name = $1 AND id = $2`, [this.settings.name, info.id]);
             } finally {
@@ -214,6 +261,52 @@ export class PostgresBackend implements StateBackend {
         throw error;
       }
     });
+  }
+
+  /** The lock this process holds, which every write names. */
+  private held(): Holding {
+    // Every writer takes the lock first (engine/run.ts, the state commands): a write without it is a defect.
+    if (!this.holding) throw new NetformError({ code: "internal", source: "internal", message: `a write to ${this.location} without its lock` });
+    if (this.holding.lost) throw this.holding.lost;
+    return this.holding;
+  }
+
+  /**
+   * The lock row, when it still names the lock ($2) and the session that took it ($3), alive; locked until
+   * the statement's transaction ends, so that force-unlock and a takeover wait for the write.
+   */
+  private get heldRow(): string {
+    return `SELECT 1 FROM ${this.t.locks} l JOIN pg_stat_activity a ON a.pid = l.session WHERE l.name = $1 AND l.id = $2 AND l.session = $3 FOR SHARE OF l`;
+  }
+
+  /** Inside a write's transaction: refused unless this process still holds the lock. */
+  private async fence(db: pg.Client): Promise<void> {
+    const held = this.held();
+    await db.query(`SET LOCAL idle_in_transaction_session_timeout = ${PAUSED_WRITER_MS}`);
+    const { rowCount } = await db.query(this.heldRow, [this.settings.name, held.id, held.session]);
+    if (rowCount !== 1) throw await this.lost(held);
+  }
+
+  /** The refusal of a lock found gone, saying what became of it; every later write is refused alike. */
+  private async lost(held: Holding): Promise<NetformError> {
+    const ended = "the database session that held it ended (netform force-unlock ends it; so does a lost connection, or a restart of the database)";
+    let why: string;
+    try {
+      const { rows } = await (await this.db()).query<LockRow & { alive: boolean }>(
+        `SELECT l.id, l.operation, l.who, l.created, l.session, a.pid IS NOT NULL AS alive FROM ${this.t.locks} l LEFT JOIN pg_stat_activity a ON a.pid = l.session WHERE l.name = $1`,
+        [this.settings.name],
+      );
+      const row = rows[0];
+      why = !row
+        ? "it was removed (netform force-unlock removes it and ends the database session that held it)"
+        : row.id !== held.id
+          ? `another run took it over: ${row.who} for ${row.operation} since ${row.created.toISOString()} (lock ID ${row.id})${row.alive ? "" : ", since ended"}`
+          : ended;
+    } catch {
+      why = ended;
+    }
+    held.lost ??= lockLost(this.location, held.id, why);
+    return held.lost;
   }
 
   /** Who holds the lock, when that holder's session is still alive. */
@@ -232,9 +325,11 @@ export class PostgresBackend implements StateBackend {
       if (row.id !== id) {
         throw new NetformError({ code: "state.lock_mismatch", message: `the lock on ${this.location} has ID ${row.id}, not ${id}`, hint: `held by ${row.who} for ${row.operation}` });
       }
-      // Ending the holder's lock session frees the advisory lock, wherever that holder runs.
-      await db.query("SELECT pg_terminate_backend($1)", [row.session]);
+      // The row first: the delete waits for a write of the holder's under way (its fence holds the row),
+      // and every write after it is refused. Then ending the holder's lock session frees the advisory lock,
+      // wherever that holder runs.
       await db.query(`DELETE FROM ${this.t.locks} WHERE name = $1 AND id = $2`, [this.settings.name, id]);
+      await db.query("SELECT pg_terminate_backend($1)", [row.session]);
       return lockInfo(row);
     });
   }

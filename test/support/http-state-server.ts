@@ -1,22 +1,50 @@
-// A small server speaking the HTTP state protocol, as GitLab's managed state does: GET and POST the
-// state, LOCK and UNLOCK with the lock's details as JSON, 423 with the holder's details on a held lock,
-// and basic auth. It keeps what it is sent as it is sent, for the tests to look at the stored bytes.
+// A small server speaking Terraform's HTTP state protocol, in the two shapes teams run: the protocol's
+// own (LOCK and UNLOCK on the state's address, 423 with the holder's details on a held lock) and
+// GitLab's managed state (POST and DELETE on the address followed by /lock, 409 with the holder's
+// details). Both keep the protocol's fence: a write names the lock's ID (?ID=), and one that names no
+// lock the server holds, or names none while the state is locked, is refused as a held lock is. Basic
+// auth, and with `tls` a certificate the client must present. It keeps what it is sent as it is sent,
+// for the tests to look at the stored bytes, and fails the requests a test asks it to.
 
-import { createServer, type IncomingMessage, type Server } from "node:http";
+import { readFileSync } from "node:fs";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import { createServer as createTlsServer } from "node:https";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, beforeEach } from "vitest";
 
+/** How a request is made to fail: a 500 or a dropped connection, before the server acts on it or after. */
+export type Failure = "500-before" | "500-after" | "drop-before" | "drop-after";
+
 export interface HttpStateServer {
+  /** The state's address. */
   readonly url: string;
-  /** The stored state, byte for byte as posted; undefined when none. */
+  /** GitLab's lock address: the state's, followed by /lock. */
+  readonly lockUrl: string;
+  /** The stored state, byte for byte as written; undefined when none. */
   stored: string | undefined;
   /** The lock's details as the holder sent them. */
   lock: Record<string, unknown> | undefined;
-  /** The lock id each POST named (?ID=). */
-  postedIds: (string | null)[];
+  /** Every write stored, in order, with the lock ID it named (?ID=): each one a version, as GitLab keeps them. */
+  writes: { id: string | null; content: string }[];
+  /** Every request received, in order. */
+  requests: { method: string; path: string; id: string | null }[];
+  /** Fails the next `times` requests with this method (and path ending, when given), as `how` says. */
+  fail(method: string, how: Failure, times?: number, pathEnd?: string): void;
 }
 
 export const HTTP_USER = "ci";
 export const HTTP_PASSWORD = "s3cret-token";
+
+const TLS = join(dirname(fileURLToPath(import.meta.url)), "../fixtures/tls");
+/** The TLS fixtures' paths (test/fixtures/tls), for the client's settings. */
+export const TLS_FILES = { ca: join(TLS, "ca.pem"), clientCertificate: join(TLS, "client.pem"), clientKey: join(TLS, "client.key") };
+
+/** An answer: a status, and the JSON body it carries. */
+interface Answer {
+  status: number;
+  json?: string;
+}
 
 const body = (req: IncomingMessage): Promise<string> =>
   new Promise((resolve) => {
@@ -25,67 +53,103 @@ const body = (req: IncomingMessage): Promise<string> =>
     req.on("end", () => resolve(text));
   });
 
-/** Starts the server for a test file on loopback; each test starts with no state and no lock. */
-export function useHttpStateServer(): HttpStateServer {
+export interface ServerOptions {
+  /** "terraform": LOCK/UNLOCK on the address, 423; "gitlab": POST/DELETE on the address's /lock, 409. */
+  flavour?: "terraform" | "gitlab";
+  /** Serve HTTPS with the fixtures' server certificate, and require a client certificate signed by their authority. */
+  tls?: boolean;
+  /** Grant the lock again to the ID that holds it, as some servers do, where the protocol refuses it. */
+  regrantsHolder?: boolean;
+}
+
+/** Starts the server for a test file on loopback; each test starts with no state, no lock and no failures. */
+export function useHttpStateServer(options: ServerOptions = {}): HttpStateServer {
+  const flavour = options.flavour ?? "terraform";
+  const heldStatus = flavour === "gitlab" ? 409 : 423;
   let server: Server | undefined;
-  const state: HttpStateServer = { url: "", stored: undefined, lock: undefined, postedIds: [] };
+  let failures: { method: string; how: Failure; pathEnd?: string }[] = [];
+  const state: HttpStateServer = {
+    url: "",
+    lockUrl: "",
+    stored: undefined,
+    lock: undefined,
+    writes: [],
+    requests: [],
+    fail(method, how, times = 1, pathEnd) {
+      for (let i = 0; i < times; i++) failures.push({ method, how, ...(pathEnd ? { pathEnd } : {}) });
+    },
+  };
   const expected = `Basic ${Buffer.from(`${HTTP_USER}:${HTTP_PASSWORD}`).toString("base64")}`;
+  const statePath = "/state/prod";
+  const lockPath = flavour === "gitlab" ? `${statePath}/lock` : statePath;
+  const [lockMethod, unlockMethod] = flavour === "gitlab" ? ["POST", "DELETE"] : ["LOCK", "UNLOCK"];
+  const held = (): Answer => ({ status: heldStatus, json: JSON.stringify(state.lock ?? {}) });
+
+  /** What the server does with a request, and answers. */
+  const handle = (method: string, url: URL, text: string): Answer => {
+    if (url.pathname === lockPath && method === lockMethod) {
+      const asked = JSON.parse(text) as Record<string, unknown>;
+      if (state.lock && !(options.regrantsHolder && state.lock.ID === asked.ID)) return held();
+      state.lock = asked;
+      return { status: 200 };
+    }
+    if (url.pathname === lockPath && method === unlockMethod) {
+      const given = (text ? JSON.parse(text) : {}) as { ID?: string };
+      // GitLab compares the ID given with the lock's, and none held matches no ID.
+      if (given.ID !== undefined && given.ID !== state.lock?.ID) return held();
+      state.lock = undefined;
+      return { status: 200 };
+    }
+    if (url.pathname !== statePath) return { status: 404 };
+    if (method === "GET") return state.stored === undefined ? { status: 204 } : { status: 200, json: state.stored };
+    if (method === "POST") {
+      const id = url.searchParams.get("ID");
+      // The fence: a write names the lock the server holds, or no lock while none is held.
+      if ((state.lock?.ID ?? null) !== id) return held();
+      state.writes.push({ id, content: text });
+      state.stored = text;
+      return { status: 200 };
+    }
+    return { status: 405 };
+  };
+
   beforeAll(async () => {
-    server = createServer(async (req, res) => {
+    const listener = async (req: IncomingMessage, res: ServerResponse) => {
+      const url = new URL(req.url ?? "/", "http://localhost");
+      const method = req.method ?? "";
+      state.requests.push({ method, path: url.pathname, id: url.searchParams.get("ID") });
       if (req.headers.authorization !== expected) {
         res.writeHead(401, { "www-authenticate": "Basic" }).end();
         return;
       }
       const text = await body(req);
-      const url = new URL(req.url ?? "/", "http://localhost");
-      switch (req.method) {
-        case "GET":
-          if (state.stored === undefined) res.writeHead(204).end();
-          else res.writeHead(200, { "content-type": "application/json" }).end(state.stored);
-          return;
-        case "POST": {
-          const id = url.searchParams.get("ID");
-          if (state.lock && id !== state.lock.ID) {
-            res.writeHead(423, { "content-type": "application/json" }).end(JSON.stringify(state.lock));
-            return;
-          }
-          state.postedIds.push(id);
-          state.stored = text;
-          res.writeHead(200).end();
-          return;
-        }
-        case "LOCK":
-          if (state.lock) {
-            res.writeHead(423, { "content-type": "application/json" }).end(JSON.stringify(state.lock));
-            return;
-          }
-          state.lock = JSON.parse(text) as Record<string, unknown>;
-          res.writeHead(200).end();
-          return;
-        case "UNLOCK": {
-          const given = JSON.parse(text) as { ID?: string };
-          if (state.lock && given.ID !== state.lock.ID) {
-            res.writeHead(409, { "content-type": "application/json" }).end(JSON.stringify(state.lock));
-            return;
-          }
-          state.lock = undefined;
-          res.writeHead(200).end();
-          return;
-        }
-        default:
-          res.writeHead(405).end();
-      }
-    });
+      const index = failures.findIndex((f) => f.method === method && (f.pathEnd === undefined || url.pathname.endsWith(f.pathEnd)));
+      const failure = index >= 0 ? failures.splice(index, 1)[0]!.how : undefined;
+      if (failure === "drop-before") return void req.socket.destroy();
+      if (failure === "500-before") return void res.writeHead(500).end("injected failure");
+      const answer = handle(method, url, text);
+      // Acted on, and then the answer is lost: the client cannot tell it from a failure before.
+      if (failure === "drop-after") return void req.socket.destroy();
+      if (failure === "500-after") return void res.writeHead(500).end("injected failure");
+      res.writeHead(answer.status, answer.json !== undefined ? { "content-type": "application/json" } : {}).end(answer.json);
+    };
+    server = options.tls
+      ? createTlsServer({ cert: readFileSync(join(TLS, "server.pem")), key: readFileSync(join(TLS, "server.key")), ca: readFileSync(join(TLS, "ca.pem")), requestCert: true, rejectUnauthorized: true }, listener)
+      : createServer(listener);
     await new Promise<void>((resolve) => server!.listen(0, "127.0.0.1", resolve));
     const { port } = server.address() as { port: number };
-    Object.assign(state, { url: `http://127.0.0.1:${port}/state/prod` });
+    const url = `${options.tls ? "https" : "http"}://127.0.0.1:${port}${statePath}`;
+    Object.assign(state, { url, lockUrl: `${url}/lock` });
   });
   beforeEach(() => {
     state.stored = undefined;
     state.lock = undefined;
-    state.postedIds = [];
+    state.writes = [];
+    state.requests = [];
+    failures = [];
   });
   afterAll(async () => {
+    server?.closeAllConnections?.();
     await new Promise((resolve) => server?.close(resolve));
   });
   return state;

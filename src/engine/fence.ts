@@ -1,0 +1,67 @@
+// The run's hold on the state lock. Another run may take the lock away (force-unlock) while this one is
+// paused or slow; from then on the backend refuses every write this one makes (each names its lock). The
+// fence is asked right before every change to the service, and told of every refusal: once the lock is
+// lost, the run stops as on an interrupt (no step starts, waits end, calls already sent are answered),
+// writes nothing more, and ends saying what it did that the state does not record.
+
+import { NetformError } from "../diag/index.js";
+import { isLockLost, type HeldLock, type StateStore, type UnsavedResource } from "../state/index.js";
+
+export class RunFence {
+  private readonly stop = new AbortController();
+  private lostBy: NetformError | undefined;
+
+  constructor(private readonly lock: HeldLock) {}
+
+  /** Aborted once the lock is lost. */
+  get signal(): AbortSignal {
+    return this.stop.signal;
+  }
+
+  /** The backend's refusal, once the lock is lost. */
+  get lost(): NetformError | undefined {
+    return this.lostBy;
+  }
+
+  /** Right before a change to the service: rejects, and stops the run, once the lock is not this run's. */
+  async check(): Promise<void> {
+    if (this.lostBy) throw this.lostBy;
+    try {
+      await this.lock.check();
+    } catch (error) {
+      this.notice(error);
+      throw error;
+    }
+  }
+
+  /** Stops the run when `error` is a backend's refusal of a lock no longer this run's. */
+  notice(error: unknown): void {
+    if (this.lostBy || !isLockLost(error)) return;
+    this.lostBy = error;
+    this.stop.abort(error);
+  }
+
+  /** How the run ends once the lock is lost: the refusal, and what this run did that the state does not record. */
+  report(store: StateStore): NetformError {
+    const lost = this.lostBy!;
+    const unrecorded = store.unsaved().flatMap(describe);
+    return new NetformError({
+      code: lost.code,
+      message: `${lost.message}. This run stopped before its next change to the service and wrote nothing more to the state. ${
+        unrecorded.length > 0 ? `What it did that the state does not record: ${unrecorded.join("; ")}` : "The state records everything it did"
+      }`,
+      hint:
+        unrecorded.length > 0
+          ? "once no other run holds the lock, run netform plan: the state's pending records lead the next apply to the objects above; should it plan to create one of them again, import it instead (netform import ADDRESS ID)"
+          : "once no other run holds the lock, run netform plan: it starts from the state as the other run left it",
+    });
+  }
+}
+
+/** A resource the state does not record as this run left it; nothing for one whose call was never sent. */
+function describe({ address, resource }: UnsavedResource): string[] {
+  if (!resource) return [`${address} (gone from the service)`];
+  if (!resource.id) return [];
+  const under = resource.pending ? `, its ${resource.pending.operation} under way` : "";
+  return [`${address} (${resource.id}${under})`];
+}
