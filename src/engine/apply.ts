@@ -437,6 +437,7 @@ async function create(input: StepContext, change: ResourceChange): Promise<strin
     if (!outcomeUnknown(error) && !isLockLost(error)) await input.records.refused(change.address, begun);
     throw error;
   }
+  input.fence?.created(change.address, created.id);
   await input.records.accepted(resource, created, created.body, spec, dependencies, "create");
   const ready = await waitFor(input, change, created, "create", "create", existing === undefined);
   await input.records.settled(resource, created, ready ?? created.body, spec, dependencies);

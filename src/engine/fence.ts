@@ -2,7 +2,8 @@
 // paused or slow; from then on the backend refuses every write this one makes (each names its lock). The
 // fence is asked right before every change to the service, and told of every refusal: once the lock is
 // lost, the run stops as on an interrupt (no step starts, waits end, calls already sent are answered),
-// writes nothing more, and ends saying what it did that the state does not record.
+// writes nothing more, and ends saying what it created (with the commands to import it) and what the
+// state does not record: the state now belongs to the run that took the lock, and is never overwritten.
 
 import { NetformError } from "../diag/index.js";
 import { isLockLost, type HeldLock, type StateStore, type UnsavedResource } from "../state/index.js";
@@ -10,6 +11,8 @@ import { isLockLost, type HeldLock, type StateStore, type UnsavedResource } from
 export class RunFence {
   private readonly stop = new AbortController();
   private lostBy: NetformError | undefined;
+  /** Per address, the ID of an object this run created. */
+  private readonly createdIds = new Map<string, string>();
 
   constructor(private readonly lock: HeldLock) {}
 
@@ -41,18 +44,32 @@ export class RunFence {
     this.stop.abort(error);
   }
 
-  /** How the run ends once the lock is lost: the refusal, and what this run did that the state does not record. */
+  /** The service accepted a create of this run's: named in the report, should the lock be lost. */
+  created(address: string, id: string): void {
+    this.createdIds.set(address, id);
+  }
+
+  /**
+   * How the run ends once the lock is lost: the refusal; the objects this run created, each with its
+   * import command, for the state another run writes now may not record them; and what this run did
+   * that the state it last stored does not record.
+   */
   report(store: StateStore): NetformError {
     const lost = this.lostBy!;
+    const created = [...this.createdIds];
     const unrecorded = store.unsaved().flatMap(describe);
+    const said = [
+      `${lost.message}. This run stopped before its next change to the service and wrote nothing more to the state.`,
+      created.length > 0 ? `It created: ${created.map(([address, id]) => `${address} (${id})`).join("; ")}.` : "It created nothing.",
+      unrecorded.length > 0 ? `The state it last stored does not record: ${unrecorded.join("; ")}.` : "The state it last stored records everything it did.",
+    ];
+    const imports = created.map(([address, id]) => `netform import ${address} ${id}`).join("; ");
     return new NetformError({
       code: lost.code,
-      message: `${lost.message}. This run stopped before its next change to the service and wrote nothing more to the state. ${
-        unrecorded.length > 0 ? `What it did that the state does not record: ${unrecorded.join("; ")}` : "The state records everything it did"
-      }`,
+      message: said.join(" "),
       hint:
-        unrecorded.length > 0
-          ? "once no other run holds the lock, run netform plan: the state's pending records lead the next apply to the objects above; should it plan to create one of them again, import it instead (netform import ADDRESS ID)"
+        created.length > 0
+          ? `once no other run holds the lock, run netform state list: an object above that it does not list is on the service and tracked by no state; import it (${imports}) before the next apply creates it again`
           : "once no other run holds the lock, run netform plan: it starts from the state as the other run left it",
     });
   }

@@ -146,7 +146,7 @@ describe("http backend", () => {
       const written = server.writes.length;
       const stored = server.stored;
 
-      expectStoppedForLostLock(await paused.resume(), paused.lockId);
+      expectStoppedForLostLock(await paused.resume(), paused);
       expect(server.writes).toHaveLength(written);
       expect(server.stored).toBe(stored);
       expect(server.lock).toBeUndefined();

@@ -180,7 +180,7 @@ describe("postgres backend", () => {
       });
       const before = await rows();
 
-      expectStoppedForLostLock(await paused.resume(), paused.lockId);
+      expectStoppedForLostLock(await paused.resume(), paused);
       expect(await rows()).toEqual(before);
       const recorded = JSON.parse((await run("state", "pull")).stdout) as { resources: Record<string, { id: string }> };
       const ids = Object.values(recorded.resources).map((r) => r.id);

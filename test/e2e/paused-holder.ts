@@ -21,6 +21,8 @@ export const filtersOnService = async (t: TestSim): Promise<string[]> =>
 export interface PausedHolder {
   /** The holder's lock ID, as its backend records it. */
   lockId: string;
+  /** The IDs of the route filters the holder had created when it was paused. */
+  created: string[];
   /** Resumes the holder; resolves with how it ended. */
   resume(): Promise<CliResult>;
   /** Ends the holder, should the test fail before it resumes it. */
@@ -37,9 +39,11 @@ export async function pauseHolderMidApply(t: TestSim, where: { cwd: string; env:
   const lockId = await t.eventually(lockIdOf, "the holder to take the lock");
   await t.eventually(async () => ((await filtersOnService(t)).length > 0 ? true : undefined), "the holder's first create");
   holder.child.kill("SIGSTOP");
+  const created = await filtersOnService(t);
   t.sim.faults.configure({});
   return {
     lockId,
+    created,
     async resume() {
       holder.child.kill("SIGCONT");
       return holder.done;
@@ -51,12 +55,18 @@ export async function pauseHolderMidApply(t: TestSim, where: { cwd: string; env:
   };
 }
 
-/** How a resumed holder that lost its lock must end: stopped, saying why, without claiming success. */
-export function expectStoppedForLostLock(resumed: CliResult, lockId: string): void {
+/**
+ * How a resumed holder that lost its lock must end: stopped, saying why, without claiming success, and
+ * naming what it created with the command to import it.
+ */
+export function expectStoppedForLostLock(resumed: CliResult, paused: Pick<PausedHolder, "lockId" | "created">): void {
+  const { lockId } = paused;
   expect(resumed.code, out(resumed)).toBe(1);
   expect(resumed.stderr).toContain(`the state lock ${lockId} on `);
   expect(resumed.stderr).toContain("is no longer this run's");
   expect(resumed.stderr).toContain("This run stopped before its next change to the service and wrote nothing more to the state.");
   expect(resumed.stdout).not.toContain("Apply complete!");
+  for (const id of paused.created) expect(resumed.stderr).toContain(`${id})`);
+  expect(resumed.stderr).toContain(`netform import routeFilters.chain-0 ${paused.created[0]}`);
   expect(resumed.stderr).not.toMatch(/Internal error| {4}at /);
 }
