@@ -204,8 +204,10 @@ export async function applyPlan(applyInput: ApplyInput): Promise<ApplyOutcome> {
         emit({ type: "apply_complete", address, action, step: step.kind, elapsedMs: Date.now() - started, ...(objectId ? { id: objectId } : {}) });
       } catch (error) {
         fence?.notice(error);
-        timed(step, started, error instanceof InterruptedError ? "interrupted" : "failed");
-        if (error instanceof InterruptedError) {
+        // A step refused for a lost lock stops as on an interrupt: the run that holds the lock now picks it up.
+        const stopped = error instanceof InterruptedError || isLockLost(error);
+        timed(step, started, stopped ? "interrupted" : "failed");
+        if (stopped) {
           stoppedByInterrupt.add(id);
           const objectId = recordedId(input, step);
           emit({ type: "apply_interrupted", address, action, step: step.kind, elapsedMs: Date.now() - started, ...(objectId ? { id: objectId } : {}) });

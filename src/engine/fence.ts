@@ -57,11 +57,13 @@ export class RunFence {
   report(store: StateStore): NetformError {
     const lost = this.lostBy!;
     const created = [...this.createdIds];
-    const unrecorded = store.unsaved().flatMap(describe);
+    const unsaved = store.unsaved();
+    const unstored = new Set(unsaved.map((u) => u.address));
+    const unrecorded = unsaved.filter((u) => !this.createdIds.has(u.address)).flatMap(describe);
     const said = [
       `${lost.message}. This run stopped before its next change to the service and wrote nothing more to the state.`,
-      created.length > 0 ? `It created: ${created.map(([address, id]) => `${address} (${id})`).join("; ")}.` : "It created nothing.",
-      unrecorded.length > 0 ? `The state it last stored does not record: ${unrecorded.join("; ")}.` : "The state it last stored records everything it did.",
+      created.length > 0 ? `It created: ${created.map(([address, id]) => `${address} (${id}${unstored.has(address) ? ", not in the state it last stored" : ""})`).join("; ")}.` : "It created nothing.",
+      ...(unrecorded.length > 0 ? [`The state it last stored does not record either: ${unrecorded.join("; ")}.`] : []),
     ];
     const imports = created.map(([address, id]) => `netform import ${address} ${id}`).join("; ");
     return new NetformError({
