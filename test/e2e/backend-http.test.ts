@@ -159,6 +159,29 @@ describe("http backend", () => {
     }
   });
 
+  it("keeps track of every object through a kill mid-apply, with fewer versions: the next run makes none twice and leaves none untracked", async () => {
+    const ws = workspace(chainOfFilters("backend:\n  http:\n    address: ${env.STATE_URL}\n"));
+    const env = simEnv(t.url, { STATE_URL: server.url, NETFORM_HTTP_USERNAME: HTTP_USER, NETFORM_HTTP_PASSWORD: HTTP_PASSWORD, ...FAST_RETRIES });
+    const run = (...args: string[]) => netform(args, { cwd: ws.dir, env });
+    const paused = await pauseHolderMidApply(t, { cwd: ws.dir, env }, async () => server.lock?.ID as string | undefined);
+    try {
+      await paused.killed();
+      // What the killed run stored leads the next one to the object it created: a pending record.
+      const left = storedState() as { resources: Record<string, { id?: string; pending?: unknown }> };
+      expect(Object.values(left.resources).some((r) => r.pending !== undefined || r.id === paused.created[0])).toBe(true);
+      expect((await run("force-unlock", paused.lockId)).code).toBe(0);
+      const applied = await run("apply", "--auto-approve");
+      expect(applied.code, out(applied)).toBe(0);
+      const ids = Object.values(storedState().resources).map((r) => r.id);
+      expect(ids).toHaveLength(FILTERS);
+      expect(ids).toContain(paused.created[0]);
+      expect((await filtersOnService(t)).sort()).toEqual([...ids].sort());
+      expect((await run("plan", "--detailed-exitcode")).code).toBe(0);
+    } finally {
+      paused.kill();
+    }
+  });
+
   it("says so when the server refuses the credentials", async () => {
     const { run } = setup();
     const refused = await run(["plan"], { NETFORM_HTTP_PASSWORD: "wrong-pass-k2" });

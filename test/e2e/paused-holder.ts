@@ -25,6 +25,8 @@ export interface PausedHolder {
   created: string[];
   /** Resumes the holder; resolves with how it ended. */
   resume(): Promise<CliResult>;
+  /** Kills the holder where it is paused (SIGKILL, as a machine lost); resolves once it is gone. */
+  killed(): Promise<CliResult>;
   /** Ends the holder, should the test fail before it resumes it. */
   kill(): void;
 }
@@ -48,8 +50,11 @@ export async function pauseHolderMidApply(t: TestSim, where: { cwd: string; env:
       holder.child.kill("SIGCONT");
       return holder.done;
     },
+    async killed() {
+      holder.child.kill("SIGKILL");
+      return holder.done;
+    },
     kill() {
-      holder.child.kill("SIGCONT");
       holder.child.kill("SIGKILL");
     },
   };
