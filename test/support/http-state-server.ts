@@ -3,14 +3,15 @@
 // GitLab's managed state (POST and DELETE on the address followed by /lock, 409 with the holder's
 // details). Both keep the protocol's fence: a write names the lock's ID (?ID=), and one that names no
 // lock the server holds, or names none while the state is locked, is refused as a held lock is. Basic
-// auth, and with `tls` a certificate the client must present. It keeps what it is sent as it is sent,
-// for the tests to look at the stored bytes, and fails the requests a test asks it to.
+// auth, and with `tls` a certificate the client must present (all made at test time). It keeps what it
+// is sent as it is sent, for the tests to look at the stored bytes, and fails the requests a test asks it to.
 
-import { readFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { createServer as createTlsServer } from "node:https";
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { afterAll, beforeAll, beforeEach } from "vitest";
 
 /** How a request is made to fail: a 500 or a dropped connection, before the server acts on it or after. */
@@ -36,9 +37,46 @@ export interface HttpStateServer {
 export const HTTP_USER = "ci";
 export const HTTP_PASSWORD = "s3cret-token";
 
-const TLS = join(dirname(fileURLToPath(import.meta.url)), "../fixtures/tls");
-/** The TLS fixtures' paths (test/fixtures/tls), for the client's settings. */
-export const TLS_FILES = { ca: join(TLS, "ca.pem"), clientCertificate: join(TLS, "client.pem"), clientKey: join(TLS, "client.key") };
+/** Certificates made for one test process: an authority, a server certificate for 127.0.0.1 signed by it, and a client certificate signed by it. */
+export interface TestCertificates {
+  ca: string;
+  serverCertificate: string;
+  serverKey: string;
+  clientCertificate: string;
+  clientKey: string;
+}
+
+let certificates: TestCertificates | undefined;
+
+/**
+ * Makes the TLS tests' certificates with the openssl command, in a temporary folder, the first time they
+ * are asked for: no key is kept in the repository. Without openssl the test fails, saying so.
+ */
+export function testCertificates(): TestCertificates {
+  if (certificates) return certificates;
+  const dir = mkdtempSync(join(tmpdir(), "netform-tls-"));
+  const at = (name: string) => join(dir, name);
+  // A configuration of its own, so that the machine's openssl.cnf changes nothing.
+  writeFileSync(
+    at("openssl.cnf"),
+    "[req]\ndistinguished_name = dn\nprompt = no\n[dn]\nCN = netform test\n[ca]\nbasicConstraints = critical,CA:TRUE\nkeyUsage = critical,keyCertSign,cRLSign\n[server]\nsubjectAltName = IP:127.0.0.1,DNS:localhost\nextendedKeyUsage = serverAuth\n[client]\nextendedKeyUsage = clientAuth\n",
+  );
+  const openssl = (...args: string[]) => {
+    try {
+      execFileSync("openssl", args, { cwd: dir, stdio: "pipe" });
+    } catch (error) {
+      throw new Error(`the TLS tests make their certificates with the openssl command, which failed (install OpenSSL): ${(error as Error).message}`);
+    }
+  };
+  const key = ["-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-config", "openssl.cnf"];
+  openssl("req", "-x509", ...key, "-extensions", "ca", "-keyout", "ca.key", "-out", "ca.pem", "-days", "2", "-subj", "/CN=netform test CA");
+  for (const [name, cn] of [["server", "127.0.0.1"], ["client", "netform test runner"]] as const) {
+    openssl("req", ...key, "-keyout", `${name}.key`, "-out", `${name}.csr`, "-subj", `/CN=${cn}`);
+    openssl("x509", "-req", "-in", `${name}.csr`, "-CA", "ca.pem", "-CAkey", "ca.key", "-CAcreateserial", "-out", `${name}.pem`, "-days", "2", "-extfile", "openssl.cnf", "-extensions", name);
+  }
+  certificates = { ca: at("ca.pem"), serverCertificate: at("server.pem"), serverKey: at("server.key"), clientCertificate: at("client.pem"), clientKey: at("client.key") };
+  return certificates;
+}
 
 /** An answer: a status, and the JSON body it carries. */
 interface Answer {
@@ -134,7 +172,7 @@ export function useHttpStateServer(options: ServerOptions = {}): HttpStateServer
       res.writeHead(answer.status, answer.json !== undefined ? { "content-type": "application/json" } : {}).end(answer.json);
     };
     server = options.tls
-      ? createTlsServer({ cert: readFileSync(join(TLS, "server.pem")), key: readFileSync(join(TLS, "server.key")), ca: readFileSync(join(TLS, "ca.pem")), requestCert: true, rejectUnauthorized: true }, listener)
+      ? createTlsServer({ cert: readFileSync(testCertificates().serverCertificate), key: readFileSync(testCertificates().serverKey), ca: readFileSync(testCertificates().ca), requestCert: true, rejectUnauthorized: true }, listener)
       : createServer(listener);
     await new Promise<void>((resolve) => server!.listen(0, "127.0.0.1", resolve));
     const { port } = server.address() as { port: number };

@@ -7,7 +7,7 @@
 import { describe, expect, it } from "vitest";
 import { HttpBackend } from "../../../src/backends/index.js";
 import { isHeld, StateStore, stateKeys, type HeldLock, type ResourceState, type StateBackend } from "../../../src/state/index.js";
-import { HTTP_PASSWORD, HTTP_USER, TLS_FILES, useHttpStateServer, type HttpStateServer } from "../../support/http-state-server.js";
+import { HTTP_PASSWORD, HTTP_USER, testCertificates, useHttpStateServer, type HttpStateServer } from "../../support/http-state-server.js";
 
 type HttpSettings = ConstructorParameters<typeof HttpBackend>[0];
 
@@ -149,7 +149,7 @@ describe("http backend, the protocol's own shape", () => {
     expect(wrong({ NETFORM_HTTP_LOCK_METHOD: "post" })).toContain('NETFORM_HTTP_LOCK_METHOD must be an HTTP method in capitals, got "post"');
     expect(wrong({ NETFORM_HTTP_RETRY_MAX: "many" })).toContain('NETFORM_HTTP_RETRY_MAX must be a whole number from 0 to 20, got "many"');
     expect(wrong({ NETFORM_HTTP_USERNAME: "" })).toContain("NETFORM_HTTP_PASSWORD is set, and no user name");
-    expect(wrong({ NETFORM_HTTP_CLIENT_CERTIFICATE_FILE: TLS_FILES.clientCertificate })).toContain("needs its private key");
+    expect(wrong({ NETFORM_HTTP_CLIENT_CERTIFICATE_FILE: testCertificates().clientCertificate })).toContain("needs its private key");
     expect(wrong({ NETFORM_HTTP_CA_CERTIFICATE_FILE: "missing.pem" })).toContain("cannot read missing.pem (NETFORM_HTTP_CA_CERTIFICATE_FILE): no such file or directory");
     expect(wrong({}, { address: "ftp://state" })).toContain("backend.http.address must be an http:// or https:// URL");
     const withUser = new HttpBackend({ address: `http://someone:${HTTP_PASSWORD}@127.0.0.1:1/state` }, env);
@@ -189,17 +189,17 @@ describe("http backend over TLS", () => {
   const server = useHttpStateServer({ tls: true });
 
   it("presents the client certificate and checks the server's against the given authority", async () => {
-    const backend = new HttpBackend({ address: server.url, clientCertificateFile: TLS_FILES.clientCertificate, clientPrivateKeyFile: TLS_FILES.clientKey, caCertificateFile: TLS_FILES.ca, ...FAST }, AUTH);
+    const backend = new HttpBackend({ address: server.url, clientCertificateFile: testCertificates().clientCertificate, clientPrivateKeyFile: testCertificates().clientKey, caCertificateFile: testCertificates().ca, ...FAST }, AUTH);
     const { store, lock } = await openStore(backend);
     await store.fold();
     await lock.release();
     await backend.close();
     expect(server.writes).toHaveLength(1);
 
-    const without = new HttpBackend({ address: server.url, caCertificateFile: TLS_FILES.ca, retryMax: 0 }, AUTH);
+    const without = new HttpBackend({ address: server.url, caCertificateFile: testCertificates().ca, retryMax: 0 }, AUTH);
     await expect(without.read()).rejects.toMatchObject({ code: "backend.http", message: expect.stringContaining(`the http backend did not answer GET ${server.url}`) });
     await without.close();
-    const untrusted = new HttpBackend({ address: server.url, clientCertificateFile: TLS_FILES.clientCertificate, clientPrivateKeyFile: TLS_FILES.clientKey, retryMax: 0 }, AUTH);
+    const untrusted = new HttpBackend({ address: server.url, clientCertificateFile: testCertificates().clientCertificate, clientPrivateKeyFile: testCertificates().clientKey, retryMax: 0 }, AUTH);
     await expect(untrusted.read()).rejects.toThrow(/certificate/);
     await untrusted.close();
   });
