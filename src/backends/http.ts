@@ -217,12 +217,13 @@ function holderIn(answer: Answer): LockInfo | undefined {
 const sameVersion = (a: StateVersion | undefined, b: StateVersion | undefined) => a?.lineage === b?.lineage && a?.serial === b?.serial;
 
 /**
- * The lock this process holds, which every write names; `lost` once the server refused it. `regranted`:
- * the server grants the lock again to its holder instead of refusing it, so asking for it tells nothing.
+ * The lock this process holds, which every write names; `lost` once the server refused it. `unaskable`:
+ * the server grants the lock again to its holder, or refuses it without naming the holder, so asking for
+ * it tells nothing.
  */
 interface Holding {
   wire: WireLock;
-  regranted: boolean;
+  unaskable: boolean;
   lost?: NetformError;
 }
 
@@ -437,8 +438,9 @@ export class HttpBackend implements StateBackend {
     // Whether the server refuses the lock to its own holder, as the protocol has it: only then can the
     // run ask it, later, whether the lock is still its own.
     const again = attempt === "held" ? "held" : await this.lock(wire);
-    if (typeof again === "object") return this.refusal(again.holder);
-    const held: Holding = { wire, regranted: again === "granted" };
+    // Another run's lock, named, could only come from a force-unlock between the two requests.
+    if (typeof again === "object" && again.holder) return this.refusal(again.holder);
+    const held: Holding = { wire, unaskable: again !== "held" };
     this.holding = held;
     return {
       info: fromWire(wire),
@@ -453,12 +455,13 @@ export class HttpBackend implements StateBackend {
   /**
    * The protocol cannot ask who holds the lock without asking for it: a server that holds it for this
    * run refuses it again, naming this run's ID; one that grants it had let it go (force-unlock), and the
-   * lock just taken back is given back at once. A server that grants the lock to its holder again
-   * cannot be asked: there the write of the step's pending record, refused without the lock, is the check.
+   * lock just taken back is given back at once. A server that grants the lock to its holder again, or
+   * refuses it without naming the holder, cannot be asked: there the write of the step's pending record,
+   * refused without the lock, is the check.
    */
   private async check(held: Holding): Promise<void> {
     if (held.lost) throw held.lost;
-    if (held.regranted) return;
+    if (held.unaskable) return;
     const attempt = await this.lock(held.wire);
     if (attempt === "held") return;
     if (attempt === "granted") await this.unlock(held.wire, "release");

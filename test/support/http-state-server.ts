@@ -98,6 +98,8 @@ export interface ServerOptions {
   tls?: boolean;
   /** Grant the lock again to the ID that holds it, as some servers do, where the protocol refuses it. */
   regrantsHolder?: boolean;
+  /** Refuse a held lock without saying who holds it (an empty body), as the protocol allows. */
+  namelessRefusal?: boolean;
 }
 
 /** Starts the server for a test file on loopback; each test starts with no state, no lock and no failures. */
@@ -121,7 +123,7 @@ export function useHttpStateServer(options: ServerOptions = {}): HttpStateServer
   const statePath = "/state/prod";
   const lockPath = flavour === "gitlab" ? `${statePath}/lock` : statePath;
   const [lockMethod, unlockMethod] = flavour === "gitlab" ? ["POST", "DELETE"] : ["LOCK", "UNLOCK"];
-  const held = (): Answer => ({ status: heldStatus, json: JSON.stringify(state.lock ?? {}) });
+  const held = (): Answer => (options.namelessRefusal ? { status: heldStatus } : { status: heldStatus, json: JSON.stringify(state.lock ?? {}) });
 
   /** What the server does with a request, and answers. */
   const handle = (method: string, url: URL, text: string): Answer => {

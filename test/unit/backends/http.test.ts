@@ -185,6 +185,25 @@ describe("http backend, a server that grants the lock to its holder again", () =
   });
 });
 
+describe("http backend, a server that refuses a held lock without naming its holder", () => {
+  const server = useHttpStateServer({ namelessRefusal: true });
+
+  it("takes the lock, keeps it, asks nothing more, and gives it back", async () => {
+    const backend = new HttpBackend({ address: server.url, ...FAST }, AUTH);
+    const { store, lock } = await openStore(backend);
+    expect(server.lock?.ID).toBe(lock.info.id);
+    const asked = server.requests.length;
+    await expect(lock.check()).resolves.toBeUndefined();
+    expect(server.requests).toHaveLength(asked);
+    const other = await new HttpBackend({ address: server.url, ...FAST }, AUTH).tryLock("plan");
+    expect(isHeld(other)).toBe(false);
+    await store.fold();
+    await lock.release();
+    expect(server.lock).toBeUndefined();
+    expect(server.writes).toHaveLength(1);
+  });
+});
+
 describe("http backend over TLS", () => {
   const server = useHttpStateServer({ tls: true });
 
