@@ -143,8 +143,9 @@ export async function openRun(options: RunOptions): Promise<Opened> {
       throw fence?.lost && store ? fence.report(store) : error;
     } finally {
       try {
-        // A lost lock is another run's now, or nobody's: not this one's to give back.
-        if (!fence?.lost) await lock?.release();
+        // A lost lock is another run's now, or nobody's: each backend's release leaves it alone, and
+        // ends only what this run holds (its timer, its database session).
+        await lock?.release();
       } finally {
         await backend.close();
       }

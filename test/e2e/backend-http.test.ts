@@ -140,7 +140,7 @@ describe("http backend", () => {
       expect((await run("plan")).stderr).toContain(`lock ID ${paused.lockId}`);
       const unlocked = await run("force-unlock", paused.lockId);
       expect(unlocked.code, out(unlocked)).toBe(0);
-      expect(unlocked.stdout).toContain("If that run is still going, the backend refuses its next write to the state");
+      expect(unlocked.stdout).toContain("If that run is still going, it finds the lock gone at its next write to the state (refused) or before its next change to the service, and stops there");
       const applied = await run("apply", "--auto-approve");
       expect(applied.code, out(applied)).toBe(0);
       const written = server.writes.length;
