@@ -4,7 +4,7 @@
 
 import { NetformError } from "../diag/index.js";
 import type { StateBackend } from "../state/index.js";
-import { HttpBackend, httpWorkspaceAddresses, httpWorkspaces, type HttpSettings } from "./http.js";
+import { HttpBackend, httpWorkspaces, type HttpSettings } from "./http.js";
 import { LocalBackend, localWorkspacePath, localWorkspaces } from "./local.js";
 import { PostgresBackend, postgresWorkspaceName, type PostgresSettings } from "./postgres.js";
 
@@ -31,7 +31,7 @@ export function workspaceSettings(settings: BackendSettings, workspace: Workspac
     case "postgres":
       return workspace.isDefault ? settings : { ...settings, name: postgresWorkspaceName(settings.name, workspace.name) };
     case "http":
-      return { type: "http", ...httpWorkspaceAddresses(settings, workspace) };
+      return { ...settings, workspace: { name: workspace.name, isDefault: workspace.isDefault } };
   }
 }
 
@@ -53,7 +53,7 @@ export async function otherWorkspaces(settings: BackendSettings, env: NodeJS.Pro
       }
     }
     case "http":
-      return httpWorkspaces(settings);
+      return httpWorkspaces(settings, env);
   }
 }
 

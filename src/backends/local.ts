@@ -11,7 +11,7 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmdirSync, rmSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { fileProblem, NetformError } from "../diag/index.js";
-import { FileJournal, forceUnlock, StateLock, stateFileWriter, writeFileAtomicAsync, type HeldLock, type LockRefusal, type StateBackend, type StoredVersion } from "../state/index.js";
+import { FileJournal, forceUnlock, lockLost, StateLock, stateFileWriter, writeFileAtomicAsync, type HeldLock, type LockRefusal, type StateBackend, type StoredVersion } from "../state/index.js";
 
 export class LocalBackend implements StateBackend {
   readonly type = "local";
@@ -72,6 +72,9 @@ export class LocalBackend implements StateBackend {
     // The file lock renews itself while it is held.
     return {
       info: lock.info,
+      check: async () => {
+        if (!lock.held()) throw lockLost(this.location, lock.info.id, `the lock file ${lock.path} no longer names this run (netform force-unlock removed it, or another run took it over)`);
+      },
       release: async () => lock.release(),
     };
   }

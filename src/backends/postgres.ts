@@ -17,13 +17,17 @@
 // The tables are created on first use, unless they exist already (a user with only data rights on tables
 // a DBA made needs nothing more) or `createTables` is false (then a missing table is named, with the SQL
 // to make it: `netform state ddl`).
+//
+// Every write is fenced: in its own statement or transaction it finds the lock row still naming this run's
+// lock ID and the database session that took it, alive, and holds that row until it commits, so
+// force-unlock and a takeover wait for the write, and a write after either is refused (state.lock-lost).
 
 import { hostname, userInfo } from "node:os";
 import { randomUUID } from "node:crypto";
 import { setTimeout as delay } from "node:timers/promises";
 import type pg from "pg";
 import { NetformError } from "../diag/index.js";
-import { conflict, type HeldLock, type LockInfo, type LockRefusal, type StateBackend, type StateJournal, type StateVersion, type StoredVersion } from "../state/index.js";
+import { conflict, lockLost, type HeldLock, type LockInfo, type LockRefusal, type StateBackend, type StateJournal, type StateVersion, type StoredVersion } from "../state/index.js";
 
 export interface PostgresSettings {
   url: string;
@@ -107,10 +111,22 @@ interface LockRow {
 
 const lockInfo = (row: LockRow): LockInfo => ({ id: row.id, operation: row.operation, who: row.who, created: row.created.toISOString(), expires: "when its database session ends" });
 
-/** Why the lock's own session ended, when it ended without being released. */
+/**
+ * The lock this process holds: its ID and the database session that took it; `lost` when that session's
+ * connection ended without a release, `taken` when a write or a check found the lock row gone or another's.
+ */
 interface LockSession {
+  id: string;
+  session: number;
   lost?: Error;
+  taken?: NetformError;
 }
+
+/**
+ * How long a holder may sit idle inside a write's transaction before the server ends its session: a
+ * runner paused there (a stalled CI machine) would otherwise keep force-unlock waiting for the lock row.
+ */
+const PAUSED_WRITER_MS = 10_000;
 
 export class PostgresBackend implements StateBackend {
   readonly type = "postgres";
@@ -216,6 +232,7 @@ export class PostgresBackend implements StateBackend {
       const who = `${userInfo().username}@${hostname()}`;
       await db.query("BEGIN");
       try {
+        await this.fence(db);
         const changed = after
           ? await db.query(`UPDATE ${this.t.states} SET content = $2, lineage = $3, serial = $4, written_at = now(), written_by = $5 WHERE name = $1 AND lineage = $6 AND serial = $7`, [
               this.settings.name,
@@ -258,12 +275,23 @@ export class PostgresBackend implements StateBackend {
     append: (line) =>
       this.guard("journal a step of the run", async () => {
         const db = await this.db();
-        await db.query(`INSERT INTO ${this.t.journal} (name, line) VALUES ($1, $2)`, [this.settings.name, line]);
+        const held = this.holding();
+        // One statement, the fence inside it: no transaction is left open between the check and the insert.
+        const { rowCount } = await db.query(`INSERT INTO ${this.t.journal} (name, line) SELECT $1, $4 WHERE EXISTS (${this.heldRow})`, [this.settings.name, held.id, held.session, line]);
+        if (rowCount !== 1) throw await this.lockTaken(held);
       }),
     clear: () =>
       this.guard("clear the state journal", async () => {
         const db = await this.db();
-        await db.query(`DELETE FROM ${this.t.journal} WHERE name = $1`, [this.settings.name]);
+        await db.query("BEGIN");
+        try {
+          await this.fence(db);
+          await db.query(`DELETE FROM ${this.t.journal} WHERE name = $1`, [this.settings.name]);
+          await db.query("COMMIT");
+        } catch (error) {
+          await db.query("ROLLBACK").catch(() => {});
+          throw error;
+        }
       }),
     close: async () => {},
   };
@@ -272,7 +300,7 @@ export class PostgresBackend implements StateBackend {
     return this.reading("take the lock", async () => {
       await this.db();
       // The lock's own session: it lives exactly as long as this process holds the lock.
-      const held: LockSession = {};
+      const held: LockSession = { id: "", session: 0 };
       const session = await this.connect((_, error) => (held.lost ??= error));
       const key = `${this.settings.schema}.${this.settings.name}`;
       try {
@@ -302,13 +330,25 @@ export class PostgresBackend implements StateBackend {
           `INSERT INTO ${this.t.locks} (name, id, operation, who, created, session) VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (name) DO UPDATE SET id = EXCLUDED.id, operation = EXCLUDED.operation, who = EXCLUDED.who, created = EXCLUDED.created, session = EXCLUDED.session`,
           [this.settings.name, info.id, operation, info.who, info.created, rows[0]!.pid],
         );
+        held.id = info.id;
+        held.session = rows[0]!.pid;
         this.held = held;
         return {
           info,
+          check: async () => {
+            this.failIfLockLost("go on");
+            // Asked on the lock's own session: once force-unlock has ended it, the question fails too.
+            const alive = await session
+              .query<{ held: boolean }>(`SELECT EXISTS (SELECT 1 FROM ${this.t.locks} WHERE name = $1 AND id = $2 AND session = pg_backend_pid()) AS held`, [this.settings.name, held.id])
+              .then((r) => r.rows[0]!.held)
+              .catch(() => false);
+            if (!alive) throw await this.lockTaken(held);
+          },
           release: async () => {
-            this.held = undefined;
+            if (this.held === held) this.held = undefined;
             try {
-              if (!held.lost) await session.query(`DELETE FROM ${this.t.locks} WHERE name = $1 AND id = $2`, [this.settings.name, info.id]);
+              // A lock taken is someone else's row now, or nobody's: nothing to give back but the session.
+              if (!held.lost && !held.taken) await session.query(`DELETE FROM ${this.t.locks} WHERE name = $1 AND id = $2`, [this.settings.name, info.id]);
             } catch {
               // The session died on the way: the server ended the advisory lock with it, and a row naming
               // a session that is gone counts for no one (holder()).
@@ -341,9 +381,11 @@ export class PostgresBackend implements StateBackend {
       if (row.id !== id) {
         throw new NetformError({ code: "state.lock_mismatch", message: `the lock on ${this.location} has ID ${row.id}, not ${id}`, hint: `held by ${row.who} for ${row.operation}` });
       }
-      // Ending the holder's lock session frees the advisory lock, wherever that holder runs.
-      await db.query("SELECT pg_terminate_backend($1)", [row.session]);
+      // The row first: the delete waits for a write of the holder's under way (its fence holds the row),
+      // and every write after it is refused. Then ending the holder's lock session frees the advisory lock,
+      // wherever that holder runs.
       await db.query(`DELETE FROM ${this.t.locks} WHERE name = $1 AND id = $2`, [this.settings.name, id]);
+      await db.query("SELECT pg_terminate_backend($1)", [row.session]);
       return lockInfo(row);
     });
   }
@@ -443,7 +485,53 @@ export class PostgresBackend implements StateBackend {
 
   /** A run whose lock session ended stops before it touches the state again: another run may hold the lock. */
   private failIfLockLost(action: string): void {
+    if (this.held?.taken) throw this.held.taken;
     if (this.held?.lost) throw this.lockLost(action, this.held.lost);
+  }
+
+  /** The lock this process holds, which every write names. */
+  private holding(): LockSession {
+    // Every writer takes the lock first (engine/run.ts, the state commands): a write without it is a defect.
+    if (!this.held) throw new NetformError({ code: "internal", source: "internal", message: `a write to ${this.location} without its lock` });
+    return this.held;
+  }
+
+  /**
+   * The lock row, when it still names the lock ($2) and the session that took it ($3), alive; locked until
+   * the statement's transaction ends, so that force-unlock and a takeover wait for the write.
+   */
+  private get heldRow(): string {
+    return `SELECT 1 FROM ${this.t.locks} l JOIN pg_stat_activity a ON a.pid = l.session WHERE l.name = $1 AND l.id = $2 AND l.session = $3 FOR SHARE OF l`;
+  }
+
+  /** Inside a write's transaction: refused unless this process still holds the lock. */
+  private async fence(db: pg.Client): Promise<void> {
+    const held = this.holding();
+    await db.query(`SET LOCAL idle_in_transaction_session_timeout = ${PAUSED_WRITER_MS}`);
+    const { rowCount } = await db.query(this.heldRow, [this.settings.name, held.id, held.session]);
+    if (rowCount !== 1) throw await this.lockTaken(held);
+  }
+
+  /** The refusal of a lock found gone, saying what became of it; every later write is refused alike. */
+  private async lockTaken(held: LockSession): Promise<NetformError> {
+    const ended = "the database session that held it ended (netform force-unlock ends it; so does a lost connection, or a restart of the database)";
+    let why: string;
+    try {
+      const { rows } = await (await this.db()).query<LockRow & { alive: boolean }>(
+        `SELECT l.id, l.operation, l.who, l.created, l.session, a.pid IS NOT NULL AS alive FROM ${this.t.locks} l LEFT JOIN pg_stat_activity a ON a.pid = l.session WHERE l.name = $1`,
+        [this.settings.name],
+      );
+      const row = rows[0];
+      why = !row
+        ? "it was removed (netform force-unlock removes it and ends the database session that held it)"
+        : row.id !== held.id
+          ? `another run took it over: ${row.who} for ${row.operation} since ${row.created.toISOString()} (lock ID ${row.id})${row.alive ? "" : ", since ended"}`
+          : ended;
+    } catch {
+      why = ended;
+    }
+    held.taken ??= lockLost(this.location, held.id, why);
+    return held.taken;
   }
 
   private lockLost(action: string, cause: Error): NetformError {
@@ -501,6 +589,7 @@ export class PostgresBackend implements StateBackend {
       const db = await this.db();
       await db.query("BEGIN");
       try {
+        await this.fence(db);
         for (const table of [this.t.states, this.t.history, this.t.journal]) await db.query(`DELETE FROM ${table} WHERE name = $1`, [this.settings.name]);
         await db.query("COMMIT");
       } catch (error) {

@@ -129,6 +129,7 @@ export function registerForceUnlock(program: Command): void {
     run(async ({ output }, lockId: string, flags: TargetFlags) => {
       const holder = await unlockState(stateTarget(flags, output), lockId);
       output.out(`Removed the lock ${holder.id} held by ${holder.who} for ${holder.operation} since ${holder.created}.`);
+      output.out("If that run is still going, it finds the lock gone at its next write to the state (refused) or before its next change to the service, and stops there, naming what it created that the state may not record.");
       return 0;
     }),
   );

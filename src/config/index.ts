@@ -46,7 +46,7 @@ export { DEFAULT_WORKSPACE, WORKSPACE_NAME } from "./schema-meta.js";
 export { configurationJsonSchemaText } from "./schema-json.js";
 export { SecretPaths } from "./secret-paths.js";
 export { SENSITIVE_TEXT, Sensitive, isSensitive, reveal } from "./sensitive.js";
-export type { BackendConfig, ConfigResource, Configuration, MaintenanceNotice, ProviderConfig } from "./types.js";
+export type { BackendConfig, ConfigResource, HttpBackendConfig, Configuration, MaintenanceNotice, ProviderConfig } from "./types.js";
 export { placeDiagnostic, validateSpec } from "./validate.js";
 export { Invalid, Reference, Template, Unresolved } from "./values.js";
 export { parseVarFlag, type VariableInputs } from "./variables.js";

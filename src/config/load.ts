@@ -443,7 +443,10 @@ function buildBackend(backend: { value: unknown; file: ParsedFile; span: NodeSpa
 
 function toBackendConfig({ local, postgres, http }: z.infer<ReturnType<typeof backendSchema>>): BackendConfig {
   if (postgres) return { type: "postgres", url: postgres.url, schema: postgres.schema ?? "netform", name: postgres.name, ...(postgres.createTables !== undefined ? { createTables: postgres.createTables } : {}) };
-  if (http) return { type: "http", address: http.address, ...(http.lockAddress ? { lockAddress: http.lockAddress } : {}), ...(http.unlockAddress ? { unlockAddress: http.unlockAddress } : {}) };
+  if (http) {
+    const { retryWaitMin, retryWaitMax, ...given } = http;
+    return { type: "http", ...given, retryWaitMinMs: retryWaitMin === undefined ? undefined : parseDuration(retryWaitMin), retryWaitMaxMs: retryWaitMax === undefined ? undefined : parseDuration(retryWaitMax) };
+  }
   return { type: "local", ...(local?.path ? { path: local.path } : {}) };
 }
 

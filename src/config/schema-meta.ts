@@ -91,6 +91,11 @@ const httpUrl = (what: string) =>
     .string()
     .regex(/^https?:\/\/[^\s/]+/, { error: `${what} must be an http:// or https:// URL` });
 
+const httpMethod = (what: string) =>
+  z
+    .string()
+    .regex(/^[A-Z]+$/, { error: `${what} must be an HTTP method in capitals, e.g. POST` });
+
 /** Where the state and its lock live: one of the backends, or (without this block) the file beside the configuration. */
 export const backendSchema = lazily(() =>
   z
@@ -117,12 +122,22 @@ export const backendSchema = lazily(() =>
         .describe("a PostgreSQL database: the state in a table, every version kept, the lock held on the run's own session"),
       http: z
         .strictObject({
-          address: httpUrl("address").describe("the state's URL: GET reads it, POST writes it; {workspace} in it is replaced by the workspace's name (without it, only the default workspace)"),
-          lockAddress: httpUrl("lockAddress").optional().describe("where LOCK is sent (default: address)"),
-          unlockAddress: httpUrl("unlockAddress").optional().describe("where UNLOCK is sent (default: address)"),
+          address: httpUrl("address").optional().describe("the state's URL: GET reads it, updateMethod writes it (default: NETFORM_HTTP_ADDRESS); {workspace} in it is replaced by the workspace's name (without it, only the default workspace)"),
+          updateMethod: httpMethod("updateMethod").optional().describe("the method that writes the state (default POST; NETFORM_HTTP_UPDATE_METHOD)"),
+          lockAddress: httpUrl("lockAddress").optional().describe("where the lock is taken (default: address; NETFORM_HTTP_LOCK_ADDRESS); GitLab: the address followed by /lock"),
+          lockMethod: httpMethod("lockMethod").optional().describe("the method that takes the lock (default LOCK; NETFORM_HTTP_LOCK_METHOD); GitLab and Gitea: POST"),
+          unlockAddress: httpUrl("unlockAddress").optional().describe("where the lock is given back (default: address; NETFORM_HTTP_UNLOCK_ADDRESS); GitLab: the address followed by /lock"),
+          unlockMethod: httpMethod("unlockMethod").optional().describe("the method that gives the lock back (default UNLOCK; NETFORM_HTTP_UNLOCK_METHOD); GitLab and Gitea: DELETE"),
+          username: z.string().min(1).optional().describe("the basic auth user (default: NETFORM_HTTP_USERNAME); the password is read from NETFORM_HTTP_PASSWORD only"),
+          retryMax: z.int().min(0).max(20).optional().describe("how many times a request that failed for the server's sake (5xx, a closed connection) is repeated (default 2; NETFORM_HTTP_RETRY_MAX)"),
+          retryWaitMin: duration().optional().describe("the first pause before a repeat, doubled for each next one (default 1s; NETFORM_HTTP_RETRY_WAIT_MIN, in seconds)"),
+          retryWaitMax: duration().optional().describe("the longest pause before a repeat (default 30s; NETFORM_HTTP_RETRY_WAIT_MAX, in seconds)"),
+          clientCertificateFile: z.string().min(1).optional().describe("a PEM client certificate for TLS, relative to the configuration (NETFORM_HTTP_CLIENT_CERTIFICATE_FILE)"),
+          clientPrivateKeyFile: z.string().min(1).optional().describe("the PEM private key of clientCertificateFile (NETFORM_HTTP_CLIENT_PRIVATE_KEY_FILE)"),
+          caCertificateFile: z.string().min(1).optional().describe("PEM certificates of the authorities the server's certificate is checked against, instead of the system's (NETFORM_HTTP_CA_CERTIFICATE_FILE)"),
         })
         .optional()
-        .describe("a server speaking the HTTP state protocol (GET/POST the state, LOCK/UNLOCK); basic auth from NETFORM_HTTP_USERNAME and NETFORM_HTTP_PASSWORD"),
+        .describe("a server speaking Terraform's HTTP state protocol (GitLab, Gitea, others): every setting also from NETFORM_HTTP_* variables; the password from NETFORM_HTTP_PASSWORD"),
     })
     .refine((b) => Object.values(b).filter((v) => v !== undefined).length === 1, { error: "backend takes exactly one of local, postgres, http" })
     .describe("where the state and its lock are kept (default: the file beside the configuration)"),

@@ -38,7 +38,27 @@ export interface MaintenanceNotice {
 export type BackendConfig =
   | { type: "local"; path?: string }
   | { type: "postgres"; url: string; schema: string; name: string; createTables?: boolean }
-  | { type: "http"; address: string; lockAddress?: string; unlockAddress?: string };
+  | ({ type: "http" } & HttpBackendConfig);
+
+/**
+ * The http backend's settings as the configuration gives them; what it leaves out the environment may
+ * give (NETFORM_HTTP_*, read by the backend). Files are as written, relative to the configuration.
+ */
+export interface HttpBackendConfig {
+  address?: string;
+  updateMethod?: string;
+  lockAddress?: string;
+  lockMethod?: string;
+  unlockAddress?: string;
+  unlockMethod?: string;
+  username?: string;
+  retryMax?: number;
+  retryWaitMinMs?: number;
+  retryWaitMaxMs?: number;
+  clientCertificateFile?: string;
+  clientPrivateKeyFile?: string;
+  caCertificateFile?: string;
+}
 
 export interface Lifecycle {
   preventDestroy: boolean;

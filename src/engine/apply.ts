@@ -3,7 +3,9 @@
 // — with a `pending` record written before each mutating call, so an interrupted run is picked up by the
 // next one without creating anything twice. A failed step skips what depends on it; independent work
 // finishes. On interrupt (the signal aborts) no step starts; a step that began sends the call its pending
-// record announces, records the answer, and stops at its wait (the next run waits instead).
+// record announces, records the answer, and stops at its wait (the next run waits instead). Every call
+// that changes the service is preceded, in its turn, by the fence's check that the run still holds the
+// state lock; a run that lost it stops the same way, and stores nothing more (fence.ts).
 
 import { OutcomeUnknownError } from "../api/index.js";
 import { absentPath, configGraph, formatPath, pathSegments, placeDiagnostic, resourceAt, secretsAt, validateSpec, type ConfigResource, type Configuration, type Reference } from "../config/index.js";
@@ -15,7 +17,7 @@ import { summarize, type Plan, type ResourceChange } from "../plan/types.js";
 import { isUnknownValue, leaves } from "../plan/values.js";
 import { isLeaving } from "../kinds/common.js";
 import { KIND_TYPICAL_SECONDS, timingKeyOf, type Body, type ObjectRef, type Observed, type Operation, type KindHandler } from "../kinds/index.js";
-import type { ResourceState, StateStore } from "../state/index.js";
+import { isLockLost, type ResourceState, type StateStore } from "../state/index.js";
 import type { ChangeOutcome, EventSink, StepKind, StepTiming } from "./events.js";
 import { appliedValues, conditionError, failedConditions } from "./conditions.js";
 import { CreateBatcher } from "./create-batcher.js";
@@ -23,6 +25,7 @@ import { remainingSeconds } from "./estimate.js";
 import { InterruptedError } from "./interrupt.js";
 import { notAdopted, whyNotOurs } from "./adoption.js";
 import { ownedByOthers } from "./refresh.js";
+import type { RunFence } from "./fence.js";
 import { deposedAddress, Recorder } from "./records.js";
 import type { SecretHasher } from "./secrets.js";
 import type { Session } from "./session.js";
@@ -43,6 +46,8 @@ export interface ApplyInput {
   operation: "apply" | "destroy";
   /** Aborted on interrupt: no new step or call starts, and waits stop (the next run resumes them). */
   signal?: AbortSignal;
+  /** The run's hold on the state lock, checked before every call that changes the service. */
+  fence?: RunFence;
 }
 
 /** What every step of one apply shares. */
@@ -156,7 +161,8 @@ const OUTCOME_RANK: Readonly<Record<ChangeOutcome["outcome"], number>> = { done:
 
 export async function applyPlan(applyInput: ApplyInput): Promise<ApplyOutcome> {
   const { ctx } = applyInput.session;
-  const turns = new Turns(ctx.provider.parallelism);
+  const { fence } = applyInput;
+  const turns = new Turns(ctx.provider.parallelism, fence && (() => fence.check()));
   const input: StepContext = {
     ...applyInput,
     poller: new Poller(ctx, applyInput.session.poll),
@@ -197,8 +203,11 @@ export async function applyPlan(applyInput: ApplyInput): Promise<ApplyOutcome> {
         timed(step, started, "done");
         emit({ type: "apply_complete", address, action, step: step.kind, elapsedMs: Date.now() - started, ...(objectId ? { id: objectId } : {}) });
       } catch (error) {
-        timed(step, started, error instanceof InterruptedError ? "interrupted" : "failed");
-        if (error instanceof InterruptedError) {
+        fence?.notice(error);
+        // A step refused for a lost lock stops as on an interrupt: the run that holds the lock now picks it up.
+        const stopped = error instanceof InterruptedError || isLockLost(error);
+        timed(step, started, stopped ? "interrupted" : "failed");
+        if (stopped) {
           stoppedByInterrupt.add(id);
           const objectId = recordedId(input, step);
           emit({ type: "apply_interrupted", address, action, step: step.kind, elapsedMs: Date.now() - started, ...(objectId ? { id: objectId } : {}) });
@@ -233,6 +242,10 @@ export async function applyPlan(applyInput: ApplyInput): Promise<ApplyOutcome> {
     const was = outcomeOf.get(step.change);
     if (was === undefined || OUTCOME_RANK[now] > OUTCOME_RANK[was]) outcomeOf.set(step.change, now);
   }
+  // What the steps left for a later write is stored before the summary says what was done; a run that
+  // lost the lock says so instead (run.ts).
+  await store.flushAll();
+  if (fence?.lost) throw fence.lost;
   const finished = plan.changes.filter((c) => (outcomeOf.get(c) ?? "done") === "done");
   const changeOutcomes = [...outcomeOf].map(([change, outcome]) => ({ address: change.address, action: change.action, outcome }));
   const ended = failed + skipped + interrupted > 0 ? { outcomes: changeOutcomes } : {};
@@ -422,9 +435,11 @@ async function create(input: StepContext, change: ResourceChange): Promise<strin
   try {
     created = existing ?? (await sendObserving(input, `${change.address}+`, (urgency) => input.creates.create(kind, spec, urgency), () => lookFor(input, resource, kind, spec, since, true)));
   } catch (error) {
-    if (!outcomeUnknown(error)) await input.records.refused(change.address, begun);
+    // A run that lost its lock records nothing more: the pending record it stored leads the next run to look.
+    if (!outcomeUnknown(error) && !isLockLost(error)) await input.records.refused(change.address, begun);
     throw error;
   }
+  input.fence?.created(change.address, created.id);
   await input.records.accepted(resource, created, created.body, spec, dependencies, "create");
   const ready = await waitFor(input, change, created, "create", "create", existing === undefined);
   await input.records.settled(resource, created, ready ?? created.body, spec, dependencies);

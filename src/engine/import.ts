@@ -39,5 +39,7 @@ export async function importObject(run: Run, address: string, id: string): Promi
   if (!body) throw new NetformError({ code: "import.missing", message: `there is no ${kind.noun} ${id}${parent ? ` under ${parent}` : ""} on the service`, hint: "check the uuid (and, for nested kinds, the parent the configuration names)" });
   const declared = { spec: resolveSpec(resource.spec, lookupFrom(state)).spec, fixed: (path: string) => !updatableBy(kind, path) };
   await new Recorder(run.store, run.hash).imported(resource, ref, body, configGraph(run.config).dependenciesOf(address).sort(), declared);
+  // Stored before the import is said to be done.
+  await run.store.flushAll();
   return ref;
 }

@@ -4,6 +4,11 @@
 // create puts back what was recorded before; a create-before-destroy replacement deposes the old object
 // while its successor is made. Apply, import and refresh-only all record through here, so an interrupted
 // run always leaves what the next run needs to finish without creating anything twice.
+//
+// What crash safety needs stored before the run goes on is stored `now`: a pending record before its
+// call, a refusal that puts a record back, a move. The rest — an answer, a settled object, a removal, what
+// the service reports — the next run can learn again from the service, led there by the pending record:
+// it is stored `later` (StateStore), which on a backend that keeps every write saves a version per step.
 
 import type { ConfigResource, SecretPaths } from "../config/index.js";
 import type { Body, ObjectRef, Operation } from "../kinds/index.js";
@@ -88,15 +93,19 @@ export class Recorder {
 
   /** The service accepted a create (or an update): the object as it answered, still pending `operation`. */
   accepted(resource: ConfigResource, ref: ObjectRef, body: Body, spec: Body, dependencies: string[], operation: Operation): Promise<void> {
-    return this.store.setResource(resource.address, {
-      ...this.observedRecord(resource, ref, body, spec, dependencies),
-      pending: { operation, startedAt: now() },
-    });
+    return this.store.setResource(
+      resource.address,
+      {
+        ...this.observedRecord(resource, ref, body, spec, dependencies),
+        pending: { operation, startedAt: now() },
+      },
+      "later",
+    );
   }
 
   /** The object is ready: recorded as the service reports it, with the hashes of the secrets sent, nothing pending. */
   settled(resource: ConfigResource, ref: ObjectRef, body: Body, spec: Body, dependencies: string[]): Promise<void> {
-    return this.store.setResource(resource.address, this.observedRecord(resource, ref, body, spec, dependencies));
+    return this.store.setResource(resource.address, this.observedRecord(resource, ref, body, spec, dependencies), "later");
   }
 
   /** Before an update or a delete of an object the state records. */
@@ -111,7 +120,7 @@ export class Recorder {
   async caughtUp(address: string, body: Body | undefined, secrets: SecretPaths): Promise<void> {
     const recorded = this.store.resource(address);
     if (!recorded) return;
-    await this.store.setResource(address, { ...recorded, attributes: scrubbed(body ?? recorded.attributes, secrets), pending: undefined });
+    await this.store.setResource(address, { ...recorded, attributes: scrubbed(body ?? recorded.attributes, secrets), pending: undefined }, "later");
   }
 
   /**
@@ -121,7 +130,7 @@ export class Recorder {
   async observed(address: string, found: ObjectRef & { body: Body }, secrets: SecretPaths): Promise<void> {
     const recorded = this.store.resource(address);
     if (!recorded) return;
-    await this.store.setResource(address, { ...recorded, ...refOf(found), attributes: scrubbed(found.body, secrets) });
+    await this.store.setResource(address, { ...recorded, ...refOf(found), attributes: scrubbed(found.body, secrets) }, "later");
   }
 
   /**
@@ -133,13 +142,17 @@ export class Recorder {
   imported(resource: ConfigResource, ref: ObjectRef, body: Body, dependencies: string[], declared: { spec: Body; fixed(path: string): boolean }): Promise<void> {
     const hashes = resource.secrets.hashes(declared.spec, this.hash);
     for (const path of Object.keys(hashes)) if (!declared.fixed(path)) hashes[path] = NEVER_APPLIED;
-    return this.store.setResource(resource.address, {
-      kind: resource.kind,
-      ...refOf(ref),
-      attributes: scrubbed(body, resource.secrets),
-      sensitiveHashes: hashes,
-      dependencies,
-    });
+    return this.store.setResource(
+      resource.address,
+      {
+        kind: resource.kind,
+        ...refOf(ref),
+        attributes: scrubbed(body, resource.secrets),
+        sensitiveHashes: hashes,
+        dependencies,
+      },
+      "later",
+    );
   }
 
   /** Secret hashes corrected without any change on the service (reconciledHashes): saved with the next write. */
@@ -164,7 +177,7 @@ export class Recorder {
 
   /** The object is gone (deleted, or a create that never reached the service): the record goes. */
   forget(address: string): Promise<void> {
-    return this.store.removeResource(address);
+    return this.store.removeResource(address, "later");
   }
 
   /**
@@ -183,14 +196,18 @@ export class Recorder {
 
   /** The outputs as this apply leaves them, replacing those of the last one. */
   outputs(values: Readonly<Record<string, OutputState>>): Promise<void> {
-    return this.store.update((s) => {
-      s.outputs = { ...values };
-    });
+    return this.store.update(
+      (s) => {
+        s.outputs = { ...values };
+      },
+      undefined,
+      "later",
+    );
   }
 
   /** The lookups' values this apply works from, replacing those of the last one. */
   lookups(values: Readonly<Record<string, LookupState>>): Promise<void> {
-    return this.store.setLookups(values);
+    return this.store.setLookups(values, "later");
   }
 
   private observedRecord(resource: ConfigResource, ref: ObjectRef, body: Body, spec: Body, dependencies: string[]): ResourceState {

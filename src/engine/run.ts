@@ -17,6 +17,7 @@ import { acquireLock, type HeldLock, type StateBackend, type StateKeys, type Sta
 import { applyPlan, stepGraph, type ApplyOutcome } from "./apply.js";
 import { planConditions } from "./conditions.js";
 import { estimateDuration } from "./estimate.js";
+import { RunFence } from "./fence.js";
 import { readConfiguration } from "./configuration.js";
 import type { EventSink } from "./events.js";
 import { interruptedBy, throwIfInterrupted, unlessInterrupted } from "./interrupt.js";
@@ -81,8 +82,10 @@ export interface Run {
   hash: SecretHasher;
   configDigest: ConfigurationDigest;
   configHash: string;
-  /** RunOptions.signal, for the phases to honour. */
+  /** RunOptions.signal, and the fence's: for the phases to honour. */
   signal?: AbortSignal;
+  /** The run's hold on the state lock, when it took one. */
+  fence?: RunFence;
   close(): Promise<void>;
 }
 
@@ -135,6 +138,7 @@ export async function openRun(options: RunOptions): Promise<Opened> {
   const announce = () => options.emit({ type: "interrupted", signal: interruptedBy(signal!) });
   signal?.addEventListener("abort", announce, { once: true });
   let lock: HeldLock | undefined;
+  let fence: RunFence | undefined;
   let session: Session | undefined;
   let store: StateStore | undefined;
   const closeAll = async () => {
@@ -142,9 +146,14 @@ export async function openRun(options: RunOptions): Promise<Opened> {
     try {
       await session?.close();
       // Only a run that holds the lock may write the state: folding the journal is writing it.
-      if (lock) await store?.fold();
+      if (lock && !fence?.lost) await store?.fold();
+    } catch (error) {
+      fence?.notice(error);
+      throw fence?.lost && store ? fence.report(store) : error;
     } finally {
       try {
+        // A lost lock is another run's now, or nobody's: each backend's release leaves it alone, and
+        // ends only what this run holds (its timer, its database session).
         await lock?.release();
       } finally {
         await backend.close();
@@ -160,6 +169,7 @@ export async function openRun(options: RunOptions): Promise<Opened> {
         onWait: (held) => options.emit({ type: "diagnostic", diagnostic: { severity: "warning", code: "state.lock-wait", message: `waiting for the state lock: ${held.message}` } }),
         ...(signal ? { signal } : {}),
       });
+      fence = new RunFence(lock);
     }
     store = await loadStore(access);
     // Deleted while this run waited for its lock.
@@ -188,6 +198,8 @@ export async function openRun(options: RunOptions): Promise<Opened> {
     });
     reconcileRecordedHashes(config, store, hash);
     const configDigest = configurationDigest(config, hash);
+    const stops = [signal, fence?.signal].filter((s): s is AbortSignal => s !== undefined);
+    const runSignal = stops.length > 1 ? AbortSignal.any(stops) : stops[0];
     const run: Run = {
       config,
       workspace,
@@ -200,7 +212,8 @@ export async function openRun(options: RunOptions): Promise<Opened> {
       hash,
       configDigest,
       configHash: configurationHash(configDigest),
-      ...(signal ? { signal } : {}),
+      ...(runSignal ? { signal: runSignal } : {}),
+      ...(fence ? { fence } : {}),
       close: closeAll,
     };
     return { ok: true, run, warnings: diagnostics };
@@ -337,6 +350,15 @@ function estimatedDuration(run: Run, plan: Plan): DurationEstimate | undefined {
 }
 
 export async function applyRun(run: Run, planned: Planned, emit: EventSink, operation: "apply" | "destroy"): Promise<ApplyOutcome> {
+  try {
+    return await applyChanges(run, planned, emit, operation);
+  } catch (error) {
+    run.fence?.notice(error);
+    throw run.fence?.lost ? run.fence.report(run.store) : error;
+  }
+}
+
+async function applyChanges(run: Run, planned: Planned, emit: EventSink, operation: "apply" | "destroy"): Promise<ApplyOutcome> {
   throwIfInterrupted(run.signal);
   await recordRefactoring(planned.plan, new Recorder(run.store, run.hash));
   await recordLookups(run, planned.plan);
@@ -350,6 +372,7 @@ export async function applyRun(run: Run, planned: Planned, emit: EventSink, oper
       else await records.forget(address);
     }
     await recordOutputs(run.config, run.store.state, records, run.hash);
+    await run.store.flushAll();
     return { failed: 0, skipped: 0, interrupted: 0 };
   }
   const outcome = await applyPlan({
@@ -363,6 +386,7 @@ export async function applyRun(run: Run, planned: Planned, emit: EventSink, oper
     emit,
     operation,
     ...(run.signal ? { signal: run.signal } : {}),
+    ...(run.fence ? { fence: run.fence } : {}),
   });
   // Outputs are recorded even after a partial apply: what was made is what the next job may need.
   await recordOutputs(run.config, run.store.state, new Recorder(run.store, run.hash), run.hash);

@@ -44,6 +44,11 @@ export function defaultWorkspaceSettings(config: Pick<Configuration, "directory"
     return { type: "local", path: resolve(statePath) };
   }
   if (!backend || backend.type === "local") return { type: "local", path: backend?.path ? resolve(config.directory, backend.path) : defaultStatePath(config) };
+  if (backend.type === "http") {
+    // Files the configuration names are beside it, as the local backend's path is.
+    const files = (["clientCertificateFile", "clientPrivateKeyFile", "caCertificateFile"] as const).flatMap((key) => (backend[key] ? [[key, resolve(config.directory, backend[key])]] : []));
+    return { ...backend, ...Object.fromEntries(files) };
+  }
   return backend;
 }
 

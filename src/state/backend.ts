@@ -21,6 +21,12 @@ export interface StoredVersion extends StateVersion {
 
 export interface HeldLock {
   info: LockInfo;
+  /**
+   * Resolves while the lock is still this run's; rejects with `state.lock-lost` once it is not (removed by
+   * force-unlock, or taken over). Asked before every change to the service: a run that lost its lock stops.
+   */
+  check(): Promise<void>;
+  /** Gives the lock back; a lock known to be lost is left to whoever holds it now. */
   release(): Promise<void>;
 }
 
@@ -47,6 +53,11 @@ export interface StateBackend {
    * without it every step is a stored version.
    */
   readonly journal?: StateJournal;
+  /**
+   * True when the backend keeps every write as a version of its own (GitLab lists each one): a step the
+   * next run can rebuild from the service is then stored with the next write crash safety needs, not alone.
+   */
+  readonly keepsEveryWrite?: boolean;
   tryLock(operation: string): Promise<HeldLock | LockRefusal>;
   /** Removes the lock with this id, whoever holds it; returns who held it. */
   forceUnlock(id: string): Promise<LockInfo>;
@@ -80,6 +91,20 @@ export function conflict(location: string, expected: StateVersion | undefined, s
     hint: "another writer ignored the lock (or it was force-unlocked); nothing was overwritten: run again to plan from the state as it is now",
   });
 }
+
+/**
+ * The error for a write or a check made under a lock that is no longer this run's: the backend refused
+ * it, and `why` says what became of the lock.
+ */
+export function lockLost(location: string, id: string, why: string): NetformError {
+  return new NetformError({
+    code: "state.lock-lost",
+    message: `the state lock ${id} on ${location} is no longer this run's: ${why}`,
+    hint: "this run stopped before its next change to the service, and wrote nothing more to the state; once no other run holds the lock, run netform plan to see where things stand",
+  });
+}
+
+export const isLockLost = (error: unknown): error is NetformError => error instanceof NetformError && error.code === "state.lock-lost";
 
 export interface LockWait {
   /** How long to wait for a held lock before giving up; 0 gives up at once. */

@@ -173,10 +173,15 @@ export class StateLock {
     }
   }
 
+  /** Whether the lock file still names this run: force-unlock, or a takeover, replaces or removes it. */
+  held(): boolean {
+    const holder = readHolder(this.path);
+    return holder?.readable === true && holder.info.id === this.info.id;
+  }
+
   /** Extends the lock, as long as it is still this run's. */
   renew(now = Date.now()): void {
-    const holder = readHolder(this.path);
-    if (!holder?.readable || holder.info.id !== this.info.id) return;
+    if (!this.held()) return;
     this.info = { ...this.info, expires: new Date(now + LOCK_TTL_MS).toISOString() };
     writeFileAtomic(this.path, `${JSON.stringify(this.info, null, 2)}\n`);
   }

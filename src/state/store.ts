@@ -9,6 +9,10 @@
 // as a journal record of those resources, and the whole state is written (folded) only once the journal
 // has grown as large as the state, when a change cannot say what it touched, and by `fold` at the end
 // of a run: the bytes a run writes grow with the number of its steps, not with steps times the state.
+//
+// Where the backend keeps every write as a version of its own (an HTTP server such as GitLab), a change
+// made `later` — one the next run can rebuild from the service — waits in memory for the next change
+// that must be stored now (a pending record, before its call) or for the end of the run.
 
 import { randomUUID } from "node:crypto";
 import { copyFileSync, existsSync, readFileSync } from "node:fs";
@@ -102,6 +106,19 @@ export function stateFileWriter(path: string): (content: string) => Promise<void
 /** Saves one version of the state, refused unless the stored one is still `after`. */
 type SaveVersion = (content: string, version: StateVersion, after: StateVersion | undefined) => Promise<void>;
 
+/**
+ * When a change must be stored: `now`, before the run goes on; or `later`, with the next change stored
+ * now or at the end of the run, for a change the next run can rebuild from the service (an object's
+ * answer, found again by its pending record) on a backend that keeps every write. Elsewhere both are now.
+ */
+export type Durability = "now" | "later";
+
+/** A resource changed in memory that no write has stored yet, as the state holds it now (undefined: removed). */
+export interface UnsavedResource {
+  address: string;
+  resource: ResourceState | undefined;
+}
+
 export class StateStore {
   private current: StateFile;
   /** The write in flight, and whether changes arrived after it started. */
@@ -113,6 +130,11 @@ export class StateStore {
   private wholeTouched = false;
   /** The size of the last whole version written: the journal is folded once it has grown as large. */
   private foldedBytes = 0;
+  /** Changes that no write is due for yet: made `later`, or in a write that failed. */
+  private unstored = false;
+  /** Changes counted, and per address the count at its last change until a write stores it. */
+  private changes = 0;
+  private readonly unsavedAt = new Map<string, number>();
 
   private constructor(
     /** Where the state is kept, for messages. */
@@ -121,6 +143,8 @@ export class StateStore {
     state: StateFile,
     private existsOnDisk: boolean,
     private readonly journal?: OpenJournal,
+    /** Whether changes made `later` wait for the next write (StateBackend.keepsEveryWrite). */
+    private readonly defers = false,
   ) {
     this.current = state;
   }
@@ -145,7 +169,7 @@ export class StateStore {
       for (const record of records) applyRecord(state, record);
       journal = { journal: backend.journal, keys, records: records.length, bytes: 0, mustFold: text !== "" };
     }
-    const store = new StateStore(backend.location, (content, version, after) => backend.write(seal(content, version, keys), version, after), state, stored !== undefined, journal);
+    const store = new StateStore(backend.location, (content, version, after) => backend.write(seal(content, version, keys), version, after), state, stored !== undefined, journal, backend.keepsEveryWrite === true);
     store.foldedBytes = stored === undefined ? 0 : Buffer.byteLength(stored);
     return store;
   }
@@ -189,24 +213,43 @@ export class StateStore {
   }
 
   /**
-   * Applies `change` at once; resolves when a write that includes it is on disk. `addresses` are the
+   * Applies `change` at once; resolves when a write that includes it is stored (made `later` on a
+   * backend that keeps every write: at once, and it is stored with the next write). `addresses` are the
    * resources it sets or removes, and nothing else: then it can be journaled; without them the next
    * write is of the whole state.
    */
-  update(change: (state: StateFile) => void, addresses?: readonly string[]): Promise<void> {
+  update(change: (state: StateFile) => void, addresses?: readonly string[], durability: Durability = "now"): Promise<void> {
     change(this.current);
-    if (addresses) for (const address of addresses) this.touched.add(address);
-    else this.wholeTouched = true;
+    this.changes += 1;
+    if (addresses) {
+      for (const address of addresses) {
+        this.touched.add(address);
+        this.unsavedAt.set(address, this.changes);
+      }
+    } else this.wholeTouched = true;
+    return this.due(durability);
+  }
+
+  /** The lookups' values this run works from, replacing those recorded. */
+  setLookups(values: Readonly<Record<string, LookupState>>, durability: Durability = "now"): Promise<void> {
+    this.current.lookups = { ...values };
+    this.lookupsTouched = true;
+    return this.due(durability);
+  }
+
+  /** A change made: written now, or held for the next write. */
+  private due(durability: Durability): Promise<void> {
+    if (durability === "later" && this.defers) {
+      this.unstored = true;
+      return Promise.resolve();
+    }
     this.dirty = true;
     return this.flush();
   }
 
-  /** The lookups' values this run works from, replacing those recorded. */
-  setLookups(values: Readonly<Record<string, LookupState>>): Promise<void> {
-    this.current.lookups = { ...values };
-    this.lookupsTouched = true;
-    this.dirty = true;
-    return this.flush();
+  /** The resources changed since the last write that stored them: what a run that can no longer write leaves unrecorded. */
+  unsaved(): UnsavedResource[] {
+    return [...this.unsavedAt.keys()].map((address) => ({ address, resource: this.resource(address) }));
   }
 
   /**
@@ -217,17 +260,25 @@ export class StateStore {
     change(this.current);
   }
 
-  setResource(address: string, resource: ResourceState): Promise<void> {
+  setResource(address: string, resource: ResourceState, durability: Durability = "now"): Promise<void> {
     const copy = copyJson(resource);
-    return this.update((s) => {
-      s.resources[address] = copy;
-    }, [address]);
+    return this.update(
+      (s) => {
+        s.resources[address] = copy;
+      },
+      [address],
+      durability,
+    );
   }
 
-  removeResource(address: string): Promise<void> {
-    return this.update((s) => {
-      delete s.resources[address];
-    }, [address]);
+  removeResource(address: string, durability: Durability = "now"): Promise<void> {
+    return this.update(
+      (s) => {
+        delete s.resources[address];
+      },
+      [address],
+      durability,
+    );
   }
 
   /**
@@ -235,14 +286,23 @@ export class StateStore {
    * nothing journaled writes nothing. The end of a run, before its lock is released.
    */
   async fold(): Promise<void> {
-    await this.flush();
+    await this.flushAll();
     if (!this.journal || (this.journal.records === 0 && !this.journal.mustFold)) return;
     this.journal.mustFold = true;
     this.dirty = true;
     await this.flush();
   }
 
-  /** Resolves when everything changed so far is on disk. */
+  /** Resolves when everything changed so far is stored, the changes made `later` included. */
+  async flushAll(): Promise<void> {
+    if (this.unstored) {
+      this.unstored = false;
+      this.dirty = true;
+    }
+    await this.flush();
+  }
+
+  /** Resolves when everything changed so far (but what waits for a later write) is stored. */
   async flush(): Promise<void> {
     while (this.dirty || this.writing) {
       if (!this.writing) {
@@ -257,11 +317,24 @@ export class StateStore {
 
   private async write(): Promise<void> {
     const journal = this.journal;
+    // Every change made so far goes into this write: the record of what was touched, or the whole state.
+    const upTo = this.changes;
+    this.unstored = false;
     if (journal && this.existsOnDisk && !journal.mustFold && !this.wholeTouched && journal.bytes < Math.max(this.foldedBytes, MIN_FOLD_BYTES)) {
       const line = journalLine(this.takeRecord(), this.current, journal.records + 1, journal.keys);
+      const bytes = Buffer.byteLength(line);
       journal.records += 1;
-      journal.bytes += Buffer.byteLength(line);
-      await journal.journal.append(line);
+      journal.bytes += bytes;
+      try {
+        await journal.journal.append(line);
+      } catch (error) {
+        // The record is not known to be stored: the next write stores the whole state instead.
+        journal.records -= 1;
+        journal.bytes -= bytes;
+        journal.mustFold = true;
+        throw error;
+      }
+      this.stored(upTo);
       return;
     }
     this.touched.clear();
@@ -271,9 +344,19 @@ export class StateStore {
     const after = this.existsOnDisk ? { lineage, serial: this.current.serial } : undefined;
     this.current.serial += 1;
     const content = `${JSON.stringify(this.current, null, 2)}\n`;
+    try {
+      await this.save(content, { lineage, serial: this.current.serial }, after);
+    } catch (error) {
+      // Not stored: the next write follows the version stored before this one, as this one did, and
+      // carries its changes too; a backend's refusal of its own failed write would blame another writer.
+      this.current.serial -= 1;
+      this.wholeTouched = true;
+      this.unstored = true;
+      throw error;
+    }
     this.foldedBytes = Buffer.byteLength(content);
-    await this.save(content, { lineage, serial: this.current.serial }, after);
     this.existsOnDisk = true;
+    this.stored(upTo);
     if (journal && (journal.records > 0 || journal.mustFold)) {
       // The records just folded name the version before this one: should the clear not happen, they are passed over.
       await journal.journal.clear();
@@ -281,6 +364,11 @@ export class StateStore {
       journal.bytes = 0;
       journal.mustFold = false;
     }
+  }
+
+  /** The changes counted up to `upTo` are stored. */
+  private stored(upTo: number): void {
+    for (const [address, at] of this.unsavedAt) if (at <= upTo) this.unsavedAt.delete(address);
   }
 
   /** What changed since the last write, as a journal record, and forgotten as changed. */

@@ -1,17 +1,20 @@
 // The postgres backend against a real PostgreSQL server (test/support/postgres.ts), as runners on
 // different machines use it: two netform processes in separate working folders sharing one state. One
 // applies while the other is refused, naming it, then waits for it with --lock-timeout; a killed
-// holder's lock dies with its database session; racing writers lose nothing. Also each version kept
-// for history and pull --serial, encryption at rest, migration from the local file.
+// holder's lock dies with its database session; racing writers lose nothing; a holder paused while
+// another force-unlocks it writes no row once resumed, and stops. Also each version kept for history and
+// pull --serial, encryption at rest, migration from the local file.
 
 import { randomBytes } from "node:crypto";
 import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { PostgresBackend } from "../../src/backends/index.js";
+import { isHeld, type StateBackend } from "../../src/state/index.js";
 import { usePostgres } from "../support/postgres.js";
 import { useSimulator } from "../support/sim.js";
 import { netform, simEnv, start, workspace, type Workspace } from "./cli.js";
+import { chainOfFilters, expectStoppedForLostLock, FILTERS, filtersOnService, pauseHolderMidApply } from "./paused-holder.js";
 import { CONFIG_HEADER, out } from "./service.js";
 
 const t = useSimulator({ speed: 500 });
@@ -149,8 +152,45 @@ describe("postgres backend", () => {
     expect(unlocked.stdout).toContain(`Removed the lock ${row.id} held by ${row.who}`);
     t.sim.faults.configure({});
     // The holder's session is gone: it cannot write over whoever locks next.
-    expect((await holder.done).code).toBe(1);
+    const ended = await holder.done;
+    expect(ended.code).toBe(1);
+    expect(ended.stderr).toContain(`the state lock ${row.id} on "${name}" in postgres`);
     expect(await lockRow(name)).toBeUndefined();
+  });
+
+  it("fences a holder paused mid-apply: force-unlocked, it writes no row once resumed, changes nothing on the service, and says so", async () => {
+    const name = stateName();
+    const yaml = chainOfFilters(`backend:\n  postgres: { url: "\${env.NETFORM_PG_URL}", schema: netform, name: ${name} }\n`);
+    const env = simEnv(t.url, { NETFORM_PG_URL: db.url });
+    const [first, second] = [workspace(yaml), workspace(yaml)];
+    const run = (...args: string[]) => netform(args, { cwd: second.dir, env });
+    const paused = await pauseHolderMidApply(t, { cwd: first.dir, env }, async () => (await lockRow(name))?.id);
+    try {
+      expect((await run("plan")).stderr).toContain(`lock ID ${paused.lockId}`);
+      const unlocked = await run("force-unlock", paused.lockId);
+      expect(unlocked.code, out(unlocked)).toBe(0);
+      expect(unlocked.stdout).toContain("If that run is still going, it finds the lock gone at its next write to the state (refused) or before its next change to the service, and stops there");
+      const applied = await run("apply", "--auto-approve");
+      expect(applied.code, out(applied)).toBe(0);
+      const rows = async () => ({
+        state: await storedRow(name),
+        history: (await db.query("SELECT serial FROM netform.state_history WHERE name = $1", [name])).length,
+        journal: (await db.query("SELECT line FROM netform.state_journal WHERE name = $1", [name])).length,
+        locks: await db.query("SELECT id FROM netform.state_locks WHERE name = $1", [name]),
+      });
+      const before = await rows();
+
+      expectStoppedForLostLock(await paused.resume(), paused);
+      expect(await rows()).toEqual(before);
+      const recorded = JSON.parse((await run("state", "pull")).stdout) as { resources: Record<string, { id: string }> };
+      const ids = Object.values(recorded.resources).map((r) => r.id);
+      expect(ids).toHaveLength(FILTERS);
+      expect((await filtersOnService(t)).sort()).toEqual(ids.sort());
+      const plan = await run("plan", "--detailed-exitcode");
+      expect(plan.code, out(plan)).toBe(0);
+    } finally {
+      paused.kill();
+    }
   });
 
   it("loses no update when two runners race to write, and refuses a write that does not follow the stored version", async () => {
@@ -169,12 +209,22 @@ describe("postgres backend", () => {
 
     const a = new PostgresBackend({ url: db.url, schema: "netform", name });
     const b = new PostgresBackend({ url: db.url, schema: "netform", name });
+    const locked = async (backend: StateBackend) => {
+      const attempt = await backend.tryLock("test");
+      if (!isHeld(attempt)) throw attempt.refusal;
+      return attempt;
+    };
     try {
       const current = JSON.parse((await a.read())!) as { lineage: string; serial: number };
       const after = { lineage: current.lineage, serial: current.serial };
       const next = { lineage: current.lineage, serial: current.serial + 1 };
+      // Both started from the same version; the lock passes from one to the other between their writes.
+      const first = await locked(a);
       await a.write(JSON.stringify({ ...current, serial: next.serial }), next, after);
+      await first.release();
+      const second = await locked(b);
       await expect(b.write(JSON.stringify({ ...current, serial: next.serial }), next, after)).rejects.toThrow(/changed while this run held it: it started from serial \d+, and the backend now has serial \d+/);
+      await second.release();
     } finally {
       await a.close();
       await b.close();
