@@ -128,6 +128,8 @@ interface LockSession {
  */
 const PAUSED_WRITER_MS = 10_000;
 
+const ENDED = "the database session that held it ended (netform force-unlock ends it; so does a lost connection, or a restart of the database)";
+
 export class PostgresBackend implements StateBackend {
   readonly type = "postgres";
   readonly location: string;
@@ -336,7 +338,7 @@ export class PostgresBackend implements StateBackend {
         return {
           info,
           check: async () => {
-            this.failIfLockLost("go on");
+            await this.failIfLockLost("go on");
             // Asked on the lock's own session: once force-unlock has ended it, the question fails too.
             const alive = await session
               .query<{ held: boolean }>(`SELECT EXISTS (SELECT 1 FROM ${this.t.locks} WHERE name = $1 AND id = $2 AND session = pg_backend_pid()) AS held`, [this.settings.name, held.id])
@@ -454,7 +456,7 @@ export class PostgresBackend implements StateBackend {
    * broke is unknown (the next run reads what was stored). A database's refusal is told as what it is.
    */
   private async guard<T>(action: string, body: () => Promise<T>): Promise<T> {
-    this.failIfLockLost(action);
+    await this.failIfLockLost(action);
     try {
       return await body();
     } catch (error) {
@@ -470,7 +472,7 @@ export class PostgresBackend implements StateBackend {
   private async reading<T>(action: string, body: () => Promise<T>): Promise<T> {
     const giveUpAt = Date.now() + RECONNECT_WITHIN_MS;
     for (let attempt = 0; ; attempt++) {
-      this.failIfLockLost(action);
+      await this.failIfLockLost(action);
       try {
         return await body();
       } catch (error) {
@@ -483,10 +485,22 @@ export class PostgresBackend implements StateBackend {
     }
   }
 
-  /** A run whose lock session ended stops before it touches the state again: another run may hold the lock. */
-  private failIfLockLost(action: string): void {
-    if (this.held?.taken) throw this.held.taken;
-    if (this.held?.lost) throw this.lockLost(action, this.held.lost);
+  /**
+   * A run whose lock session ended stops before it touches the state again: another run may hold the lock.
+   * When the database still answers, what became of the lock (force-unlocked, taken over) says why.
+   */
+  private async failIfLockLost(action: string): Promise<void> {
+    const held = this.held;
+    if (held?.taken) throw held.taken;
+    if (!held?.lost) return;
+    let why: string;
+    try {
+      why = await this.whatBecameOf(held);
+    } catch {
+      throw this.lockLost(action, held.lost);
+    }
+    held.taken ??= lockLost(this.location, held.id, why);
+    throw held.taken;
   }
 
   /** The lock this process holds, which every write names. */
@@ -514,24 +528,21 @@ export class PostgresBackend implements StateBackend {
 
   /** The refusal of a lock found gone, saying what became of it; every later write is refused alike. */
   private async lockTaken(held: LockSession): Promise<NetformError> {
-    const ended = "the database session that held it ended (netform force-unlock ends it; so does a lost connection, or a restart of the database)";
-    let why: string;
-    try {
-      const { rows } = await (await this.db()).query<LockRow & { alive: boolean }>(
-        `SELECT l.id, l.operation, l.who, l.created, l.session, a.pid IS NOT NULL AS alive FROM ${this.t.locks} l LEFT JOIN pg_stat_activity a ON a.pid = l.session WHERE l.name = $1`,
-        [this.settings.name],
-      );
-      const row = rows[0];
-      why = !row
-        ? "it was removed (netform force-unlock removes it and ends the database session that held it)"
-        : row.id !== held.id
-          ? `another run took it over: ${row.who} for ${row.operation} since ${row.created.toISOString()} (lock ID ${row.id})${row.alive ? "" : ", since ended"}`
-          : ended;
-    } catch {
-      why = ended;
-    }
+    const why = await this.whatBecameOf(held).catch(() => ENDED);
     held.taken ??= lockLost(this.location, held.id, why);
     return held.taken;
+  }
+
+  /** What the lock row says became of this run's lock; throws when the database cannot be asked. */
+  private async whatBecameOf(held: LockSession): Promise<string> {
+    const { rows } = await (await this.db()).query<LockRow & { alive: boolean }>(
+      `SELECT l.id, l.operation, l.who, l.created, l.session, a.pid IS NOT NULL AS alive FROM ${this.t.locks} l LEFT JOIN pg_stat_activity a ON a.pid = l.session WHERE l.name = $1`,
+      [this.settings.name],
+    );
+    const row = rows[0];
+    if (!row) return "it was removed (netform force-unlock removes it and ends the database session that held it)";
+    if (row.id !== held.id) return `another run took it over: ${row.who} for ${row.operation} since ${row.created.toISOString()} (lock ID ${row.id})${row.alive ? "" : ", since ended"}`;
+    return ENDED;
   }
 
   private lockLost(action: string, cause: Error): NetformError {

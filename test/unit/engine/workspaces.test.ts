@@ -6,7 +6,7 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { otherWorkspaces, removeWorkspaceFolder, workspaceSettings } from "../../../src/backends/index.js";
+import { openBackend, otherWorkspaces, removeWorkspaceFolder, workspaceSettings } from "../../../src/backends/index.js";
 import { backendSettings } from "../../../src/engine/state-access.js";
 import { checkedWorkspaceName, rememberSelection, selectedWorkspace, selectionFile } from "../../../src/engine/workspaces.js";
 
@@ -76,17 +76,25 @@ describe("a workspace's state", () => {
     expect(workspaceSettings(pg, dev)).toEqual({ ...pg, name: "app/dev" });
   });
 
-  it("over HTTP: {workspace} in every address replaced, the default workspace's too", () => {
+  it("over HTTP: {workspace} in every address replaced, the default workspace's too, wherever the address comes from", async () => {
     const http = { type: "http" as const, address: "https://s.example/st/{workspace}", lockAddress: "https://s.example/st/{workspace}/lock", unlockAddress: "https://s.example/st/{workspace}/lock" };
-    expect(workspaceSettings(http, dev)).toEqual({ type: "http", address: "https://s.example/st/dev", lockAddress: "https://s.example/st/dev/lock", unlockAddress: "https://s.example/st/dev/lock" });
-    expect(workspaceSettings(http, byDefault)).toMatchObject({ address: "https://s.example/st/default" });
-    expect(workspaceSettings({ type: "http", address: "https://s.example/st/prod" }, byDefault)).toEqual({ type: "http", address: "https://s.example/st/prod" });
+    const location = async (settings: Parameters<typeof openBackend>[0], env: NodeJS.ProcessEnv = {}) => {
+      const backend = openBackend(settings, env);
+      await backend.close();
+      return backend.location;
+    };
+    expect(workspaceSettings(http, dev)).toEqual({ ...http, workspace: { name: "dev", isDefault: false } });
+    expect(await location(workspaceSettings(http, dev))).toBe("https://s.example/st/dev");
+    expect(await location(workspaceSettings(http, byDefault))).toBe("https://s.example/st/default");
+    expect(await location(workspaceSettings({ type: "http", address: "https://s.example/st/prod" }, byDefault))).toBe("https://s.example/st/prod");
+    expect(await location(workspaceSettings({ type: "http" }, dev), { NETFORM_HTTP_ADDRESS: "https://s.example/env/{workspace}" })).toBe("https://s.example/env/dev");
   });
 
   it("over HTTP without {workspace}: only the default workspace, and no lock address keyed apart from its state", () => {
-    expect(() => workspaceSettings({ type: "http", address: "https://s.example/st/prod" }, dev)).toThrow("has no {workspace}: it keeps one state, the default workspace's, and workspace dev is selected");
-    expect(() => workspaceSettings({ type: "http", address: "https://s.example/st/{workspace}", lockAddress: "https://s.example/lock" }, dev)).toThrow("lockAddress https://s.example/lock has no {workspace}");
-    expect(() => workspaceSettings({ type: "http", address: "https://s.example/st", unlockAddress: "https://s.example/{workspace}/lock" }, byDefault)).toThrow("unlockAddress has {workspace}, and address has not");
+    const open = (settings: Parameters<typeof openBackend>[0]) => () => openBackend(settings, {});
+    expect(open(workspaceSettings({ type: "http", address: "https://s.example/st/prod" }, dev))).toThrow("has no {workspace}: it keeps one state, the default workspace's, and workspace dev is selected");
+    expect(open(workspaceSettings({ type: "http", address: "https://s.example/st/{workspace}", lockAddress: "https://s.example/lock" }, dev))).toThrow("backend.http.lockAddress https://s.example/lock has no {workspace}");
+    expect(open(workspaceSettings({ type: "http", address: "https://s.example/st", unlockAddress: "https://s.example/{workspace}/lock" }, byDefault))).toThrow("backend.http.unlockAddress has {workspace}, and the address has not");
   });
 
   it("--state names the default workspace's file alone", () => {
