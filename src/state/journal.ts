@@ -62,15 +62,19 @@ export function applyRecord(state: StateFile, record: JournalRecord): void {
 }
 
 /**
- * The records of a journal that follow `base`, in order. Records of another version (already folded,
- * or of another lineage) are left out, and so is a last record cut short; a damaged record in the
- * middle is an error, since what came after it cannot be trusted to apply.
+ * The records of a journal that follow `base` (undefined: no state is stored), in order. Records already
+ * folded (of an earlier version of the same state) are left out, and so is a last record cut short; a
+ * damaged record in the middle is an error, since what came after it cannot be trusted to apply. So are
+ * records that follow a version the state does not hold (a later one, another state's): the state was
+ * restored or replaced under them, and replaying them there, or dropping them, would lose track of
+ * what their run made.
  */
-export function journalRecords(text: string, base: StateVersion, keys: StateKeys, what: string): JournalRecord[] {
+export function journalRecords(text: string, base: StateVersion | undefined, keys: StateKeys, what: string): JournalRecord[] {
   const lines = text.split("\n");
   // What follows the last newline was being written when the run stopped.
   lines.pop();
   const records: JournalRecord[] = [];
+  const strays = new Map<string, { lineage: string; after: number; count: number }>();
   lines.forEach((raw, index) => {
     const where = `${what}, record ${index + 1}`;
     let line: Line;
@@ -79,14 +83,36 @@ export function journalRecords(text: string, base: StateVersion, keys: StateKeys
     } catch {
       throw damaged(where, "it is not valid JSON");
     }
-    if (line.lineage !== base.lineage || line.after !== base.serial) return;
+    const folded = base !== undefined && line.lineage === base.lineage && line.after < base.serial;
+    if (folded) return;
+    if (base === undefined || line.lineage !== base.lineage || line.after !== base.serial) {
+      const key = `${line.lineage}@${line.after}`;
+      const stray = strays.get(key) ?? { lineage: String(line.lineage), after: Number(line.after), count: 0 };
+      stray.count += 1;
+      strays.set(key, stray);
+      return;
+    }
     if (line.seq !== records.length + 1) throw damaged(where, `it is record ${String(line.seq)} of the journal, where record ${records.length + 1} was expected`);
     const json = line.sealed !== undefined ? JSON.parse(opened(JSON.stringify(line.sealed), placeOf(base, line.seq), keys, where)) : line.record;
     const parsed = recordSchema.safeParse(json);
     if (!parsed.success) throw damaged(where, `${parsed.error.issues[0]!.path.join(".") || "(root)"}: ${parsed.error.issues[0]!.message}`);
     records.push(parsed.data as JournalRecord);
   });
+  if (strays.size > 0) throw strayRecords(what, base, [...strays.values()]);
   return records;
+}
+
+function strayRecords(what: string, base: StateVersion | undefined, strays: Array<{ lineage: string; after: number; count: number }>): NetformError {
+  const followed = strays.map((s) => `${s.count} record${s.count === 1 ? "" : "s"} after version ${s.after} of lineage ${s.lineage}`).join(", ");
+  const holds = base === undefined ? "no state is stored" : `the state holds version ${base.serial} of lineage ${base.lineage}`;
+  const restored = base !== undefined && strays.every((s) => s.lineage === base.lineage && s.after > base.serial);
+  return new NetformError({
+    code: "state.journal-stray",
+    message: `${what} holds the steps of a run that followed a version the state does not hold (${followed}), and ${holds}: ${restored ? "the state was restored to an earlier version since" : "the state was replaced or removed since"}; nothing was read or changed`,
+    hint: restored
+      ? "put back the version the journal follows (netform state pull --serial N lists it where the backend keeps history), then run again and the steps are folded; or, once every object the journal names is known (netform import brings one back), remove the journal"
+      : "put back the state the journal belongs to, then run again; or, once every object the journal names is known (netform import brings one back), remove the journal",
+  });
 }
 
 /** A sealed record's content, refused unless it was sealed for this place in the journal. */

@@ -109,6 +109,38 @@ describe("the state journal", () => {
     expect(Object.keys(store.state.resources)).toHaveLength(3);
   });
 
+  it("refuses records that follow a later version than the state holds (a state restored from .backup), and keeps the journal", async () => {
+    const path = statePath();
+    await (await open(path)).setResource("routeFilters.zero", filter("z0"));
+    // An earlier version, as a user keeps (or finds in .backup) and puts back.
+    const earlier = readFileSync(path, "utf8");
+    await stoppedRun(path, 2);
+    await (await open(path)).fold();
+    await stoppedRun(path, 2);
+    const journal = readFileSync(`${path}.journal`, "utf8");
+    writeFileSync(path, earlier);
+    await expect(open(path)).rejects.toMatchObject({
+      code: "state.journal-stray",
+      message: expect.stringMatching(/holds the steps of a run that followed a version the state does not hold \(\d+ records after version \d+ of lineage \S+\), and the state holds version 1 of lineage \S+: the state was restored to an earlier version since/),
+      hint: expect.stringContaining("put back the version the journal follows"),
+    });
+    expect(readFileSync(`${path}.journal`, "utf8")).toBe(journal);
+  });
+
+  it("refuses records of another state, and a journal beside no state at all", async () => {
+    const path = statePath();
+    await stoppedRun(path, 2);
+    const journal = readFileSync(`${path}.journal`, "utf8");
+    const other = statePath();
+    await (await open(other)).setResource("routeFilters.x", filter("ux"));
+    writeFileSync(`${other}.journal`, journal);
+    await expect(open(other)).rejects.toMatchObject({ code: "state.journal-stray", message: expect.stringContaining("the state was replaced or removed since") });
+    const none = statePath();
+    writeFileSync(`${none}.journal`, journal);
+    await expect(open(none)).rejects.toMatchObject({ code: "state.journal-stray", message: expect.stringContaining("and no state is stored") });
+    expect(readFileSync(`${none}.journal`, "utf8")).toBe(journal);
+  });
+
   it("refuses a damaged record in the middle, saying where it is and what to do", async () => {
     const path = statePath();
     await stoppedRun(path, 3);
