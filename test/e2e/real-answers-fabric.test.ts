@@ -163,7 +163,8 @@ interface Variant {
 /**
  * A configuration of what the service has, as a user adopting it writes it from the service's documentation:
  * the tag protocol as 0x8100, defaults left out, lists in another order than the answers give them, the
- * expiry without its trailing zero, a port and a profile found by lookups.
+ * expiry without its trailing zero, a profile found by a lookup (the adopted port by its address: lookups leave
+ * out what the configuration manages).
  */
 const configuration = (v: Variant = {}) => `netform: 1
 provider:
@@ -171,7 +172,6 @@ provider:
   projectId: ${PROJECT}
   accountNumber: "${ACCOUNT}"
 lookups:
-  dc-port: { kind: port, where: { name: 201246-DA1-CX-PRI-01 } }
   storage: { kind: serviceProfile, where: { name: Secure Storage, metroCode: DA } }
 routeFilters:
   cloud-in-v4: { type: BGP_IPv4_PREFIX_FILTER, description: ${v.filterDescription ?? "prefixes learnt from the cloud"} }
@@ -238,7 +238,7 @@ connections:
     type: EVPL_VC
     bandwidth: 100
     order: { purchaseOrderNumber: PO754587184643 }
-    aSide: { accessPoint: { type: COLO, port: { uuid: "\${lookups.dc-port.uuid}" }, linkProtocol: { type: DOT1Q, vlanTag: 1043 } } }
+    aSide: { accessPoint: { type: COLO, port: { uuid: "\${ports.dc-primary.uuid}" }, linkProtocol: { type: DOT1Q, vlanTag: 1043 } } }
     zSide: { accessPoint: { type: SP, profile: { type: L2_PROFILE, uuid: "\${lookups.storage.uuid}" }, location: { metroCode: DA } } }
     notifications: [{ type: ALL, emails: [noc@example.com] }]
   dc-to-lan:
