@@ -50,9 +50,14 @@ export async function resolveLookups(ctx: LookupContext, config: Configuration, 
       if (!kind) throw new Error(`no lookup kind ${kindName}`);
       const found = await kind.find(ctx, lookups.map((l) => l.where));
       lookups.forEach((lookup, i) => {
-        const all = found[i] ?? [];
-        const matches = all.filter((m) => !managed.has(kind.describe(m).uuid ?? ""));
-        const left = all.filter((m) => !matches.includes(m)).map((m) => managed.get(kind.describe(m).uuid ?? "")!);
+        const matches: Body[] = [];
+        // The addresses of the objects found that this configuration manages, left out.
+        const left: string[] = [];
+        for (const m of found[i] ?? []) {
+          const address = managed.get(kind.describe(m).uuid ?? "");
+          if (address === undefined) matches.push(m);
+          else left.push(address);
+        }
         const loc = { address: lookup.address, positions: lookup.positions };
         const searched = `(where ${whereText(lookup.where)})`;
         if (matches.length === 1) {
