@@ -110,7 +110,15 @@ function changedFields(run: Run, address: string, recorded: ResourceState, body:
   }
   for (const [path, hash] of Object.entries(recorded.sensitiveHashes)) {
     if (silenced(path) || hash === NEVER_APPLIED) continue;
-    const returned = kind.returnedSecrets?.covers(path) ? { value: readPath(body, path) } : readPath(before, path) !== undefined ? { value: readPath(after, path) } : undefined;
+    // A returned secret that an answer leaves out is not read as removed: the answer says nothing of it.
+    const answered = readPath(body, path);
+    const returned = kind.returnedSecrets?.covers(path)
+      ? answered === undefined || answered === null
+        ? undefined
+        : { value: answered }
+      : readPath(before, path) !== undefined
+        ? { value: readPath(after, path) }
+        : undefined;
     if (returned && !run.hash.matches(hash, returned.value)) fields.push({ path, before: SENSITIVE_TEXT, after: returned.value === undefined || returned.value === null ? undefined : SENSITIVE_TEXT, sensitive: true });
   }
   return fields.sort((a, b) => a.path.localeCompare(b.path));

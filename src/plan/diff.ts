@@ -110,8 +110,9 @@ function serviceSecret(kind: KindHandler, body: Body | undefined, observed: Body
   if (!body) return undefined;
   if (kind.returnedSecrets?.covers(path)) {
     const have = readPath(body, path);
-    // What the state holds in place of a secret is no value of the service.
-    return have === SENSITIVE_TEXT ? undefined : { have, want: declared };
+    // An answer without it says nothing of it, like any field real answers leave out: compared with what
+    // netform last sent instead. What the state holds in place of a secret is no value of the service either.
+    return have === undefined || have === null || have === SENSITIVE_TEXT ? undefined : { have, want: declared };
   }
   const want = readPath(desired, path);
   if (want === undefined) return undefined;

@@ -215,6 +215,24 @@ describe("network-edge objects as the real service answers them", () => {
     expect(plan.stdout + plan.stderr).not.toContain("peering-key-1");
   });
 
+  it("a BGP peering answered without its key is sent the key once, then plans clean: an answer that leaves it out says nothing of it", { timeout: 60_000 }, async () => {
+    const ws = await adopted();
+    replay.answer([...realAnswers({ bgp: { authenticationKey: undefined } }), { method: "PUT", path: `/ne/v1/bgp/${IDS.bgp}`, status: 202, body: { uuid: IDS.bgp } }]);
+    // Adopted, the key was never sent by netform and the answer does not show it: sent once, in place.
+    const first = await run(ws, "plan", "--format", "json", "--no-cost");
+    const doc = JSON.parse(first.stdout) as { resourceChanges: Array<{ address: string; actions: string[]; changes: Array<{ path: string; forcesReplacement?: boolean }> }> };
+    expect(doc.resourceChanges.find((c) => c.address === "bgpPeerings.edge-peer")).toMatchObject({ actions: ["update"], changes: [{ path: "authenticationKey" }] });
+    const applied = await run(ws, "apply", "--auto-approve", "--no-cost");
+    expect(applied.code, out(applied)).toBe(0);
+    const again = await run(ws, "plan", "--detailed-exitcode", "--no-cost");
+    expect(again.code, out(again)).toBe(0);
+    // Drift finds nothing of the peering (it reports the device's list-answer ACL, which it reads apart).
+    const drift = await run(ws, "drift");
+    expect(drift.stdout, out(drift)).toContain("Drift: 1 changed");
+    expect(drift.stdout).not.toContain("bgpPeerings");
+    replay.answer(realAnswers());
+  });
+
   it("an SSH user's devices read under either spelling: a device dropped on the service is found and added back in place", { timeout: 60_000 }, async () => {
     const ws = await adopted();
     replay.answer(realAnswers({ user: { deviceUuids: undefined, deviceUUIDs: [IDS.device] } }));
