@@ -93,6 +93,7 @@ const handler: KindHandler = {
 
   // The service lists no uploads: an upload whose outcome is unknown is made again.
   lookup: () => Promise.resolve(undefined),
+  madeAgainIfAnswerLost: "the service cannot list uploads: if this run stops before the service's answer arrives, the next run uploads the file again and the first copy stays unused",
 
   eventSubject: (ref) => `${BASE}/${ref.id}`,
 };

@@ -117,6 +117,12 @@ export interface KindHandler {
    */
   keptByService?: string;
   /**
+   * The service offers no way to find an object again (no list nor search): when a create's answer is lost
+   * (a dropped connection, a kill at that moment) the next run makes it again. What the plan says of each
+   * create, in words, so that a reviewer knows before approving.
+   */
+  madeAgainIfAnswerLost?: string;
+  /**
    * The service deletes this object with its parent (a route filter's rules go with the filter). When
    * both are deleted in one run, the engine deletes the parent, then waits for this object to be gone
    * without a request of its own.

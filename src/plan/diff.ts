@@ -293,6 +293,8 @@ export function makePlan(given: PlanInput): PlanResult {
     const kept = input.kinds.get(change.kind)?.keptByService;
     const forgets = (change.action === "delete" && change.reasonCode !== "gone-from-service") || change.action === "replace";
     if (kept && forgets) change.reason = change.reason ? `${change.reason}; ${kept}` : kept;
+    const again = input.kinds.get(change.kind)?.madeAgainIfAnswerLost;
+    if (again && (change.action === "create" || change.action === "replace")) change.reason = change.reason ? `${change.reason}; ${again}` : again;
   }
 
   for (const change of planned.values()) {

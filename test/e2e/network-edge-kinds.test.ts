@@ -80,6 +80,10 @@ describe("a cloud-init file", () => {
       }
       return result;
     };
+    // The service lists no uploads, so one whose answer a stopped run lost is made again: the plan says so.
+    const first = await run("plan");
+    expect(first.code, out(first)).toBe(0);
+    expect(first.stdout).toMatch(/files\.init will be created[\s\S]*if this run stops before the service's answer arrives, the next run uploads the file again/);
     const created = await run("apply", "--auto-approve");
     expect(created.code, out(created)).toBe(0);
     const [file, device] = [idOf(ws, "files.init"), idOf(ws, "devices.edge-1")];
@@ -91,6 +95,7 @@ describe("a cloud-init file", () => {
     expect(plan.code, out(plan)).toBe(2);
     expect(plan.stdout).toContain("# files.init must be replaced");
     expect(plan.stdout).toContain("content cannot change in place");
+    expect(plan.stdout).toContain("the next run uploads the file again");
     expect(plan.stdout).toContain("# devices.edge-1 must be replaced");
     expect(plan.stdout).toContain("0 to add, 0 to change, 2 to replace, 0 to destroy");
     const applied = await run("apply", "--auto-approve");
