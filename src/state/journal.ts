@@ -15,6 +15,8 @@ import { z } from "zod";
 
 /** Where a backend keeps the journal: beside the state, with the same lock covering both. */
 export interface StateJournal {
+  /** Where the journal is, for messages that tell the user what to put back or remove (a file's path). */
+  readonly path?: string;
   /** Everything appended since the last clear, as stored; "" when there is none. */
   read(): Promise<string>;
   /** Appends one line (ending in a newline); resolves once it is durable. */

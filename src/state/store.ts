@@ -165,7 +165,7 @@ export class StateStore {
     if (backend.journal) {
       const text = await backend.journal.read();
       // A run that stopped between two versions left its steps here: they are part of the state.
-      const records = journalRecords(text, stored === undefined ? undefined : state, keys, `the journal of the state ${backend.location}`);
+      const records = journalRecords(text, stored === undefined ? undefined : state, keys, backend.journal.path ? `the journal ${backend.journal.path}` : `the journal of the state ${backend.location}`);
       for (const record of records) applyRecord(state, record);
       journal = { journal: backend.journal, keys, records: records.length, bytes: 0, mustFold: text !== "" };
     }

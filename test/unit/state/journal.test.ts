@@ -148,7 +148,7 @@ describe("the state journal", () => {
     writeFileSync(`${path}.journal`, `${one}\n{not json\n${three}\n`);
     await expect(open(path)).rejects.toMatchObject({
       code: "state.journal",
-      message: expect.stringContaining(`the journal of the state ${path}, record 2 is damaged: it is not valid JSON`),
+      message: expect.stringContaining(`the journal ${path}.journal, record 2 is damaged: it is not valid JSON`),
       hint: expect.stringContaining("netform import"),
     });
   });
