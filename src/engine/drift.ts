@@ -7,7 +7,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { expandBlockAddresses, readPath, resourceAt, secretsAt, SENSITIVE_TEXT } from "../config/index.js";
-import { compareFields } from "../plan/diff.js";
+import { compareFields, withOmissionsFilled } from "../plan/diff.js";
 import type { DriftEntry, DriftReport, DriftedField } from "../plan/drift.js";
 import { lookupFrom, resolveSpec } from "../plan/resolve.js";
 import { UNKNOWN_TEXT } from "../plan/types.js";
@@ -98,7 +98,9 @@ function changedFields(run: Run, address: string, recorded: ResourceState, body:
   const ignoredByLifecycle = resource?.lifecycle.ignoreChanges ?? [];
   const silenced = (path: string) => ignoredByLifecycle.some((i) => path === i || path.startsWith(`${i}.`)) || ignore.ignoresField(address, path);
   const before = kind.observed(recorded.attributes);
-  const after = kind.observed(body);
+  // A field real answers may leave out (a device's ACL template in the list's answer) is no change when
+  // an answer leaves it out: that answer says nothing of it.
+  const after = withOmissionsFilled(kind.mayOmit ?? [], before, kind.observed(body)).filled;
   const paths = new Set([...leaves(before).keys(), ...leaves(after).keys()]);
   const fields: DriftedField[] = [];
   for (const path of [...paths].sort()) {

@@ -72,9 +72,9 @@ interface Comparison {
 /**
  * The answer's comparable form with the fields the kind knows real answers may leave out (KindHandler.mayOmit)
  * taken from the desired form where the answer has none, and the patterns that needed it. "[]" walks the
- * items of a list pairwise, when both forms have as many.
+ * items of a list pairwise, when both forms have as many. Drift fills them from the recorded form alike.
  */
-function withOmissionsFilled(patterns: readonly string[], desired: Body, observed: Body): { filled: Body; omitted: string[] } {
+export function withOmissionsFilled(patterns: readonly string[], desired: Body, observed: Body): { filled: Body; omitted: string[] } {
   if (patterns.length === 0) return { filled: observed, omitted: [] };
   const filled = JSON.parse(JSON.stringify(observed)) as Body;
   const omitted = new Set<string>();
