@@ -5,7 +5,7 @@
 
 import { execFileSync, spawn, spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, symlinkSync } from "node:fs";
 import { isBuiltin } from "node:module";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
@@ -175,31 +175,46 @@ describe("installed with the README's command into an empty prefix", () => {
     expect(destroy.stdout).toContain("Destroy complete! Resources: 5 destroyed.");
   });
 
-  describe("without pdfkit, the simulator's order summary", () => {
-    let sim: ReturnType<typeof spawn> | undefined;
+  describe("the simulator's order summary, a PDF", () => {
+    const sims: ReturnType<typeof spawn>[] = [];
     afterAll(() => {
-      sim?.kill();
+      for (const sim of sims) sim.kill();
     });
 
-    it("answers 503 saying that pdfkit is needed and how to install it", { timeout: 60_000 }, async () => {
-      sim = spawn(bin(), ["sim", "--port", "0"], { cwd: elsewhere(), env, stdio: ["ignore", "pipe", "pipe"] });
+    /** Starts the installed `netform sim` on a free port and asks it for an order summary. */
+    async function orderSummary(): Promise<Response> {
+      const sim = spawn(bin(), ["sim", "--port", "0"], { cwd: elsewhere(), env, stdio: ["ignore", "pipe", "pipe"] });
+      sims.push(sim);
       const url = await new Promise<string>((resolveUrl, reject) => {
         let out = "";
-        sim!.stdout!.on("data", (chunk: Buffer) => {
+        sim.stdout!.on("data", (chunk: Buffer) => {
           out += chunk.toString();
           const found = /listening on (http:\/\/\S+)/.exec(out);
           if (found) resolveUrl(found[1]!);
         });
-        sim!.on("exit", (code) => reject(new Error(`netform sim exited ${code}: ${out}`)));
+        sim.on("exit", (code) => reject(new Error(`netform sim exited ${code}: ${out}`)));
       });
       const token = await fetch(`${url}/oauth2/v1/token`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ grant_type: "client_credentials", client_id: "demo-client", client_secret: "demo-secret" }) });
       expect(token.status).toBe(200);
       const { access_token } = (await token.json()) as { access_token: string };
-      const summary = await fetch(`${url}/ne/v1/orderSummaries?accountNumber=${ACCOUNTS.main.accountNumber}&metro=SV&vendorPackage=C8000V&softwarePackage=network-essentials`, { headers: { authorization: `Bearer ${access_token}` } });
+      return fetch(`${url}/ne/v1/orderSummaries?accountNumber=${ACCOUNTS.main.accountNumber}&metro=SV&vendorPackage=C8000V&softwarePackage=network-essentials`, { headers: { authorization: `Bearer ${access_token}` } });
+    }
+
+    it("without pdfkit, answers 503 saying that pdfkit is needed and how to install it", { timeout: 60_000 }, async () => {
+      const summary = await orderSummary();
       const body = (await summary.json()) as { errorCode: string; errorMessage: string; status: string };
       expect(summary.status).toBe(503);
       expect(body.errorMessage).toContain("the PDF library pdfkit is not installed beside netform");
       expect(body.errorMessage).toContain("npm install -g pdfkit");
+    });
+
+    it("with pdfkit where `npm install -g pdfkit` puts it, beside netform, answers the PDF", { timeout: 60_000 }, async () => {
+      // The checkout's pdfkit (a development dependency), linked where a global install of it would be.
+      symlinkSync(join(root, "node_modules/pdfkit"), join(prefix, "lib/node_modules/pdfkit"));
+      const summary = await orderSummary();
+      expect(summary.status).toBe(200);
+      expect(summary.headers.get("content-type")).toBe("application/pdf;charset=UTF-8");
+      expect(Buffer.from(await summary.arrayBuffer()).toString("latin1").startsWith("%PDF-")).toBe(true);
     });
   });
 });
