@@ -5,12 +5,15 @@
 //   command's modules are still initialised only when it runs. One file, because Node 20 spends most of a
 //   short command's start-up resolving, reading and linking modules one at a time; CommonJS, because only a
 //   script (not an ES module) can be compiled from V8's code cache on Node 20 (src/cli/code-cache.ts).
-// - simulator.cjs and http.cjs, which netform.cjs loads when a run first needs them.
+// - simulator.cjs, http.cjs and pg.cjs (the PostgreSQL driver), which netform.cjs loads when a run first
+//   needs them.
 // - program.cjs, the program without the commands, for a run that names none (`netform --help`).
 // - main.js, the entry point (src/cli/main.ts), which runs one of them through that cache.
 // - package.json, which tells Node that the .js files here are CommonJS (the package's own are modules).
 //
-// The rest of dist/ stays as tsc wrote it, for the benchmarks and tests that import a layer.
+// These files are the whole program as it is packed and installed (package.json `files`): it needs no package
+// of its own at run time, so an install from the release tarball fetches nothing. The rest of dist/ stays as
+// tsc wrote it, for the benchmarks and tests that import a layer, and is not packed.
 //
 //   node scripts/bundle.mjs      (run by `npm run build`)
 
@@ -22,10 +25,12 @@ import { build } from "esbuild";
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const out = join(root, "dist/cli");
 
-// Loaded on first use, from node_modules as installed: a Postgres backend and a PDF order summary are each
-// needed by few runs, and pdfkit reads its font files beside its own module. undici has a bundle of its own
-// (SEPARATE below): loaded from node_modules, its modules took a fifth of an embedded plan's start-up.
-const EXTERNAL = ["pg", "pdfkit"];
+// Loaded from node_modules when used, never bundled: pdfkit reads its font files beside its own module, and is
+// an optional peer dependency (a PDF order summary of the simulator is its one use, and it and its fonts are
+// most of what an install would otherwise weigh); pg-native is the PostgreSQL driver's optional native
+// binding, which it requires only when asked to. The driver itself and undici have bundles of their own
+// (SEPARATE below): loaded from node_modules, undici's modules took a fifth of an embedded plan's start-up.
+const EXTERNAL = ["pdfkit", "pg-native"];
 
 /**
  * zod's namespace re-exports every translation of its messages (z.locales), a third of its code; netform
@@ -58,14 +63,16 @@ const commanderSpawnsOnDemand = {
 };
 
 /**
- * The simulator (embedded runs only) and undici (runs that call the service) are bundles of their own,
- * which netform.cjs requires beside it when a run first needs them; a run that needs neither (validate,
- * fmt, graph) neither reads nor compiles them. Each is self-contained: the simulator imports nothing of the
- * program's, and the client imports undici only through src/api/http-modules.ts.
+ * The simulator (embedded runs only), undici (runs that call the service) and the PostgreSQL driver (the
+ * postgres backend) are bundles of their own, which netform.cjs requires beside it when a run first needs
+ * them; a run that needs none (validate, fmt, graph) neither reads nor compiles them. Each is
+ * self-contained: the simulator imports nothing of the program's, the client imports undici only through
+ * src/api/http-modules.ts, and the backend imports the driver only through `import("pg")`.
  */
 const SEPARATE = [
   { importer: "src/cli/", path: "../simulator/index.js", entry: "src/simulator/index.ts", bundle: "simulator.cjs" },
   { importer: "src/api/", path: "./http-modules.js", entry: "src/api/http-modules.ts", bundle: "http.cjs" },
+  { importer: "src/backends/", path: "pg", stdin: 'module.exports = require("pg");', bundle: "pg.cjs" },
 ];
 const separateBundles = {
   name: "separate-bundles",
@@ -116,6 +123,9 @@ const common = {
 rmSync(out, { recursive: true, force: true });
 await build({ ...common, entryPoints: ["src/cli/netform.ts"], outfile: join(out, "netform.cjs"), plugins: [...common.plugins, separateBundles] });
 await build({ ...common, entryPoints: ["src/cli/netform.ts"], outfile: join(out, "program.cjs"), plugins: [...common.plugins, withoutCommands] });
-for (const separate of SEPARATE) await build({ ...common, entryPoints: [separate.entry], outfile: join(out, separate.bundle) });
+for (const separate of SEPARATE) {
+  const input = separate.stdin === undefined ? { entryPoints: [separate.entry] } : { stdin: { contents: separate.stdin, resolveDir: root, sourcefile: separate.bundle } };
+  await build({ ...common, ...input, outfile: join(out, separate.bundle) });
+}
 await build({ ...common, entryPoints: ["src/cli/main.ts"], outfile: join(out, "main.js") });
 writeFileSync(join(out, "package.json"), `${JSON.stringify({ type: "commonjs" }, null, 2)}\n`);

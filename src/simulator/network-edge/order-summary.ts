@@ -6,7 +6,7 @@
 
 import type { Context } from "hono";
 import { ACCOUNTS } from "../core/auth.js";
-import { fail } from "../core/errors.js";
+import { fail, SimError } from "../core/errors.js";
 import type { Area, Principal, SimApp, SimEnv } from "../core/context.js";
 import { rejectUnknownQuery } from "../core/http.js";
 import { METRO_BY_CODE } from "../core/metros-data.js";
@@ -149,10 +149,30 @@ function writeCharges(doc: PDFKit.PDFDocument, heading: string, account: number,
   doc.text(`Total monthly recurring charges: ${money(Math.round(total * 100) / 100)}`);
 }
 
+/** What the order summary answers when the PDF library cannot be loaded: what is missing, and how to add it. */
+export const PDFKIT_MISSING =
+  "The order summary is a PDF, and the PDF library pdfkit is not installed beside netform (an optional dependency, left out of a default install). " +
+  "Install it where netform is installed: `npm install -g pdfkit` for a global install, `npm install pdfkit` in a project that depends on netform.";
+
+/**
+ * The PDF library, loaded on the first quote: it and its fonts are most of the simulator's start-up
+ * otherwise, which every command against the embedded simulator pays. It is an optional peer dependency of
+ * the package (a default install leaves it out): when it is not there, the quote is refused with a message
+ * that says how to add it, and the rest of the simulator works as it does with it.
+ */
+async function loadPdfkit(): Promise<typeof import("pdfkit")> {
+  try {
+    return (await import("pdfkit")).default;
+  } catch (err) {
+    const { code, message } = err as { code?: unknown; message?: unknown };
+    const missing = (code === "MODULE_NOT_FOUND" || code === "ERR_MODULE_NOT_FOUND") && typeof message === "string" && /['"]pdfkit['"]/.test(message);
+    if (missing) throw new SimError("serviceUnavailable", [], {}, PDFKIT_MISSING);
+    throw err;
+  }
+}
+
 async function renderPdf(q: Quote, priced: DeviceQuote, quotedAt: Date): Promise<Buffer> {
-  // Loaded on the first quote: the PDF library and its fonts are most of the simulator's start-up otherwise,
-  // which every command against the embedded simulator pays.
-  const { default: PDFDocument } = await import("pdfkit");
+  const PDFDocument = await loadPdfkit();
   // Uncompressed, so that the quoted figures can be read from the bytes (and tested).
   const doc = new PDFDocument({ compress: false, info: { Title: "Network Edge order summary", Author: "Network Edge", CreationDate: quotedAt } });
   const chunks: Buffer[] = [];
