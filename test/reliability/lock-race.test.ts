@@ -1,5 +1,5 @@
-import { spawn } from "node:child_process";
-import { mkdtempSync } from "node:fs";
+import { spawn, spawnSync } from "node:child_process";
+import { existsSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -36,4 +36,13 @@ it(`gives the state lock to one of ${RACERS} racing processes at a time, over ${
   // The race really happened: the lock was both contended and taken over from stale holders.
   expect(total.refused).toBeGreaterThan(0);
   expect(total.abandoned).toBeGreaterThan(0);
+});
+
+it("gives the lock back when its process exits without releasing it (as a second Ctrl-C makes it)", () => {
+  const path = join(mkdtempSync(join(tmpdir(), "netform-lock-exit-")), "s.json");
+  // The built module, in a process of its own that exits at once.
+  const script = `import { StateLock } from ${JSON.stringify(built("lock.js"))}; StateLock.acquire(${JSON.stringify(path)}, "apply"); process.exit(130);`;
+  const child = spawnSync(process.execPath, ["--input-type=module", "-e", script], { encoding: "utf8" });
+  expect(child.status, child.stderr).toBe(130);
+  expect(existsSync(`${path}.lock`)).toBe(false);
 });

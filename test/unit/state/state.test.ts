@@ -1,8 +1,6 @@
-import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { hostname, tmpdir } from "node:os";
-import { join, resolve } from "node:path";
-import { pathToFileURL } from "node:url";
+import { join } from "node:path";
 import { describe, expect, it, vi } from "vitest";
 import { LOCK_TTL_MS, StateLock, StateStore, forceUnlock, lockPathFor, writeFileAtomic, writeFileAtomicAsync } from "../../../src/state/index.js";
 
@@ -133,16 +131,6 @@ describe("a lock left by a process that died", () => {
 });
 
 describe("leaving nothing behind", () => {
-  it("gives the lock back when its process exits without releasing it (as a second Ctrl-C makes it)", () => {
-    const path = join(dir(), "s.json");
-    // The built module (the tests' global setup builds it), in a process of its own that exits at once.
-    const lock = pathToFileURL(resolve(import.meta.dirname, "../../../dist/state/lock.js")).href;
-    const script = `import { StateLock } from ${JSON.stringify(lock)}; StateLock.acquire(${JSON.stringify(path)}, "apply"); process.exit(130);`;
-    const child = spawnSync(process.execPath, ["--input-type=module", "-e", script], { encoding: "utf8" });
-    expect(child.status, child.stderr).toBe(130);
-    expect(existsSync(lockPathFor(path))).toBe(false);
-  });
-
   it("removes the temporary file of a write that failed", async () => {
     const d = dir();
     mkdirSync(join(d, "in-the-way"));
