@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { useSimulator } from "../support/sim.js";
 import { CONFIG_HEADER, dcConnectionYaml, out, runner } from "./service.js";
-import { netform, simEnv, workspace } from "./cli.js";
+import { netform, netformMerged, simEnv, workspace } from "./cli.js";
 
 const t = useSimulator({ speed: 500 });
 
@@ -93,9 +93,14 @@ routeFilters:
     description: \${secret.NOTE}
 `;
     const ws = workspace(config);
-    const unkeyed = await runner(t, ws, { NOTE: "secret words", NETFORM_STATE_KEY: "" })("apply", "--auto-approve");
+    const unkeyed = await netformMerged(["apply", "--auto-approve"], { cwd: ws.dir, env: simEnv(t.url, { NOTE: "secret words", NETFORM_STATE_KEY: "" }) });
     expect(unkeyed.code, out(unkeyed)).toBe(0);
-    expect(unkeyed.stderr).toContain("warning: NETFORM_STATE_KEY is not set: netform generated a random key");
+    expect(unkeyed.stdout).toContain("warning: NETFORM_STATE_KEY is not set: netform generated a random key");
+    // Before the plan and its progress (stdout and stderr as a pipeline's log shows them), not between the
+    // progress lines of the object that holds the secret.
+    const log = unkeyed.stdout;
+    expect(log.indexOf("NETFORM_STATE_KEY is not set")).toBeLessThan(log.indexOf("Refreshing state"));
+    expect(log.indexOf("Refreshing state")).toBeLessThan(log.indexOf("routeFilters.edge: Creating"));
     const again = await runner(t, ws, { NOTE: "secret words", NETFORM_STATE_KEY: "" })("plan");
     expect(again.stderr).not.toContain("NETFORM_STATE_KEY");
     const keyed = await runner(t, workspace(config), { NOTE: "secret words", NETFORM_STATE_KEY: "k-7d1f" })("apply", "--auto-approve");
