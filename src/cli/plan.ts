@@ -18,7 +18,8 @@ export function registerPlan(program: Command): void {
       run(async (ctx, flags: RunFlags) => {
         const format = parseFormat(flags.format, ["text", "markdown", "json"] as const);
         // With a document on standard output, progress would corrupt it: only diagnostics, on stderr.
-        const reporter = format === "text" ? textReporter(ctx.output) : quietReporter(ctx.output);
+        const compact = { compactWarnings: Boolean(flags.compactWarnings) };
+        const reporter = format === "text" ? textReporter(ctx.output, compact) : quietReporter(ctx.output, compact);
         const request = runRequest(flags);
         return withRun(ctx, request, "plan", reporter, async (r) => {
           const { plan, diagnostics } = await planRequested(ctx, r, request, reporter);

@@ -7,13 +7,14 @@ import type { Colors, Output } from "./output.js";
 const location = (d: Diagnostic): string => [d.file, d.line, d.column].filter((x) => x !== undefined && x !== "").join(":");
 
 /** One diagnostic as text lines, without colour when `c` is omitted. */
-export function formatDiagnostic(d: Diagnostic, c?: Colors): string[] {
+/** `compact` (-compact-warnings): a warning on one line, without its hint; an error is always shown in full. */
+export function formatDiagnostic(d: Diagnostic, c?: Colors, compact = false): string[] {
   const paint = (f: keyof Colors, s: string) => (c ? (c[f] as (s: string) => string)(s) : s);
   const where = location(d);
   const subject = diagnosticSubject(d);
   const message = d.severity === "warning" ? `${paint("yellow", "warning:")} ${d.message}` : d.message;
   const head = [where ? paint("bold", where) : "", subject ? paint(d.severity === "error" ? "red" : "yellow", subject) : "", message].filter((s) => s !== "").join("  ");
-  return d.hint ? [head, `    ${paint("dim", `hint: ${d.hint}`)}`] : [head];
+  return d.hint && !(compact && d.severity === "warning") ? [head, `    ${paint("dim", `hint: ${d.hint}`)}`] : [head];
 }
 
 export function formatDiagnosticsText(diagnostics: readonly Diagnostic[], c?: Colors): string[] {
