@@ -10,6 +10,7 @@ type Register = (program: Command) => void;
 
 /** Every command, in the order of the help: its usage, its one-line summary in the list, and how to load it. */
 const COMMANDS: ReadonlyArray<{ usage: string; summary: string; load(): Promise<Register> }> = [
+  { usage: "init", summary: "check what every run needs: the configuration, the backend (making its folder or tables), the service and the credentials, the lookups", load: async () => (await import("./init.js")).registerInit },
   { usage: "validate", summary: "check the configuration against the service's rules, without calling the API", load: async () => (await import("./validate.js")).registerValidate },
   { usage: "fmt [files...]", summary: "rewrite configuration files in the canonical form: keys in schema order, two-space indent, comments kept", load: async () => (await import("./fmt.js")).registerFmt },
   { usage: "plan", summary: "show what apply would change, without changing anything", load: async () => (await import("./plan.js")).registerPlan },
