@@ -85,3 +85,56 @@ export function renderDiagnosticsJson(output: Output, diagnostics: readonly Diag
 export function renderSchema(output: Output, text: string): void {
   output.stdout.write(text);
 }
+
+/** A position in Terraform's diagnostics: 1-based line and column, 0-based byte offset in the file. */
+interface TerraformPos {
+  line: number;
+  column: number;
+  byte: number;
+}
+
+/** The byte offset of a 1-based line and column in a text (UTF-8), or undefined outside it. */
+export function byteOffset(text: string, line: number, column: number): number | undefined {
+  const lines = text.split("\n");
+  if (line < 1 || line > lines.length) return undefined;
+  const before = lines.slice(0, line - 1).reduce((n, l) => n + Buffer.byteLength(l, "utf8") + 1, 0);
+  return before + Buffer.byteLength((lines[line - 1] ?? "").slice(0, Math.max(0, column - 1)), "utf8");
+}
+
+/**
+ * Terraform's diagnostics document (`terraform validate -json`, format_version 1.0): for review tools
+ * and reviewdog's terraform formats. The summary is netform's message, the detail its hint, and the
+ * range the place in the file (a point: start and end alike). `sourceOf` gives a file's text, for the
+ * byte offsets; a diagnostic that names no file has no range.
+ */
+export function terraformDiagnosticsDocument(diagnostics: readonly Diagnostic[], sourceOf: (file: string) => string | undefined): Record<string, unknown> {
+  const { errors, warnings } = countDiagnostics(diagnostics);
+  return {
+    format_version: "1.0",
+    valid: errors === 0,
+    error_count: errors,
+    warning_count: warnings,
+    diagnostics: diagnostics.map((d) => {
+      let range: { filename: string; start: TerraformPos; end: TerraformPos } | undefined;
+      if (d.file !== undefined) {
+        const line = d.line ?? 1;
+        const column = d.column ?? 1;
+        const source = sourceOf(d.file);
+        const byte = (source !== undefined ? byteOffset(source, line, column) : undefined) ?? 0;
+        range = { filename: d.file, start: { line, column, byte }, end: { line, column, byte } };
+      }
+      const where = [d.address, d.path].filter((x) => x !== undefined).join(": ");
+      return {
+        severity: d.severity,
+        summary: d.message,
+        detail: [where, d.hint].filter((x) => x !== undefined && x !== "").join("\n"),
+        ...(d.address !== undefined ? { address: d.address } : {}),
+        ...(range ? { range } : {}),
+      };
+    }),
+  };
+}
+
+export function renderDiagnosticsTerraformJson(output: Output, diagnostics: readonly Diagnostic[], sourceOf: (file: string) => string | undefined): void {
+  output.out(JSON.stringify(terraformDiagnosticsDocument(diagnostics, sourceOf), null, 2));
+}
