@@ -110,9 +110,35 @@ type TerraformChange = {
   };
 };
 
+/**
+ * One side of an object that exists before and after (an update, a no-op) when the plan carries only its
+ * field changes: the fields that change, as Terraform needs an object there, never null.
+ */
+function fromChanges(doc: ResourceChangeDocument, side: "before" | "after"): JsonObject {
+  const object: JsonObject = {};
+  for (const c of doc.changes) {
+    if (side === "after" && c.unknown) continue;
+    const segs = segments(c.path);
+    let node = object;
+    segs.forEach((seg, i) => {
+      if (i === segs.length - 1) node[seg] = c[side];
+      else {
+        const next = node[seg];
+        node = (next !== null && typeof next === "object" && !Array.isArray(next) ? next : (node[seg] = {})) as JsonObject;
+      }
+    });
+  }
+  return object;
+}
+
 function resourceChange(doc: ResourceChangeDocument): TerraformChange {
-  const before = doc.before === null ? { value: null, marks: undefined } : unmask(doc.before);
-  const after = doc.after === null ? { value: null, marks: undefined } : unmask(doc.after);
+  const actions = terraformActions(doc);
+  const existsBefore = !(actions.length === 1 && actions[0] === "create");
+  const existsAfter = !(actions.length === 1 && (actions[0] === "delete" || actions[0] === "forget"));
+  const beforeValue = doc.before ?? (existsBefore && doc.changes.length > 0 ? fromChanges(doc, "before") : null);
+  const afterValue = doc.after ?? (existsAfter && doc.changes.length > 0 ? fromChanges(doc, "after") : null);
+  const before = beforeValue === null ? { value: null, marks: undefined } : unmask(beforeValue);
+  const after = afterValue === null ? { value: null, marks: undefined } : unmask(afterValue);
   const replacePaths = doc.changes.filter((c) => c.forcesReplacement).map((c) => segments(c.path).map(segmentOf));
   const reason = ACTION_REASONS[doc.reasonCode];
   return {
@@ -123,12 +149,12 @@ function resourceChange(doc: ResourceChangeDocument): TerraformChange {
     provider_name: PROVIDER_NAME,
     ...(reason !== undefined ? { action_reason: reason } : {}),
     change: {
-      actions: terraformActions(doc),
+      actions,
       before: before.value,
       after: after.value,
-      after_unknown: doc.after === null ? false : marksAt(doc.afterUnknown),
-      before_sensitive: doc.before === null ? false : (before.marks ?? {}),
-      after_sensitive: doc.after === null ? false : (after.marks ?? {}),
+      after_unknown: afterValue === null ? false : marksAt(doc.afterUnknown),
+      before_sensitive: beforeValue === null ? false : (before.marks ?? {}),
+      after_sensitive: afterValue === null ? false : (after.marks ?? {}),
       ...(replacePaths.length > 0 ? { replace_paths: replacePaths } : {}),
       ...(doc.importId !== undefined ? { importing: { id: doc.importId } } : {}),
     },
