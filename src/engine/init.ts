@@ -47,6 +47,8 @@ export interface InitReport {
     credentials: "embedded" | "client" | "token";
     /** Who the service knows the client as, when it says (client credentials). */
     identity?: string;
+    /** Whether init called the service: not with a ready token and no lookups, which need no request. */
+    reached: boolean;
   };
   lookups: LookupResult[];
 }
@@ -70,7 +72,7 @@ export async function initialize(options: InitOptions): Promise<Initialized> {
   const report: InitReport = {
     configuration: { files: config.files.length, resources: config.resources.size, lookups: config.lookups.size, outputs: config.outputs.size },
     workspace: workspace.name,
-    service: { endpoint: config.provider.endpoint ?? "", embedded: config.provider.endpoint === "embedded", credentials: "embedded" },
+    service: { endpoint: config.provider.endpoint ?? "", embedded: config.provider.endpoint === "embedded", credentials: "embedded", reached: false },
     lookups: [],
   };
   let state: Pick<StateFile, "lookups" | "resources"> = emptyState(GENERATOR);
@@ -96,6 +98,7 @@ export async function initialize(options: InitOptions): Promise<Initialized> {
       if (hasErrors(problems)) return { ok: false, diagnostics: [...diagnostics, ...problems] };
       report.lookups = resolved.results;
     }
+    report.service.reached = session.api.requestCount > 0;
   } finally {
     await session.close();
   }

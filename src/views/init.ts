@@ -27,6 +27,7 @@ function backendLine(report: InitReport, c: Colors): string {
 function serviceLine(report: InitReport): string {
   const { service } = report;
   if (service.embedded) return "Service:       the embedded simulator (provider.endpoint: embedded), signed in with its demo client";
+  if (!service.reached) return `Service:       ${service.endpoint}, not called: a ready token (NETFORM_TOKEN) is checked by the first request that needs it`;
   const who = service.credentials === "token" ? "a ready token (NETFORM_TOKEN)" : `client credentials${service.identity ? ` as ${service.identity}` : ""}`;
   return `Service:       ${service.endpoint}, reached, signed in with ${who}`;
 }
