@@ -9,15 +9,16 @@ import { hasErrors, NetformError } from "../diag/index.js";
 import { applyRun, hasChanges, recordLookups, plannedFromFile, readPlanFile, savedPaths, type Planned, type Run } from "../engine/index.js";
 import { type Output, parseFormat, renderPlanText, renderRefreshRecorded } from "../views/index.js";
 import { run, type RunContext } from "./program.js";
-import { addRunOptions, runRequest, type RunFlags, type RunRequest } from "./run-options.js";
+import { addRunOptions, inputAllowed, runRequest, type RunFlags, type RunRequest } from "./run-options.js";
 import { confirm, jsonLinesReporter, markdownReporter, planRequested, textReporter, withRun, type Reporter } from "./run-command.js";
 
 const FORMATS = ["text", "json", "markdown"] as const;
 
 /** Text for people; JSON lines for pipelines; for a pull request or a job summary, a markdown report at the end. */
-function reporterFor(output: Output, format: (typeof FORMATS)[number]): Reporter {
+function reporterFor(output: Output, format: (typeof FORMATS)[number], flags: RunFlags): Reporter {
   if (format === "json") return jsonLinesReporter(output);
-  return format === "markdown" ? markdownReporter(output) : textReporter(output);
+  const options = { compactWarnings: Boolean(flags.compactWarnings) };
+  return format === "markdown" ? markdownReporter(output, options) : textReporter(output, options);
 }
 
 /** Runs the plan's changes. Exit 1 when anything failed, was skipped or was not finished. */
@@ -56,7 +57,7 @@ async function applySaved(ctx: RunContext, path: string, flags: RunFlags): Promi
   refuseFlagsOfAPlan(flags);
   const file = readPlanFile(path, process.env);
   const saved = savedPaths(file, path);
-  const reporter = reporterFor(ctx.output, parseFormat(flags.format, FORMATS));
+  const reporter = reporterFor(ctx.output, parseFormat(flags.format, FORMATS), flags);
   // The run the plan was made for: its configuration, state and inputs; only --state, --workspace,
   // --parallelism and the lock flags may differ (a workspace other than the plan's is refused). A plan made
   // on another backend, or in another workspace than the default, names its state by them, not by a file.
@@ -121,6 +122,13 @@ async function applyCommand(ctx: RunContext, flags: RunFlags, operation: "apply"
   if (json && !flags.autoApprove) {
     throw new NetformError({ code: "usage", message: `${operation} --format ${format} cannot ask for approval`, hint: `add --auto-approve, or apply a saved plan: netform ${operation === "apply" ? "apply FILE" : "plan --destroy --out FILE, then netform apply FILE"}` });
   }
+  if (!flags.autoApprove && !inputAllowed(flags)) {
+    throw new NetformError({
+      code: "apply.no-input",
+      message: `${operation} needs approval, and --input=false says not to ask for it`,
+      hint: `add --auto-approve to ${operation} without asking, or apply a saved plan: netform plan${operation === "destroy" ? " --destroy" : ""} --out FILE, then netform apply FILE`,
+    });
+  }
   if (!flags.autoApprove && !canAsk(output)) {
     throw new NetformError({
       code: "apply.no-terminal",
@@ -128,7 +136,7 @@ async function applyCommand(ctx: RunContext, flags: RunFlags, operation: "apply"
       hint: `review the plan with 'netform ${operation === "destroy" ? "plan --destroy" : "plan"}', then run 'netform ${operation} --auto-approve'`,
     });
   }
-  const reporter = reporterFor(output, format);
+  const reporter = reporterFor(output, format, flags);
   const request = runRequest(flags);
   if (operation === "destroy") request.mode = "destroy";
   return withRun(ctx, request, operation, reporter, async (r, interrupts) => {
@@ -165,6 +173,7 @@ export function registerApply(program: Command): void {
     .action(run((ctx, planFile: string | undefined, flags: RunFlags) => applyCommand(ctx, flags, "apply", planFile)));
   addRunOptions(program.command("destroy"), { planFlags: false })
     .option("--auto-approve", "destroy without asking (required without a terminal)")
+    .option("--refresh <true|false>", "false: plan the destroy from the state as recorded, without reading the objects it records from the service", "true")
     .option("--format <format>", "text; json: one JSON object per line for each event; markdown: a report with each step's time as a chart (both need --auto-approve)", "text")
     .option("--ignore-downtime", "destroy even while the service announces a downtime or maintenance where the plan changes something")
     .action(run((ctx, flags: RunFlags) => applyCommand(ctx, flags, "destroy")));

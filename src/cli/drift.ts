@@ -15,7 +15,8 @@ export function registerDrift(program: Command): void {
     .action(
       run(async (ctx, flags: RunFlags) => {
         const format = parseFormat(flags.format, ["text", "markdown", "json"] as const);
-        const reporter = format === "text" ? textReporter(ctx.output) : quietReporter(ctx.output);
+        const compact = { compactWarnings: Boolean(flags.compactWarnings) };
+        const reporter = format === "text" ? textReporter(ctx.output, compact) : quietReporter(ctx.output, compact);
         return withRun(ctx, runRequest(flags), "drift", reporter, async (r) => {
           const report = await detectDrift(r, reporter.emit, IgnoreRules.read(r.config.directory), flags.target.length ? new Set(flags.target) : undefined);
           ctx.output.out(renderDrift(report, format, ctx.output.c));

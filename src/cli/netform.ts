@@ -4,12 +4,13 @@
 
 import { createRequire } from "node:module";
 import type { Command } from "commander";
-import { commandNamed, withDoubleDashes } from "./args.js";
+import { commandNamed, oneDashProblem, withDoubleDashes } from "./args.js";
 
 type Register = (program: Command) => void;
 
 /** Every command, in the order of the help: its usage, its one-line summary in the list, and how to load it. */
 const COMMANDS: ReadonlyArray<{ usage: string; summary: string; load(): Promise<Register> }> = [
+  { usage: "init", summary: "check what every run needs: the configuration, the backend (making its folder or tables), the service and the credentials, the lookups", load: async () => (await import("./init.js")).registerInit },
   { usage: "validate", summary: "check the configuration against the service's rules, without calling the API", load: async () => (await import("./validate.js")).registerValidate },
   { usage: "fmt [files...]", summary: "rewrite configuration files in the canonical form: keys in schema order, two-space indent, comments kept", load: async () => (await import("./fmt.js")).registerFmt },
   { usage: "plan", summary: "show what apply would change, without changing anything", load: async () => (await import("./plan.js")).registerPlan },
@@ -61,7 +62,18 @@ async function main(): Promise<void> {
   const program = createProgram(version);
   const args = process.argv.slice(2);
   await register(program, args);
-  await program.parseAsync([...process.argv.slice(0, 2), ...withDoubleDashes(args, longOptionNames(program))]);
+  const names = longOptionNames(program);
+  const rewritten = withDoubleDashes(args, names);
+  const problem = oneDashProblem(rewritten, names, shortOptionsWithValue(program));
+  if (problem !== undefined) program.error(`error: ${problem}`, { code: "netform.unknownOption" });
+  await program.parseAsync([...process.argv.slice(0, 2), ...rewritten]);
+}
+
+/** The short options that take a value (-c for --config), by letter, with their long name. */
+function shortOptionsWithValue(cmd: Command, found = new Map<string, string>()): Map<string, string> {
+  for (const option of cmd.options) if (option.short && option.long && (option.required || option.optional)) found.set(option.short.slice(1), option.long);
+  for (const sub of cmd.commands) shortOptionsWithValue(sub, found);
+  return found;
 }
 
 /** The long names of every option the registered commands and the program take, `help` included. */

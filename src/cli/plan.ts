@@ -4,7 +4,7 @@
 import type { Command } from "commander";
 import { hasErrors } from "../diag/index.js";
 import { hasChanges, savePlanFile } from "../engine/index.js";
-import { parseFormat, renderPlan } from "../views/index.js";
+import { parseFormat, renderPlan, terraformPlanText } from "../views/index.js";
 import { run } from "./program.js";
 import { addRunOptions, runRequest, type RunFlags } from "./run-options.js";
 import { planRequested, quietReporter, textReporter, withRun } from "./run-command.js";
@@ -13,19 +13,22 @@ export function registerPlan(program: Command): void {
   addRunOptions(program.command("plan"), { planFlags: true })
     .option("--detailed-exitcode", "exit 0 when there is nothing to change, 2 when there are changes, 1 on error")
     .option("--out <file>", "save the plan, so that 'netform apply FILE' applies exactly it")
-    .option("--format <format>", "text, markdown (for a pull-request comment) or json (one plan document)", "text")
+    .option("--format <format>", "text, markdown (for a pull-request comment), json (netform's plan document) or terraform-json (Terraform's JSON plan representation, for OPA/conftest and tools made for terraform show -json)", "text")
     .action(
       run(async (ctx, flags: RunFlags) => {
-        const format = parseFormat(flags.format, ["text", "markdown", "json"] as const);
+        const format = parseFormat(flags.format, ["text", "markdown", "json", "terraform-json"] as const);
         // With a document on standard output, progress would corrupt it: only diagnostics, on stderr.
-        const reporter = format === "text" ? textReporter(ctx.output) : quietReporter(ctx.output);
+        const compact = { compactWarnings: Boolean(flags.compactWarnings) };
+        const reporter = format === "text" ? textReporter(ctx.output, compact) : quietReporter(ctx.output, compact);
         const request = runRequest(flags);
         return withRun(ctx, request, "plan", reporter, async (r) => {
           const { plan, diagnostics } = await planRequested(ctx, r, request, reporter);
           if (hasErrors(diagnostics)) return 1;
-          ctx.output.out(renderPlan(plan, format, ctx.output.c, flags.out));
+          // The time the saved plan records, so that show --format terraform-json of it says the same.
+          const createdAt = new Date().toISOString();
+          ctx.output.out(format === "terraform-json" ? terraformPlanText(plan, { version: program.version() ?? "", timestamp: createdAt }) : renderPlan(plan, format, ctx.output.c, flags.out));
           if (flags.out) {
-            savePlanFile(flags.out, r, plan, request.configPath, { vars: request.inputs.vars, varFiles: [...request.inputs.varFiles] });
+            savePlanFile(flags.out, r, plan, request.configPath, { vars: request.inputs.vars, varFiles: [...request.inputs.varFiles] }, createdAt);
             ctx.output.err(`Saved the plan to ${flags.out}. Apply exactly this plan with: netform apply ${flags.out}`);
           }
           return flags.detailedExitcode && hasChanges(plan) ? 2 : 0;

@@ -19,12 +19,17 @@ export interface Reporter {
   close(): void;
 }
 
+export interface ReporterOptions {
+  /** -compact-warnings: each warning on one line. */
+  compactWarnings?: boolean;
+}
+
 /** Progress for people: a live region on a terminal, timestamped lines elsewhere; diagnostics on stderr. */
-export function textReporter(output: Output): Reporter {
+export function textReporter(output: Output, options: ReporterOptions = {}): Reporter {
   const view = progressView(output);
   return {
     emit: (event) => {
-      if (event.type === "diagnostic") view.above(() => printDiagnostic(output, event.diagnostic));
+      if (event.type === "diagnostic") view.above(() => printDiagnostic(output, event.diagnostic, options.compactWarnings));
       else view.handle(event);
     },
     trace: (text) => view.above(() => output.err(output.c.dim(text))),
@@ -45,8 +50,8 @@ export function jsonLinesReporter(output: Output): Reporter {
 }
 
 /** For `apply --format markdown`: the quiet reporter's stderr, and the apply's report (views/apply-markdown.ts) on stdout once it ends. */
-export function markdownReporter(output: Output): Reporter {
-  const quiet = quietReporter(output);
+export function markdownReporter(output: Output, options: ReporterOptions = {}): Reporter {
+  const quiet = quietReporter(output, options);
   const errors: Extract<EngineEvent, { type: "apply_errored" }>[] = [];
   return {
     ...quiet,
@@ -59,10 +64,10 @@ export function markdownReporter(output: Output): Reporter {
 }
 
 /** For commands whose standard output is a document (plan --format json|markdown): only diagnostics and an interrupt's notice, on stderr. */
-export function quietReporter(output: Output): Reporter {
+export function quietReporter(output: Output, options: ReporterOptions = {}): Reporter {
   return {
     emit: (event) => {
-      if (event.type === "diagnostic") printDiagnostic(output, event.diagnostic);
+      if (event.type === "diagnostic") printDiagnostic(output, event.diagnostic, options.compactWarnings);
       printInterruptNotice(output, event);
     },
     trace: (text) => output.err(text),
@@ -70,8 +75,8 @@ export function quietReporter(output: Output): Reporter {
   };
 }
 
-export function printDiagnostic(output: Output, d: Diagnostic): void {
-  output.err(formatDiagnostic(d, output.c).join("\n"));
+export function printDiagnostic(output: Output, d: Diagnostic, compact = false): void {
+  output.err(formatDiagnostic(d, output.c, compact).join("\n"));
 }
 
 /** People watching a pipeline's log read standard error: an interrupt is told there too. */

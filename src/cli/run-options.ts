@@ -33,6 +33,10 @@ export interface RunFlags extends LocatingFlags {
   cost?: boolean;
   /** "false" with --refresh=false. */
   refresh?: string;
+  /** "false" with Terraform's -input=false: never ask (apply without --auto-approve is refused). */
+  input?: string;
+  /** Terraform's -compact-warnings: each warning on one line, without its hint. */
+  compactWarnings?: boolean;
 }
 
 const collect = (value: string, previous: string[]): string[] => [...previous, value];
@@ -77,6 +81,7 @@ export function addRunOptions(cmd: Command, options: { planFlags: boolean }): Co
     .option("--target <address>", "limit the run to this address (plan, apply: and what it depends on; destroy: and what depends on it) (repeatable)", collect, []);
   addParallelismOption(cmd);
   addLockOptions(cmd);
+  addPipelineOptions(cmd);
   if (options.planFlags) {
     cmd
       .option("--replace <address>", "replace this resource even if nothing changed (repeatable)", collect, [])
@@ -86,6 +91,22 @@ export function addRunOptions(cmd: Command, options: { planFlags: boolean }): Co
       .option("--refresh <true|false>", "false: plan from the state as recorded, without reading the objects it records from the service", "true");
   }
   return cmd;
+}
+
+/**
+ * Terraform's flags that pipelines pass to every command, with their meaning here: -input=false (netform
+ * asks for nothing but an apply's approval, which it then refuses to ask for) and -compact-warnings.
+ */
+export function addPipelineOptions(cmd: Command): Command {
+  return cmd
+    .option("--input <true|false>", "false: never ask for input (netform asks only for an apply's approval: give --auto-approve or a saved plan)", "true")
+    .option("--compact-warnings", "show each warning on one line, without its hint (errors in full)");
+}
+
+/** --input, checked: whether a prompt may be shown. */
+export function inputAllowed(flags: { input?: string }): boolean {
+  if (flags.input !== undefined && flags.input !== "true" && flags.input !== "false") throw new NetformError({ code: "usage", message: `--input takes true or false, got "${flags.input}"` });
+  return flags.input !== "false";
 }
 
 /** --parallelism, on every command that calls the API. */
@@ -153,6 +174,7 @@ export function runRequest(flags: RunFlags): RunRequest {
   if (flags.destroy && flags.refreshOnly) throw new NetformError({ code: "usage", message: "--destroy and --refresh-only cannot be used together" });
   if (flags.refresh !== undefined && flags.refresh !== "true" && flags.refresh !== "false") throw new NetformError({ code: "usage", message: `--refresh takes true or false, got "${flags.refresh}"` });
   const refresh = flags.refresh !== "false";
+  inputAllowed(flags);
   if (!refresh && flags.refreshOnly) throw new NetformError({ code: "usage", message: "--refresh=false and --refresh-only cannot be used together: a refresh-only plan is nothing but a refresh", hint: "leave out one of them" });
   return {
     ...locatingRequest(flags),

@@ -6,10 +6,11 @@ import type { Command } from "commander";
 import { parseVarFlag, readConfiguration } from "../engine/configuration.js";
 import { selectedWorkspace } from "../engine/workspaces.js";
 import { hasErrors, NetformError } from "../diag/index.js";
-import { renderDiagnosticsJson, renderDiagnosticsText } from "../views/diagnostics.js";
+import { readFileSync } from "node:fs";
+import { renderDiagnosticsJson, renderDiagnosticsTerraformJson, renderDiagnosticsText } from "../views/diagnostics.js";
 import { run } from "./program.js";
 
-type Format = "text" | "json";
+type Format = "text" | "json" | "terraform-json";
 
 interface ValidateFlags {
   config: string;
@@ -36,9 +37,19 @@ function format(value: string): Format {
   switch (value) {
     case "text":
     case "json":
+    case "terraform-json":
       return value;
     default:
-      throw new NetformError({ code: "usage", message: `--format must be text or json, got "${value}"` });
+      throw new NetformError({ code: "usage", message: `--format must be text, json or terraform-json, got "${value}"` });
+  }
+}
+
+/** A configuration file's text, for the byte offsets of Terraform's ranges; undefined when it cannot be read. */
+function readSource(file: string): string | undefined {
+  try {
+    return readFileSync(file, "utf8");
+  } catch {
+    return undefined;
   }
 }
 
@@ -46,7 +57,7 @@ export function registerValidate(program: Command): void {
   program
     .command("validate")
     .option("-c, --config <path>", "a configuration file or a directory of *.yaml / *.yml files", ".")
-    .option("--format <format>", "text or json", "text")
+    .option("--format <format>", "text, json (netform's document) or terraform-json (Terraform's validate -json diagnostics, with ranges)", "text")
     .option("--var <NAME=VALUE>", "set a variable (repeatable)", collect, [])
     .option("--var-file <file>", "read variables from a YAML file (repeatable)", collect, [])
     .option("--workspace <name>", "the workspace ${workspace} names (default: NETFORM_WORKSPACE, else the one netform workspace select chose, else default)")
@@ -60,6 +71,9 @@ export function registerValidate(program: Command): void {
             break;
           case "json":
             renderDiagnosticsJson(output, diagnostics);
+            break;
+          case "terraform-json":
+            renderDiagnosticsTerraformJson(output, diagnostics, readSource);
             break;
           default: {
             const never: never = fmt;

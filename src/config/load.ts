@@ -360,7 +360,9 @@ function buildProvider(
           const path = issue.path.filter((s): s is string | number => typeof s !== "symbol");
           if (issue.code === "unrecognized_keys") {
             for (const k of issue.keys) diagnostics.push(placeDiagnostic(loc, { path: [...path, k], code: "schema.unknown-field", message: `unknown field "${k}"`, hint: didYouMean(k, path.length === 0 ? Object.keys(schema.shape) : [...kinds.keys()]), atKey: true }));
-          } else if (!isUnknown(readPath(value, path))) {
+          } else if (!isUnknown(readPath(value, path)) && !out.problems.some((p) => formatPath(p.path) === formatPath(path))) {
+            // A field whose expression is in error is reported above: the schema's "expected string,
+            // received undefined" would only say it again, less helpfully.
             diagnostics.push(placeDiagnostic(loc, { path, code: `schema.${issue.code.replaceAll("_", "-")}`, message: issue.message }));
           }
         }
@@ -409,16 +411,19 @@ function buildBackend(backend: { value: unknown; file: ParsedFile; span: NodeSpa
   }
   const out: InterpolationResult = newResult();
   const interpolated = interpolate(backend.value, [], scope, out);
-  for (const p of out.problems) diagnostics.push(placeDiagnostic(loc, p));
+  const unknown = unknownLeaves(interpolated, []);
+  // An unset input is said once, by the backend's warning below, which names what to set.
+  const saidBelow = new Set(unknown.map(([path]) => formatPath(path)));
+  for (const p of out.problems) if (!(p.severity === "warning" && /^(env|secret)\.unset$/.test(p.code) && saidBelow.has(formatPath(p.path)))) diagnostics.push(placeDiagnostic(loc, p));
   // Left out, an unknown value would leave an optional field to its default: another state than the one meant.
-  for (const [path, expression] of unknownLeaves(interpolated, [])) {
+  for (const [path, expression, leaf] of unknown) {
     diagnostics.push(
       placeDiagnostic(loc, {
         path,
         code: "backend.unset",
         severity: "warning",
         message: `${expression} has no value here, so the state's place is not known`,
-        hint: "give the backend's inputs to every command that reads the state: --var, --var-file, NETFORM_VAR_<NAME> or the environment variable",
+        hint: leaf instanceof Unresolved ? `${settingHint(leaf)}, for every command that reads the state` : "give the backend's inputs to every command that reads the state: --var, --var-file, NETFORM_VAR_<NAME> or the environment variable",
       }),
     );
   }
@@ -431,7 +436,9 @@ function buildBackend(backend: { value: unknown; file: ParsedFile; span: NodeSpa
       const path = issue.path.filter((s): s is string | number => typeof s !== "symbol");
       if (issue.code === "unrecognized_keys") {
         for (const k of issue.keys) diagnostics.push(placeDiagnostic(loc, { path: [...path, k], code: "schema.unknown-field", message: `unknown field "${k}"`, hint: didYouMean(k, path.length === 0 ? ["local", "postgres", "http"] : []), atKey: true }));
-      } else if (!isUnknown(readPath(value, path))) {
+      } else if (!isUnknown(readPath(interpolated, path)) && !out.problems.some((p) => formatPath(p.path) === formatPath(path))) {
+        // A field whose expression has no value (or is in error) is reported above, with what to set: the
+        // schema's "expected string, received undefined" would only say it again, less helpfully.
         diagnostics.push(placeDiagnostic(loc, { path, code: `schema.${issue.code.replaceAll("_", "-")}`, message: issue.message }));
       }
     }
@@ -471,9 +478,14 @@ export function backendFromText(text: string): { backend: BackendConfig } | { pr
 }
 
 /** The values known only once an input is given, with the expressions they wait for. */
-function unknownLeaves(v: unknown, path: (string | number)[]): [FieldPath, string][] {
+/** What to set for an input that has no value: the environment variable, or the variable's ways in. */
+function settingHint(input: Unresolved): string {
+  return input.source === "var" ? `set variable ${input.name}: --var ${input.name}=VALUE, a --var-file or NETFORM_VAR_${input.name}` : `set the environment variable: export ${input.name}=...`;
+}
+
+function unknownLeaves(v: unknown, path: (string | number)[]): [FieldPath, string, unknown][] {
   // An Invalid value is reported already, where it is written.
-  if (v instanceof Unresolved || v instanceof Template) return [[path, String(v)]];
+  if (v instanceof Unresolved || v instanceof Template) return [[path, String(v), v]];
   if (Array.isArray(v)) return v.flatMap((x, i) => unknownLeaves(x, [...path, i]));
   if (isPlainObject(v)) return Object.entries(v).flatMap(([k, x]) => unknownLeaves(x, [...path, k]));
   return [];

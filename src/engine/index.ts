@@ -20,3 +20,4 @@ export { checkPlanFile, readPlanFile, savedPaths, savePlanFile, type PlanFile } 
 export { planCost, stateCost, PriceBook, type RecordedCost, type StateCost } from "./pricing.js";
 export { Poller, REAL_SERVICE_POLLING, type PollSettings } from "./wait.js";
 export type { Endpoint, EndpointResolver, PaceNotice } from "./session.js";
+export { initialize, type InitOptions, type InitReport, type Initialized } from "./init.js";

@@ -101,11 +101,12 @@ export function secretFingerprints(run: Run): PlanFile["secrets"] {
 /** A path as stored in a plan file: relative, with forward slashes, whatever the machine. */
 const portable = (from: string, to: string): string => relative(from, to).split(sep).join("/") || ".";
 
-export function savePlanFile(path: string, run: Run, plan: Plan, configPath: string, inputs: PlanFile["inputs"]): void {
+/** `createdAt`: when the plan was made, as a document shown from it says (default: now). */
+export function savePlanFile(path: string, run: Run, plan: Plan, configPath: string, inputs: PlanFile["inputs"], createdAt = new Date().toISOString()): void {
   const directory = run.config.directory;
   const file: PlanFile = {
     netformPlan: PLAN_FILE_VERSION,
-    createdAt: new Date().toISOString(),
+    createdAt,
     configPath: portable(dirname(resolve(path)), resolve(configPath)),
     statePath: portable(directory, run.statePath),
     ...(run.backend.type === "local" ? {} : { stateLocation: run.store.location }),

@@ -196,6 +196,9 @@ export async function openRun(options: RunOptions): Promise<Opened> {
       env: options.env,
       onKeyCreated: (keyPath) => options.emit({ type: "diagnostic", diagnostic: keyCreatedWarning(keyPath) }),
     });
+    // Without NETFORM_STATE_KEY, the key an apply makes is announced now, before the plan and its
+    // progress, not between the progress lines of the first object that holds a secret.
+    if (options.operation === "apply" || options.operation === "import") hash.prepare(config);
     reconcileRecordedHashes(config, store, hash);
     const configDigest = configurationDigest(config, hash);
     const stops = [signal, fence?.signal].filter((s): s is AbortSignal => s !== undefined);

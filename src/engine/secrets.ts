@@ -22,6 +22,8 @@ export interface SecretHasher {
   matches(recorded: string | undefined, value: unknown): boolean;
   /** A recorded hash made with an earlier key (NETFORM_STATE_KEY_PREVIOUS, or the lineage-derived one): to be re-hashed with the current key. */
   isLegacy(recorded: string, value: unknown): boolean;
+  /** Reads or creates the key now, when the configuration will need it: a run that writes the state says so before it shows its plan. */
+  prepare(config: Configuration): void;
 }
 
 /** Where netform keeps the key it generated for a state, when NETFORM_STATE_KEY is not set. */
@@ -55,6 +57,9 @@ export function secretHasher(options: HasherOptions): SecretHasher {
   const hash = ((value: unknown) => hmac(current(), value)) as SecretHasher;
   hash.isLegacy = (recorded, value) => previous.some((k) => recorded === hmac(k, value)) && recorded !== hash(value);
   hash.matches = (recorded, value) => recorded !== undefined && (recorded === hash(value) || hash.isLegacy(recorded, value));
+  hash.prepare = (config) => {
+    if (needsHashes(config) !== undefined) current();
+  };
   return hash;
 }
 

@@ -7,13 +7,14 @@ import type { Colors, Output } from "./output.js";
 const location = (d: Diagnostic): string => [d.file, d.line, d.column].filter((x) => x !== undefined && x !== "").join(":");
 
 /** One diagnostic as text lines, without colour when `c` is omitted. */
-export function formatDiagnostic(d: Diagnostic, c?: Colors): string[] {
+/** `compact` (-compact-warnings): a warning on one line, without its hint; an error is always shown in full. */
+export function formatDiagnostic(d: Diagnostic, c?: Colors, compact = false): string[] {
   const paint = (f: keyof Colors, s: string) => (c ? (c[f] as (s: string) => string)(s) : s);
   const where = location(d);
   const subject = diagnosticSubject(d);
   const message = d.severity === "warning" ? `${paint("yellow", "warning:")} ${d.message}` : d.message;
   const head = [where ? paint("bold", where) : "", subject ? paint(d.severity === "error" ? "red" : "yellow", subject) : "", message].filter((s) => s !== "").join("  ");
-  return d.hint ? [head, `    ${paint("dim", `hint: ${d.hint}`)}`] : [head];
+  return d.hint && !(compact && d.severity === "warning") ? [head, `    ${paint("dim", `hint: ${d.hint}`)}`] : [head];
 }
 
 export function formatDiagnosticsText(diagnostics: readonly Diagnostic[], c?: Colors): string[] {
@@ -83,4 +84,57 @@ export function renderDiagnosticsJson(output: Output, diagnostics: readonly Diag
 /** `netform schema`: the schema text as is, on standard output. */
 export function renderSchema(output: Output, text: string): void {
   output.stdout.write(text);
+}
+
+/** A position in Terraform's diagnostics: 1-based line and column, 0-based byte offset in the file. */
+interface TerraformPos {
+  line: number;
+  column: number;
+  byte: number;
+}
+
+/** The byte offset of a 1-based line and column in a text (UTF-8), or undefined outside it. */
+export function byteOffset(text: string, line: number, column: number): number | undefined {
+  const lines = text.split("\n");
+  if (line < 1 || line > lines.length) return undefined;
+  const before = lines.slice(0, line - 1).reduce((n, l) => n + Buffer.byteLength(l, "utf8") + 1, 0);
+  return before + Buffer.byteLength((lines[line - 1] ?? "").slice(0, Math.max(0, column - 1)), "utf8");
+}
+
+/**
+ * Terraform's diagnostics document (`terraform validate -json`, format_version 1.0): for review tools
+ * and reviewdog's terraform formats. The summary is netform's message, the detail its hint, and the
+ * range the place in the file (a point: start and end alike). `sourceOf` gives a file's text, for the
+ * byte offsets; a diagnostic that names no file has no range.
+ */
+export function terraformDiagnosticsDocument(diagnostics: readonly Diagnostic[], sourceOf: (file: string) => string | undefined): Record<string, unknown> {
+  const { errors, warnings } = countDiagnostics(diagnostics);
+  return {
+    format_version: "1.0",
+    valid: errors === 0,
+    error_count: errors,
+    warning_count: warnings,
+    diagnostics: diagnostics.map((d) => {
+      let range: { filename: string; start: TerraformPos; end: TerraformPos } | undefined;
+      if (d.file !== undefined) {
+        const line = d.line ?? 1;
+        const column = d.column ?? 1;
+        const source = sourceOf(d.file);
+        const byte = (source !== undefined ? byteOffset(source, line, column) : undefined) ?? 0;
+        range = { filename: d.file, start: { line, column, byte }, end: { line, column, byte } };
+      }
+      const where = [d.address, d.path].filter((x) => x !== undefined).join(": ");
+      return {
+        severity: d.severity,
+        summary: d.message,
+        detail: [where, d.hint].filter((x) => x !== undefined && x !== "").join("\n"),
+        ...(d.address !== undefined ? { address: d.address } : {}),
+        ...(range ? { range } : {}),
+      };
+    }),
+  };
+}
+
+export function renderDiagnosticsTerraformJson(output: Output, diagnostics: readonly Diagnostic[], sourceOf: (file: string) => string | undefined): void {
+  output.out(JSON.stringify(terraformDiagnosticsDocument(diagnostics, sourceOf), null, 2));
 }

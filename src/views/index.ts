@@ -16,6 +16,8 @@ export { renderOutputJson, renderOutputRaw, renderOutputsJson, renderOutputsText
 export { renderPlanText, renderRefreshRecorded } from "./plan-text.js";
 export { renderStateCostJson, renderStateCostText } from "./plan-cost.js";
 export { progressView } from "./progress.js";
+export { renderInitReport } from "./init.js";
+export { terraformPlanText } from "./plan-terraform-json.js";
 export { renderVersion } from "./version.js";
 export { renderWorkspaceList } from "./workspaces.js";
 export { renderBackendDdl, renderRekeyed, renderStateDocument, renderStateHistory, renderStateList, renderStateResource, renderStateText } from "./state.js";

@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { useSimulator } from "../support/sim.js";
 import { CONFIG_HEADER, dcConnectionYaml, out, runner } from "./service.js";
-import { netform, simEnv, workspace } from "./cli.js";
+import { netform, netformMerged, simEnv, workspace } from "./cli.js";
 
 const t = useSimulator({ speed: 500 });
 
@@ -93,9 +93,14 @@ routeFilters:
     description: \${secret.NOTE}
 `;
     const ws = workspace(config);
-    const unkeyed = await runner(t, ws, { NOTE: "secret words", NETFORM_STATE_KEY: "" })("apply", "--auto-approve");
+    const unkeyed = await netformMerged(["apply", "--auto-approve"], { cwd: ws.dir, env: simEnv(t.url, { NOTE: "secret words", NETFORM_STATE_KEY: "" }) });
     expect(unkeyed.code, out(unkeyed)).toBe(0);
-    expect(unkeyed.stderr).toContain("warning: NETFORM_STATE_KEY is not set: netform generated a random key");
+    expect(unkeyed.stdout).toContain("warning: NETFORM_STATE_KEY is not set: netform generated a random key");
+    // Before the plan and its progress (stdout and stderr as a pipeline's log shows them), not between the
+    // progress lines of the object that holds the secret.
+    const log = unkeyed.stdout;
+    expect(log.indexOf("NETFORM_STATE_KEY is not set")).toBeLessThan(log.indexOf("Refreshing state"));
+    expect(log.indexOf("Refreshing state")).toBeLessThan(log.indexOf("routeFilters.edge: Creating"));
     const again = await runner(t, ws, { NOTE: "secret words", NETFORM_STATE_KEY: "" })("plan");
     expect(again.stderr).not.toContain("NETFORM_STATE_KEY");
     const keyed = await runner(t, workspace(config), { NOTE: "secret words", NETFORM_STATE_KEY: "k-7d1f" })("apply", "--auto-approve");
@@ -150,5 +155,50 @@ describe("Terraform's habits", () => {
     expect(text.stdout).toBe(`netform v${version}\non ${process.platform}_${process.arch}, Node.js v${process.versions.node}\n`);
     const json = await netform(["version", "-json"], { cwd: workspace().dir });
     expect(JSON.parse(json.stdout)).toEqual({ version, platform: `${process.platform}_${process.arch}`, node: process.versions.node });
+  });
+
+  it("takes the flags pipelines pass, with Terraform's meaning: -input=false, -compact-warnings, -lock, -refresh, -parallelism, output -raw, destroy -refresh=false", async () => {
+    const ws = workspace(`${FILTER_WITH_VARIABLE}outputs:\n  note: \${var.note}\n`);
+    const run = runner(t, ws);
+    const common = ["-input=false", "-lock=false", "-lock-timeout=1s", "-refresh=false", "-parallelism=2", "-var", "note=habit", "-target=routeFilters.edge", "-no-color"];
+    const full = await run("plan", ...common);
+    expect(full.code, out(full)).toBe(0);
+    expect(full.stderr).toMatch(/warning: targeting is in effect[^\n]*\n +hint: use --target for exceptions/);
+    // -compact-warnings: the same warning, on one line.
+    const compact = await run("plan", ...common, "-compact-warnings");
+    expect(compact.code, out(compact)).toBe(0);
+    expect(compact.stderr).toContain("warning: targeting is in effect");
+    expect(compact.stderr).not.toContain("hint:");
+
+    // -input=false: apply never asks, so without -auto-approve it is refused, saying what to do.
+    const asked = await run("apply", "-input=false", "-var", "note=habit");
+    expect(asked.code, out(asked)).toBe(1);
+    expect(asked.stderr).toContain("apply needs approval, and --input=false says not to ask for it");
+    expect(asked.stderr).toContain("add --auto-approve");
+    const applied = await run("apply", "-input=false", "-auto-approve", "-compact-warnings", "-var", "note=habit");
+    expect(applied.code, out(applied)).toBe(0);
+
+    const raw = await run("output", "-raw", "note");
+    expect(raw).toMatchObject({ code: 0, stdout: "habit\n" });
+    const rawAll = await run("output", "-raw");
+    expect(rawAll.code).toBe(1);
+    expect(rawAll.stderr).toContain("--raw prints one output's value: name it");
+
+    const destroyed = await run("destroy", "-refresh=false", "-input=false", "-auto-approve", "-var", "note=habit");
+    expect(destroyed.code, out(destroyed)).toBe(0);
+    expect(destroyed.stdout).toContain("Destroy complete! Resources: 1 destroyed.");
+  });
+
+  it.each([
+    ["a misspelt flag: named, with the closest, never read as -c with a value", ["plan", "-compact-warningz"], ["unknown option '-compact-warningz'", "did you mean --compact-warnings?"]],
+    ["a short flag with its value attached", ["validate", "-cenvs"], ["unknown option '-cenvs'", "put a space between them: -c envs"]],
+    ["a Terraform flag netform does not take: what to do instead", ["init", "-backend-config=prod.hcl"], ["netform does not take -backend-config", "--var"]],
+    ["init's -migrate-state", ["init", "-migrate-state"], ["netform state migrate --to BACKEND"]],
+    ["-lock=false where the state is written", ["apply", "-lock=false", "-auto-approve"], ["--lock=false is only for commands that read it"]],
+  ])("refuses %s", async (_, args, expected) => {
+    const result = await runner(t, workspace(FILTER_WITH_VARIABLE))(...args);
+    expect(result.code, out(result)).toBe(1);
+    for (const text of expected) expect(result.stderr).toContain(text);
+    expect(result.stderr).not.toContain("cannot read the configuration");
   });
 });

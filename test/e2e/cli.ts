@@ -105,3 +105,15 @@ export function start(args: string[], options: { cwd: string; env?: Record<strin
 export function netform(args: string[], options: { cwd: string; env?: Record<string, string>; input?: string }): Promise<CliResult> {
   return start(args, options).done;
 }
+
+/** The command's standard output and error as one stream, in the order a pipeline's log shows them (stdout of the result). */
+export function netformMerged(args: string[], options: { cwd: string; env?: Record<string, string> }): Promise<CliResult> {
+  const child = spawn("sh", ["-c", 'exec "$0" "$@" 2>&1', process.execPath, CLI, ...args], {
+    cwd: options.cwd,
+    env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", ...options.env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let stdout = "";
+  child.stdout!.on("data", (d: Buffer) => (stdout += d.toString()));
+  return new Promise<CliResult>((resolveDone) => child.on("close", (code) => resolveDone({ code, stdout, stderr: "" })));
+}

@@ -81,7 +81,11 @@ describe("completion", () => {
   it("knows the program: help lists the commands and the state subcommands the scripts must complete", () => {
     expect(tree.commands.get("netform")).toEqual(expect.arrayContaining(["validate", "plan", "apply", "destroy", "state", "completion", "help"]));
     expect(tree.commands.get("netform state")).toEqual(["list", "show", "rm", "mv", "pull", "push", "history", "migrate", "rekey", "ddl", "help"]);
-    expect(tree.flags.get("netform plan")).toEqual(expect.arrayContaining(["-c", "--config", "--detailed-exitcode", "--target"]));
+    expect(tree.flags.get("netform plan")).toEqual(expect.arrayContaining(["-c", "--config", "--detailed-exitcode", "--target", "--input", "--compact-warnings"]));
+    expect(tree.commands.get("netform")).toContain("init");
+    expect(tree.flags.get("netform init")).toEqual(expect.arrayContaining(["--backend", "--input", "--reconfigure", "--upgrade", "--lock", "--lock-timeout", "--var"]));
+    expect(tree.flags.get("netform destroy")).toContain("--refresh");
+    expect(tree.flags.get("netform output")).toContain("--raw");
   });
 
   describe("bash", () => {

@@ -9,7 +9,7 @@ describe("the bundled command line", () => {
     const ws = workspace("netform: 1\n");
     const res = await netform(["validate", "--format", "xml", "--debug"], { cwd: ws.dir });
     expect(res.code).toBe(1);
-    expect(res.stderr).toContain('--format must be text or json, got "xml"');
+    expect(res.stderr).toContain('--format must be text, json or terraform-json, got "xml"');
     expect(res.stderr).toMatch(/\bat format \(\S*src\/cli\/validate\.ts:\d+:\d+\)/);
   });
 

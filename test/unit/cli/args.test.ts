@@ -1,7 +1,7 @@
 // Reading the command line before commander: the command it names, and Terraform's one-dash long flags.
 
 import { describe, expect, it } from "vitest";
-import { commandNamed, withDoubleDashes } from "../../../src/cli/args.js";
+import { commandNamed, oneDashProblem, withDoubleDashes } from "../../../src/cli/args.js";
 
 describe("commandNamed", () => {
   it.each([
@@ -39,5 +39,23 @@ describe("withDoubleDashes", () => {
     ["a command with neither is left to refuse it", new Set(["out"]), ["import", "-json"], ["import", "-json"]],
   ])("Terraform's -json: %s", (_, names, args, expected) => {
     expect(withDoubleDashes(args, names)).toEqual(expected);
+  });
+});
+
+describe("oneDashProblem", () => {
+  const names = new Set(["compact-warnings", "input", "lock", "lock-timeout", "config", "chdir", "help", "format"]);
+  const shorts = new Map([["c", "--config"]]);
+  it.each([
+    ["a known flag, in commander's spelling", ["plan", "--compact-warnings", "--input=false"], undefined],
+    ["short flags and their values", ["plan", "-c", "dir", "-h"], undefined],
+    ["a negative number", ["apply", "--parallelism", "-1"], undefined],
+    ["anything after --", ["import", "--", "-whatever"], undefined],
+    ["a misspelt flag: named, with the closest one, never read as -c ompact-warningz", ["plan", "-compact-warningz"], "unknown option '-compact-warningz' (did you mean --compact-warnings?; for -c (--config) with a value, put a space between them: -c ompact-warningz)"],
+    ["a word no flag is close to", ["plan", "-lockfile=readonly"], "unknown option '-lockfile=readonly'"],
+    ["a short flag with its value attached", ["plan", "-cdir"], "unknown option '-cdir' (did you mean --chdir?; for -c (--config) with a value, put a space between them: -c dir)"],
+    ["a Terraform flag netform does not take: what to do instead", ["init", "-backend-config=prod.hcl"], "netform does not take -backend-config: netform's backend block takes ${env.NAME} and ${var.NAME}: write them in the block, and give their values with --var, --var-file or the environment"],
+    ["-migrate-state: the state command that does it", ["init", "-migrate-state"], "netform does not take -migrate-state: move a state to another backend with: netform state migrate --to BACKEND"],
+  ])("%s", (_, args, expected) => {
+    expect(oneDashProblem(args, names, shorts)).toBe(expected);
   });
 });

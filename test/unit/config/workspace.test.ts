@@ -50,6 +50,21 @@ describe("a backend whose inputs have no value", () => {
     expect(diagnostics).toContainEqual(expect.objectContaining({ severity: "warning", code: "backend.unset", line: 6, path: "local.path", message: "states/${var.env}.json has no value here, so the state's place is not known" }));
   });
 
+  // Each way an input may be unset: said once, at the field, naming what to set; never the schema's "expected string, received undefined".
+  it.each([
+    { missing: "unknown" as const, severity: "warning", code: "backend.unset", hint: "export PG_URL=..." },
+    { missing: "error" as const, severity: "error", code: "env.unset", hint: "export PG_URL=..." },
+  ])("an unset ${env.X} in the backend block ($missing) names the variable to set, once", ({ missing, severity, code, hint }) => {
+    const { diagnostics } = load(`backend:\n  postgres:\n    url: \${env.PG_URL}\n    name: prod\n`, { missing });
+    expect(diagnostics).toEqual([expect.objectContaining({ severity, code, line: 5, path: "postgres.url", hint: expect.stringContaining(hint) })]);
+    expect(JSON.stringify(diagnostics)).not.toContain("received undefined");
+  });
+
+  it("names the variable to set for an unset ${var.X}", () => {
+    const { diagnostics } = load(`variables:\n  db: { type: string }\nbackend:\n  postgres: { url: "\${var.db}", name: prod }\n`, { missing: "unknown" });
+    expect(diagnostics.filter((d) => d.address === "backend")).toEqual([expect.objectContaining({ severity: "warning", code: "backend.unset", path: "postgres.url", hint: expect.stringContaining("--var db=VALUE") })]);
+  });
+
   it("is the inputs' own error where values are required", () => {
     const { diagnostics } = load(`variables:\n  env: { type: string }\nbackend:\n  local: { path: "states/\${var.env}.json" }\n`);
     expect(diagnostics.map((d) => d.code)).toEqual(["variables.unset"]);
