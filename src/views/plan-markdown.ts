@@ -9,7 +9,7 @@
 // sections go first, from the end, and a note says how many were left out.
 
 import { compareAddresses } from "../config/index.js";
-import type { Diagnostic } from "../diag/index.js";
+import { isUserError, type Diagnostic } from "../diag/index.js";
 import { planTopology, touchedTopology } from "../plan/topology.js";
 import { changedLookups, hasChanges, type LookupResult, type Plan, type PlanMode, type ReasonCode, type ResourceChange } from "../plan/types.js";
 import { formatDiagnostic } from "./diagnostics.js";
@@ -102,8 +102,9 @@ function summaryLines(plan: Plan): string {
  * The plan's comment when the plan fails: the located diagnostics, as the text output gives them, so that
  * the pull request says what is wrong and where without a trip to the run log.
  */
-export function renderFailedPlanMarkdown(diagnostics: readonly Diagnostic[], options: MarkdownOptions & { exitCode?: number } = {}): string {
+export function renderFailedPlanMarkdown(reported: readonly Diagnostic[], options: MarkdownOptions & { exitCode?: number; error?: unknown } = {}): string {
   const maxLength = options.maxLength ?? DEFAULT_MAX_LENGTH;
+  const diagnostics = options.error === undefined ? reported : [...reported, errorDiagnostic(options.error)];
   const errors = diagnostics.filter((d) => d.severity === "error");
   const warnings = diagnostics.length - errors.length;
   const counts = [errors.length > 0 ? `${errors.length} ${errors.length === 1 ? "error" : "errors"}` : "", warnings > 0 ? `${warnings} ${warnings === 1 ? "warning" : "warnings"}` : ""].filter((s) => s !== "").join(", ");
@@ -117,6 +118,15 @@ export function renderFailedPlanMarkdown(diagnostics: readonly Diagnostic[], opt
     note: (left, total) => `> [!NOTE]\n> ${left} of ${total} diagnostics were left out to keep this comment under ${maxLength.toLocaleString("en-US")} characters; every one is in the run log.`,
     maxLength,
   });
+}
+
+/**
+ * An error that ended the plan, as a diagnostic: a user error with its message and hint; any other only
+ * as a defect, its message left to the run log (it may quote what a comment must not show).
+ */
+function errorDiagnostic(error: unknown): Diagnostic {
+  if (isUserError(error)) return { severity: "error", code: error.code, message: error.message, ...(error.hint ? { hint: error.hint } : {}) };
+  return { severity: "error", code: "internal", message: "netform stopped on an internal error", hint: "the run log has its message; run again with --debug for the stack trace, and report it" };
 }
 
 /** The topology of what the plan touches, bounded; "" when the plan touches no port, device, router or connection. */
