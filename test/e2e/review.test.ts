@@ -5,7 +5,7 @@
 import { describe, expect, it } from "vitest";
 import { useSimulator } from "../support/sim.js";
 import { netform, workspace } from "./cli.js";
-import { CONFIG_HEADER, dcConnectionYaml, out, PORTS, runner } from "./service.js";
+import { CONFIG_HEADER, dcConnectionYaml, out, PORTS, PROFILE, runner } from "./service.js";
 
 const t = useSimulator({ speed: 2000 });
 
@@ -114,5 +114,36 @@ ${routerConnection("new-link", 2302)}  to-cloud:
     expect(markdown.stdout).toContain("**Cost total: unknown** (no price of these changes is known)");
     const json = JSON.parse((await run("plan", "--format", "json")).stdout);
     expect(json.cost.totals).toEqual([]);
+  });
+
+  it("shows in the text plan what each lookup read: its kind, its search and what it found", { timeout: 60_000 }, async () => {
+    const ws = workspace(`${CONFIG_HEADER}lookups:
+  port: { kind: port, where: { metroCode: DC, priority: PRIMARY } }
+  cloud: { kind: serviceProfile, where: { name: CloudExchange Direct } }
+connections:
+  to-cloud:
+    type: EVPL_VC
+    bandwidth: 50
+    aSide:
+      accessPoint:
+        type: COLO
+        port: { uuid: "\${lookups.port.uuid}" }
+        linkProtocol: { type: DOT1Q, vlanTag: 2401 }
+    zSide:
+      accessPoint:
+        type: SP
+        profile: { type: L2_PROFILE, uuid: "\${lookups.cloud.uuid}" }
+        location: { metroCode: SV }
+    notifications: [{ type: ALL, emails: [noc@example.com] }]
+`);
+    const planned = await runner(t, ws)("plan");
+    expect(planned.code, out(planned)).toBe(0);
+    const lines = planned.stdout.split("\n");
+    const at = lines.indexOf("Lookups read:");
+    expect(at, planned.stdout).toBeGreaterThanOrEqual(0);
+    expect(lines[at + 1]).toMatch(new RegExp(`^  lookups\\.cloud \\(serviceProfile, where name: "CloudExchange Direct"\\): found CloudExchange Direct \\(${PROFILE}`));
+    expect(lines[at + 2]).toMatch(new RegExp(`^  lookups\\.port \\(port, where metroCode: "DC", priority: "PRIMARY"\\): found .+ \\(${PORTS.dcPrimary}, DC\\)$`));
+    // Before the actions, as Terraform prints its reads first.
+    expect(at).toBeLessThan(lines.indexOf("netform will perform the following actions:"));
   });
 });
