@@ -146,4 +146,32 @@ connections:
     // Before the actions, as Terraform prints its reads first.
     expect(at).toBeLessThan(lines.indexOf("netform will perform the following actions:"));
   });
+
+  it("moves every instance of a forEach resource that a moved block names whole, planning moves, not destroy and create", { timeout: 60_000 }, async () => {
+    const filters = (name: string) => `${CONFIG_HEADER}routeFilters:\n  ${name}:\n    forEach: [a, b, c]\n    type: BGP_IPv4_PREFIX_FILTER\n    name: "f-\${each.key}"\n`;
+    const ws = workspace(filters("f"));
+    const run = runner(t, ws);
+    const applied = await run("apply", "--auto-approve");
+    expect(applied.code, out(applied)).toBe(0);
+    const ids = Object.fromEntries(Object.entries(ws.state().resources).map(([address, r]) => [address, r.id]));
+
+    ws.write(`${filters("g")}moved:\n  - from: routeFilters.f\n    to: routeFilters.g\n`);
+    const planned = await run("plan", "--detailed-exitcode");
+    expect(planned.code, out(planned)).toBe(2);
+    for (const key of ["a", "b", "c"]) expect(planned.stdout).toContain(`# routeFilters.f["${key}"] has moved to routeFilters.g["${key}"]`);
+    expect(planned.stdout).toContain("Plan: 0 to add, 0 to change, 0 to replace, 0 to destroy, 3 to move.");
+    const moved = await run("apply", "--auto-approve");
+    expect(moved.code, out(moved)).toBe(0);
+    const after = ws.state().resources;
+    expect(Object.keys(after).sort()).toEqual(['routeFilters.g["a"]', 'routeFilters.g["b"]', 'routeFilters.g["c"]']);
+    for (const key of ["a", "b", "c"]) expect(after[`routeFilters.g["${key}"]`]?.id).toBe(ids[`routeFilters.f["${key}"]`]);
+  });
+
+  it("refuses, at its line, a moved block from a whole resource to one instance", async () => {
+    const ws = workspace(`${CONFIG_HEADER}routeFilters:\n  g:\n    forEach: [a]\n    type: BGP_IPv4_PREFIX_FILTER\nmoved:\n  - from: routeFilters.f\n    to: routeFilters.g["a"]\n`);
+    const result = await netform(["validate"], { cwd: ws.dir, env: { NO_COLOR: "1" } });
+    expect(result.code, out(result)).toBe(1);
+    expect(result.stdout).toMatch(/netform\.yaml:11:9 +moved\[0\]\.to +routeFilters\.f cannot move to routeFilters\.g\["a"\]: a whole resource \(routeFilters\.f\) moves only to a whole resource, and an instance \(routeFilters\.g\["a"\]\) only to an instance/);
+    expect(result.stdout).toContain('hint: move every instance with from: routeFilters.f and to: routeFilters.g, or one with from: routeFilters.f["KEY"] and to: routeFilters.g["KEY"]');
+  });
 });
