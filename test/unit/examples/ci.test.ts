@@ -90,6 +90,8 @@ describe("examples/ci/github-actions.yml", () => {
   it("posts the plan with github-script, keeps plans as artifacts, and hands the main plan to the apply", () => {
     const script = workflow.jobs.plan!.steps.find((s) => s.uses?.startsWith("actions/github-script"))?.with?.script;
     expect(script).toContain("updateComment");
+    // A failed plan's comment is netform's own, with the located diagnostics: posted, not replaced by a pointer to the log.
+    expect(script).toMatch(/: `\$\{marker\}\\n\$\{comment \|\|/);
     // github-script runs the text as the body of an async function.
     expect(() => new Script(`(async (require, github, context) => {\n${script}\n})`)).not.toThrow();
     const uploads = (job: string) => workflow.jobs[job]!.steps.filter((s) => s.uses?.startsWith("actions/upload-artifact")).map((s) => s.with?.name);
@@ -139,6 +141,7 @@ describe("examples/ci/gitlab-ci.yml", () => {
     expect(template.before_script).toContain("npm ci");
     expect(job("plan:merge-request").script.join("\n")).toContain("npx netform plan --out plan.bin --lock=false --format markdown > plan.md");
     expect(job("plan:merge-request").script.join("\n")).toContain("/merge_requests/${env.CI_MERGE_REQUEST_IID}/notes");
+    expect(job("plan:merge-request").script.join("\n")).toMatch(/: `\$\{marker\}\\n\$\{comment \|\|/);
     expect(job("apply").script.join("\n")).toContain("npx netform apply plan.bin --lock-timeout 10m");
     expect(job("drift").script.join("\n")).toContain("npx netform drift --lock=false --format markdown > drift.md");
   });
