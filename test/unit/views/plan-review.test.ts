@@ -109,3 +109,27 @@ describe("the pull-request comment of a large plan", () => {
     expect(md.indexOf("| Action | Address | Reason |")).toBeLessThan(md.indexOf("<details>"));
   });
 });
+
+describe("the topology diagram", () => {
+  it("escapes labels and keeps node ids Mermaid-safe whatever the names and keys", () => {
+    const body = { name: 'a "quoted" <b>#1</b> `x`\nnext', bandwidth: 50, aSide: { accessPoint: { type: "COLO", port: { uuid: "port-1" }, linkProtocol: { type: "QINQ", vlanSTag: 300, vlanCTag: 1001 } } }, zSide: { serviceToken: { uuid: "tok-1" } } };
+    const p = plan([change("ports.edge", "no-op", { id: "port-1" }), change('connections.weird["a b/c"]', "create", { after: body, dependencies: ["ports.edge"] })]);
+    const text = renderTopologyMermaid(planTopology(p));
+    expect(text).toContain('  n1>"tok-1 (service token)"]:::unchanged');
+    expect(text).toContain('==>|"+ a #quot;quoted#quot; #lt;b#gt;#35;1#lt;/b#gt; #39;x#39; next, 50 Mbps, VLAN 300.1001"|');
+    for (const line of text.split("\n").filter((l) => /^ {2}n\d/.test(l))) expect(line).toMatch(/^ {2}n\d+(\S*"[^"\n]*"\S*:::\w+| (==>|-->|-\.->)\|"[^"\n]*"\| n\d+)$/);
+  });
+
+  it("draws what changes first when bounded, and counts what it left out", () => {
+    const topology = planTopology(networkPlan(1000));
+    const md = renderPlanMarkdown(networkPlan(1000));
+    const drawn = md.slice(md.indexOf("```mermaid\nflowchart LR"), md.indexOf("```", md.indexOf("```mermaid\nflowchart LR") + 10));
+    const nodes = drawn.split("\n").filter((l) => /:::\w+$/.test(l));
+    expect(nodes.length).toBeLessThanOrEqual(60);
+    expect(nodes.length).toBeGreaterThan(0);
+    // The new router and changed connections are drawn, the unchanged ports only as their endpoints.
+    expect(nodes.some((l) => l.endsWith(":::added"))).toBe(true);
+    expect(drawn.split("\n").filter((l) => l.includes("-->|")).length).toBe(0);
+    expect(topology.nodes.length).toBeGreaterThan(60);
+  });
+});
