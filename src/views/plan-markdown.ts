@@ -38,6 +38,8 @@ const MAX_GRAPH_NODES = 100;
 /** The topology drawn in a comment: beyond these, what changes is drawn first and the rest counted. */
 const MAX_TOPOLOGY_NODES = 60;
 const MAX_TOPOLOGY_EDGES = 80;
+/** A topology of at most this many nodes is shown open. */
+const OPEN_TOPOLOGY_NODES = 20;
 /** Tables with more rows than this are collapsed, so that the summary above them stays in view. */
 const OPEN_ROWS = 10;
 /** Objects the destroy warning names before "and N more". */
@@ -140,7 +142,8 @@ function topologySection(plan: Plan): string {
       ? `\n\n${nodes} more ${nodes === 1 ? "node" : "nodes"} and ${edges} more ${edges === 1 ? "connection" : "connections"} are not drawn here, to keep the diagram legible; what changes is drawn first. Run ${codeSpan("netform graph --topology")} for the whole network.`
       : "";
   const summary = `Topology of what this plan touches (${touched.nodes.length} ${touched.nodes.length === 1 ? "node" : "nodes"}, ${touched.edges.length} ${touched.edges.length === 1 ? "connection" : "connections"})`;
-  return details(summary, `${fencedBlock("mermaid", drawing.lines)}${more}`);
+  // A small network is shown open: the picture is the point; a large one waits to be asked for.
+  return details(summary, `${fencedBlock("mermaid", drawing.lines)}${more}`, touched.nodes.length <= OPEN_TOPOLOGY_NODES && nodes + edges === 0);
 }
 
 /** What the plan could not compare (plan-text.ts says why), as notes. */
