@@ -81,6 +81,47 @@ export function expandBlockAddresses(addresses: readonly string[], known: Iterab
   }))];
 }
 
+/**
+ * The order addresses are listed in wherever a person reads them: natural, so `r2` comes before `r10`,
+ * inside `["key"]` indexes too. Runs of digits compare by value (then by length, so `r02` follows `r2`),
+ * everything else by character code: no locale collation, the same order on every machine.
+ */
+export function compareAddresses(a: string, b: string): number {
+  let i = 0;
+  let j = 0;
+  while (i < a.length && j < b.length) {
+    const ca = a.charCodeAt(i);
+    const cb = b.charCodeAt(j);
+    if (isDigit(ca) && isDigit(cb)) {
+      const endA = digitRunEnd(a, i);
+      const endB = digitRunEnd(b, j);
+      // Leading zeros aside, the longer run is the larger number: no parsing, so no overflow.
+      const ta = stripZeros(a.slice(i, endA));
+      const tb = stripZeros(b.slice(j, endB));
+      if (ta.length !== tb.length) return ta.length - tb.length;
+      if (ta !== tb) return ta < tb ? -1 : 1;
+      if (endA - i !== endB - j) return endA - i - (endB - j);
+      i = endA;
+      j = endB;
+      continue;
+    }
+    if (ca !== cb) return ca - cb;
+    i++;
+    j++;
+  }
+  return a.length - i - (b.length - j);
+}
+
+const isDigit = (code: number): boolean => code >= 48 && code <= 57;
+
+function digitRunEnd(text: string, start: number): number {
+  let end = start;
+  while (end < text.length && isDigit(text.charCodeAt(end))) end++;
+  return end;
+}
+
+const stripZeros = (digits: string): string => digits.replace(/^0+(?=\d)/, "");
+
 /** A path to a value inside a resource: object keys and array indexes. */
 export type FieldPath = readonly (string | number)[];
 

@@ -31,7 +31,7 @@
 //   the values that were unknown at load time; it returns the same diagnostics.
 // - A kind's parent fields (KindSchema.parents) hold a Reference to the parent's uuid, or a literal uuid.
 
-export { expandBlockAddresses, formatPath, parseAddress, type Address, type FieldPath, type ParsedAddress } from "./address.js";
+export { compareAddresses, expandBlockAddresses, formatPath, parseAddress, type Address, type FieldPath, type ParsedAddress } from "./address.js";
 export type { KindCatalog, KindSchema, OrderingEdge } from "./catalog.js";
 export { configGraph, resourceAt, secretsAt } from "./dependencies.js";
 export { writeBackendBlock } from "./backend-block.js";

@@ -79,6 +79,11 @@ export function buildRefactoring(raws: readonly RawRefactoring[], kinds: { has(k
         if (!from || !to || !complete) return;
         const position = raw.positions.get(`[${i}]`)?.value;
         if (from.address === to.address) return report([i, "to"], "moved.same", `${from.address} is moved to itself`, "remove this block");
+        if ((from.key === undefined) !== (to.key === undefined)) {
+          const whole = from.key === undefined ? from.address : to.address;
+          const one = from.key === undefined ? to.address : from.address;
+          return report([i, "to"], "moved.shape", `${from.address} cannot move to ${to.address}: a whole resource (${whole}) moves only to a whole resource, and an instance (${one}) only to an instance`, `move every instance with from: ${blockAddress(from)} and to: ${blockAddress(to)}, or one with from: ${blockAddress(from)}["KEY"] and to: ${blockAddress(to)}["KEY"]`);
+        }
         if (from.kind !== to.kind) return report([i, "to"], "moved.kind", `${from.address} is one of ${from.kind} and cannot become one of ${to.kind}`, `an object keeps its kind: move it to ${from.kind}.${to.name}, or declare the new object and remove the old one`);
         if (declared.has(from.address)) return report([i, "from"], "moved.still-declared", `${from.address} is moved to ${to.address} but is still declared`, `remove the declaration of ${from.address}: a moved block's from is the old address`);
         const first = direct.get(from.address);
@@ -144,7 +149,7 @@ function addressField(
   at: (string | number)[],
   kinds: { has(kind: string): boolean },
   report: (path: (string | number)[], code: string, message: string, hint?: string) => void,
-): { address: Address; kind: string; name: string } | undefined {
+): { address: Address; kind: string; name: string; key?: string } | undefined {
   const text = entry[field];
   if (text === undefined) {
     report(at, "config.field", `missing ${field}`, `${field} is a resource address, e.g. connections.dc-link`);
@@ -157,3 +162,6 @@ function addressField(
   }
   return { address: text as Address, ...parsed };
 }
+
+/** The whole resource an address names: `routeFilters.f` for `routeFilters.f["a"]`. */
+const blockAddress = (parsed: { kind: string; name: string }): string => `${parsed.kind}.${parsed.name}`;

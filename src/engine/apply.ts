@@ -177,7 +177,7 @@ export async function applyPlan(applyInput: ApplyInput): Promise<ApplyOutcome> {
   await adoptFoundObjects(input);
   const { graph, steps } = stepGraph(plan, input.dependencies, store.state.resources, input.session.kinds);
   input.urgency = remainingSeconds(graph, steps, input.times);
-  for (const change of plan.changes) if (change.action !== "no-op" || change.awaiting) emit({ type: "planned_change", change });
+  for (const change of plan.changes) if (change.action !== "no-op" || change.awaiting) emit({ type: "planned_change", change, ...remainingOf(input.urgency, change.address) });
 
   // Steps the interrupt stopped, or kept from starting: what they block is not "skipped because it failed".
   const stoppedByInterrupt = new Set<string>();
@@ -360,12 +360,21 @@ function dependenciesOf(input: StepContext, address: string): string[] {
   return input.dependencies.has(address) ? input.dependencies.dependenciesOf(address).sort() : [];
 }
 
+/** The longest time to the end of the run from the steps of an address (stepGraph's ids: `ADDRESS+` and `ADDRESS-`). */
+function remainingOf(urgency: ReadonlyMap<string, number>, address: string): { remainingSeconds?: number } {
+  const seconds = [urgency.get(`${address}+`), urgency.get(`${address}-`)].filter((s): s is number => s !== undefined);
+  return seconds.length === 0 ? {} : { remainingSeconds: Math.max(...seconds) };
+}
+
 /**
  * Waits for the object's transition. A transition this step started whole (`timed`) teaches the state how
  * long the kind's operation takes; one an earlier run started, or a parent's delete carried, does not.
  */
-async function waitFor(input: StepContext, change: ResourceChange, ref: ObjectRef, operation: Operation, step: StepKind, timed: boolean): Promise<Body | undefined> {
+async function waitFor(input: StepContext, change: ResourceChange, ref: ObjectRef, operation: Operation, step: StepKind, timed: boolean, answered?: Body): Promise<Body | undefined> {
   const kind = kindOf(input, change);
+  // The call's own answer is the first look at the object: its state is shown from then on, not from the first poll.
+  const first = answered === undefined ? undefined : kind.stateOf(answered);
+  if (first !== undefined) input.emit({ type: "apply_progress", address: change.address, action: change.action, step, elapsedMs: 0, state: first });
   const key = timingKeyOf(change, operation);
   const started = Date.now();
   const body = await input.poller.wait(kind, ref, {
@@ -441,7 +450,7 @@ async function create(input: StepContext, change: ResourceChange): Promise<strin
   }
   input.fence?.created(change.address, created.id);
   await input.records.accepted(resource, created, created.body, spec, dependencies, "create");
-  const ready = await waitFor(input, change, created, "create", "create", existing === undefined);
+  const ready = await waitFor(input, change, created, "create", "create", existing === undefined, created.body);
   await input.records.settled(resource, created, ready ?? created.body, spec, dependencies);
   return created.id;
 }

@@ -8,7 +8,8 @@ import type { InterruptSignal } from "./interrupt.js";
 export type EngineEvent =
   | { type: "refresh_start"; resources: number }
   | { type: "refresh_complete"; resources: number; requests: number }
-  | { type: "planned_change"; change: ResourceChange }
+  /** `remainingSeconds`: the typical seconds from starting this change to the end of the run (estimate.ts), for the time left. */
+  | { type: "planned_change"; change: ResourceChange; remainingSeconds?: number }
   | { type: "apply_start"; address: string; action: Action; step: StepKind }
   | { type: "apply_progress"; address: string; action: Action; step: StepKind; elapsedMs: number; state?: string }
   | { type: "apply_complete"; address: string; action: Action; step: StepKind; elapsedMs: number; id?: string }

@@ -9,6 +9,7 @@ export * from "./events.js";
 export { configurationSchemaText, dependencyGraph, formatConfigurationText, isConfigurationFile, parseDuration, parseResourceAddress, parseVarFlag, readConfiguration } from "./configuration.js";
 export { InterruptedError, interruptedBy, type InterruptSignal } from "./interrupt.js";
 export { applyRun, openRun, recordLookups, plannedFromFile, planRun, configurationDigest, configurationHash, defaultStatePath, type ConfigurationDigest, GENERATOR, type Run, type RunOptions, type Planned, type PlanRequest } from "./run.js";
+export { configurationTopology } from "./topology.js";
 export { detectDrift, IgnoreRules, IGNORE_FILE } from "./drift.js";
 export { importObject } from "./import.js";
 export { readOutputs } from "./outputs.js";

@@ -65,7 +65,7 @@ export async function resolveLookups(ctx: LookupContext, config: Configuration, 
           const used = read.get(lookup.address) ?? new Set<string>();
           const value = recordedPart(kind, object, used);
           objects.set(lookup.address, object);
-          results.push({ address: lookup.address, kind: kindName, value, changes: changesSince(state.lookups?.[lookup.address], kind, value, used) });
+          results.push({ address: lookup.address, kind: kindName, value, changes: changesSince(state.lookups?.[lookup.address], kind, value, used), where: whereText(lookup.where), found: candidateText(kind.describe(matches[0] as Body)) });
         } else if (matches.length === 0) {
           const hint =
             left.length > 0

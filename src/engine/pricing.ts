@@ -227,7 +227,7 @@ export async function planCost(api: ApiClient, plan: Plan, book = new PriceBook(
     }
     resources.push(resource);
   }
-  return { totals: costTotals(resources), resources, unknown, requests: book.requests - requestsBefore };
+  return { totals: costTotals(resources, unknown), resources, unknown, requests: book.requests - requestsBefore };
 }
 
 /** What one recorded object costs each month. */

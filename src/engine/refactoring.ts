@@ -15,29 +15,42 @@ export interface Move {
 }
 
 /**
- * The moves that apply to this state: those whose `from` it records. A block whose `from` it does not
- * record is kept without effect (it may have been applied already); one whose `to` is also recorded cannot
- * be made, and is said.
+ * The moves that apply to this state: those whose `from` it records. A block naming a whole resource moves
+ * the resource, or, when the state records instances of it (a resource with forEach), every instance to the
+ * same key under `to`, as Terraform does. A block whose `from` the state does not record is kept without
+ * effect (it may have been applied already); one whose `to` is also recorded cannot be made, and is said.
  */
 export function applicableMoves(config: Configuration, state: StateFile): { moves: Move[]; diagnostics: Diagnostic[] } {
   const moves: Move[] = [];
   const diagnostics: Diagnostic[] = [];
   for (const block of config.moves) {
-    if (!state.resources[block.from]) continue;
-    if (state.resources[block.to]) {
-      diagnostics.push({
-        severity: "warning",
-        code: "moved.target-exists",
-        address: "moved",
-        ...(block.position ? { file: block.position.file, line: block.position.line, column: block.position.column } : {}),
-        message: `${block.from} is not moved to ${block.to}: the state already records ${block.to}`,
-        hint: `forget one of them (netform state rm ADDRESS), or remove this moved block; until then ${block.from} is planned as no longer configured`,
-      });
-      continue;
+    for (const move of statedMoves(block, state)) {
+      if (state.resources[move.to]) {
+        diagnostics.push({
+          severity: "warning",
+          code: "moved.target-exists",
+          address: "moved",
+          ...(block.position ? { file: block.position.file, line: block.position.line, column: block.position.column } : {}),
+          message: `${move.from} is not moved to ${move.to}: the state already records ${move.to}`,
+          hint: `forget one of them (netform state rm ADDRESS), or remove this moved block; until then ${move.from} is planned as no longer configured`,
+        });
+        continue;
+      }
+      moves.push(move);
     }
-    moves.push({ from: block.from, to: block.to });
   }
   return { moves, diagnostics };
+}
+
+/** The moves one block makes in this state: itself, or one per recorded instance of a whole forEach resource. */
+function statedMoves(block: { from: string; to: string }, state: StateFile): Move[] {
+  if (state.resources[block.from]) return [{ from: block.from, to: block.to }];
+  // Only a whole resource (no key) stands for its instances; validation has made `to` whole too.
+  if (block.from.includes("[") || block.to.includes("[")) return [];
+  const prefix = `${block.from}[`;
+  return Object.keys(state.resources)
+    .filter((address) => address.startsWith(prefix))
+    .map((address) => ({ from: address, to: `${block.to}${address.slice(block.from.length)}` }));
 }
 
 /** A copy of the state with the moves made, dependencies renamed with them; the state itself is untouched. */

@@ -57,10 +57,16 @@ export function sumMoney(amounts: readonly (readonly Money[])[]): Money[] {
   return [...sums].map(([currency, monthly]) => ({ currency, monthly: cents(monthly) }));
 }
 
-/** Totals per currency of what is known: a resource whose price on one side is unknown counts on the other only. */
-export function costTotals(resources: readonly ResourceCost[]): CostTotal[] {
-  const before = sumMoney(resources.map((r) => r.before ?? []));
-  const after = sumMoney(resources.map((r) => r.after ?? []));
+/**
+ * Totals per currency over the changes whose prices are known on both sides. A change with one side
+ * unknown is left out whole: counting its known side alone would turn a resize to an unpriced bandwidth
+ * into a saving of its whole old price. The views say that the total leaves such changes out.
+ */
+export function costTotals(resources: readonly ResourceCost[], unknown: readonly UnknownCost[] = []): CostTotal[] {
+  const unpriced = new Set(unknown.map((u) => u.address));
+  const counted = resources.filter((r) => !unpriced.has(r.address));
+  const before = sumMoney(counted.map((r) => r.before ?? []));
+  const after = sumMoney(counted.map((r) => r.after ?? []));
   const currencies = [...new Set([...before, ...after].map((m) => m.currency))];
   return currencies.map((currency) => {
     const monthlyBefore = before.find((m) => m.currency === currency)?.monthly ?? 0;

@@ -132,6 +132,10 @@ export interface LookupResult {
   kind: string;
   value: Record<string, unknown>;
   changes: FieldChange[];
+  /** The search as written, in words: `metroCode: "DC", priority: "PRIMARY"`. */
+  where?: string;
+  /** What it found, in words: its name, uuid and metro, `DC-port-1 (c791f8cb-..., DC)`. */
+  found?: string;
 }
 
 /**

@@ -6,6 +6,10 @@
 //   ⠋ connections.dc      creating   42s  PROVISIONING
 //   ⠙ routingProtocols.b  waiting    3s
 //
+// Above the steps, the run as a whole: how many planned changes are done of how many, and the time left
+// by the plan's estimate. On a narrow terminal the addresses give way (cut in the middle, in display
+// cells), then the verbs, so that each step's elapsed time and state stay in view.
+//
 // The region is redrawn in place with ANSI cursor movement by a timer (at most 10 frames a second); each
 // frame is one write: erase the region, print the permanent lines that arrived since the last frame, draw
 // the region again. Batching permanent lines into frames keeps a burst of completions from redrawing the
@@ -15,6 +19,8 @@
 import { Writable } from "node:stream";
 import type { EngineEvent, StepKind } from "../engine/events.js";
 import { ApplyTextView, formatDuration, gerund } from "./apply-text.js";
+import { cells, headCells, middleCut, padCells } from "./cells.js";
+import { aboutDuration } from "./plan-duration.js";
 import { Output } from "./output.js";
 
 export const FRAME_INTERVAL_MS = 100;
@@ -68,6 +74,10 @@ export class ApplyLiveView {
   private readonly lines: ApplyTextView;
   private readonly running = new Map<string, Running>();
   private readonly finished = new Set<string>();
+  /** The planned changes by address, with the typical seconds from their start to the end of the run. */
+  private readonly planned = new Map<string, number | undefined>();
+  /** Addresses with a step ended (done, failed, skipped or interrupted). */
+  private readonly ended = new Set<string>();
   private pending: Pending[] = [];
   /** Rows of the region currently on screen, to be erased before anything else is written. */
   private drawnRows = 0;
@@ -99,10 +109,16 @@ export class ApplyLiveView {
   handle(event: EngineEvent): void {
     if (this.closed) return;
     switch (event.type) {
+      case "planned_change":
+        this.planned.set(event.change.address, event.remainingSeconds);
+        this.lines.handle(event);
+        break;
+      case "apply_skipped":
+        this.ended.add(event.address);
+        this.lines.handle(event);
+        break;
       case "refresh_start":
       case "refresh_complete":
-      case "planned_change":
-      case "apply_skipped":
       case "diagnostic":
       case "rate_limited":
         this.lines.handle(event);
@@ -133,6 +149,7 @@ export class ApplyLiveView {
       case "apply_interrupted":
         this.running.delete(key(event.address, event.step));
         this.finished.add(key(event.address, event.step));
+        this.ended.add(event.address);
         this.lines.handle(event);
         break;
       case "change_summary":
@@ -228,40 +245,67 @@ export class ApplyLiveView {
     const width = Math.max(20, (dimension(this.output.stdout, "columns") ?? DEFAULT_COLUMNS) - 1);
     const maxRows = Math.max(2, Math.min(DEFAULT_MAX_ROWS, (dimension(this.output.stdout, "rows") ?? DEFAULT_MAX_ROWS + 1) - 1));
     const steps = [...this.running.values()];
-    const shown = steps.length > maxRows ? steps.slice(0, maxRows - 1) : steps;
+    const head = this.overall(now);
+    const room = maxRows - (head === undefined ? 0 : 1);
+    const shown = steps.length > room ? steps.slice(0, room - 1) : steps;
     const spinner = SPINNER[Math.floor(now / FRAME_INTERVAL_MS) % SPINNER.length]!;
-    const addressWidth = Math.max(...shown.map((s) => s.address.length));
-    const verbWidth = Math.max(...shown.map((s) => gerund(s.step).length));
     const elapsed = shown.map((s) => formatDuration(s.elapsedMs + Math.max(0, now - s.seenAt)));
     const elapsedWidth = Math.max(...elapsed.map((e) => e.length));
+    const stateWidth = Math.max(0, ...shown.map((s) => (s.state !== undefined ? cells(s.state) + 2 : 0)));
+    let verbWidth = Math.max(...shown.map((s) => gerund(s.step).length));
+    let addressWidth = Math.max(...shown.map((s) => cells(s.address)));
+    // What the elapsed time and state leave: the addresses give way first (to a dozen cells), then the verbs.
+    const fixed = () => 2 + (verbWidth > 0 ? verbWidth + 4 : 2) + elapsedWidth + stateWidth;
+    if (fixed() + addressWidth > width && width - fixed() < MIN_ADDRESS_CELLS) verbWidth = 0;
+    addressWidth = Math.max(1, Math.min(addressWidth, width - fixed()));
     const rows = shown.map((s, i) =>
       fit(width, [
         [`${spinner} `, c.cyan],
-        [s.address.padEnd(addressWidth), c.bold],
-        [`  ${gerund(s.step).padEnd(verbWidth)}  `, plain],
+        [padCells(middleCut(s.address, addressWidth), addressWidth), c.bold],
+        [verbWidth > 0 ? `  ${gerund(s.step).padEnd(verbWidth)}  ` : "  ", plain],
         [elapsed[i]!.padStart(elapsedWidth), plain],
         [s.state !== undefined ? `  ${s.state}` : "", c.dim],
       ]),
     );
     if (shown.length < steps.length) rows.push(fit(width, [[`  ... and ${steps.length - shown.length} more running`, c.dim]]));
+    if (head !== undefined) rows.unshift(fit(width, [[head, c.bold]]));
     return { text: rows.map((r) => `${r}\n`).join(""), rows: rows.length };
   }
+
+  /** "2/5 done, about 4 min left": the planned changes ended, and the estimate's time still to go. */
+  private overall(now: number): string | undefined {
+    if (this.planned.size === 0) return undefined;
+    const running = new Map<string, number>();
+    for (const r of this.running.values()) running.set(r.address, Math.max(running.get(r.address) ?? 0, r.elapsedMs + Math.max(0, now - r.seenAt)));
+    const done = [...this.planned.keys()].filter((a) => this.ended.has(a) && !running.has(a)).length;
+    // The longest chain still to go: a change not started has its whole estimate ahead, a running one less what it has taken.
+    let left: number | undefined;
+    for (const [address, seconds] of this.planned) {
+      if (seconds === undefined || (this.ended.has(address) && !running.has(address))) continue;
+      const ahead = Math.max(0, seconds - (running.get(address) ?? 0) / 1000);
+      left = Math.max(left ?? 0, ahead);
+    }
+    const estimate = left === undefined ? "" : left < 1 ? ", almost done" : `, ${aboutDuration(left)} left`;
+    return `${done}/${this.planned.size} done${estimate}`;
+  }
 }
+
+/** Fewer cells than this for the address, and the verb column goes. */
+const MIN_ADDRESS_CELLS = 12;
 
 const key = (address: string, step: StepKind): string => `${address}\u0000${step}`;
 
 const plain = (s: string): string => s;
 
-/** Joins coloured segments, cut to `width` visible characters (colour codes take no room on screen). */
+/** Joins coloured segments, cut to `width` display cells (colour codes take no room on screen). */
 function fit(width: number, segments: [text: string, paint: (s: string) => string][]): string {
   let room = width;
   let out = "";
   for (const [text, paint] of segments) {
     if (room <= 0 || text === "") continue;
-    const cut = [...text].slice(0, room).join("");
-    room -= [...cut].length;
+    const cut = headCells(text, room);
+    room -= cells(cut);
     out += paint(cut);
   }
   return out.trimEnd();
 }
-

@@ -13,6 +13,8 @@ export { eventLine } from "./events-json.js";
 export { printGraph, type GraphFormat } from "./graph.js";
 export { Output } from "./output.js";
 export { renderOutputJson, renderOutputRaw, renderOutputsJson, renderOutputsText } from "./outputs.js";
+export { renderFailedPlanMarkdown } from "./plan-markdown.js";
+export { renderTopologyMermaid } from "./topology.js";
 export { renderPlanText, renderRefreshRecorded } from "./plan-text.js";
 export { renderStateCostJson, renderStateCostText } from "./plan-cost.js";
 export { progressView } from "./progress.js";

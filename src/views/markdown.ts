@@ -35,8 +35,8 @@ export function fencedBlock(info: string, lines: readonly string[]): string {
 /** Text for HTML content or attributes (a `<summary>` is HTML, where markdown escapes do not apply). */
 export const escapeHtml = (text: string): string => text.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
 
-/** A collapsible section; `summary` is HTML, the body markdown (the blank lines make GitHub render it). */
-export const details = (summaryHtml: string, body: string): string => `<details><summary>${summaryHtml}</summary>\n\n${body}\n\n</details>`;
+/** A collapsible section, collapsed unless `open`; `summary` is HTML, the body markdown (the blank lines make GitHub render it). */
+export const details = (summaryHtml: string, body: string, open = false): string => `<details${open ? " open" : ""}><summary>${summaryHtml}</summary>\n\n${body}\n\n</details>`;
 
 /** A table; cells are markdown already escaped by the caller. */
 export function table(header: readonly string[], rows: readonly (readonly string[])[]): string {

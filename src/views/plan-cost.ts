@@ -4,9 +4,10 @@
 // amounts of two currencies are never added.
 
 import { z } from "zod";
+import { compareAddresses } from "../config/index.js";
 import type { StateCost } from "../engine/index.js";
 import type { CostTotal, Money, Plan, PlanCost, ResourceCost } from "../plan/index.js";
-import { codeSpan, escapeInline, table } from "./markdown.js";
+import { codeSpan, details, escapeInline, table } from "./markdown.js";
 import type { Colors } from "./output.js";
 
 const moneySchema = z.object({ currency: z.string().describe("ISO 4217, from the service's price record"), monthly: z.number().describe("monthly recurring price") });
@@ -59,6 +60,15 @@ function side(cost: PlanCost, r: ResourceCost, which: "before" | "after"): strin
   return absent ? "none" : amounts(r[which]);
 }
 
+/** How many priced changes have an unknown price on either side: each makes the total unknown. */
+const unpricedCount = (cost: PlanCost): number => new Set(cost.unknown.map((u) => u.address)).size;
+
+const unknownTotalWhy = (cost: PlanCost, unpriced: number): string =>
+  cost.totals.length === 0 ? "no price of these changes is known" : `the price of ${unpriced} ${unpriced === 1 ? "change is" : "changes are"} unknown; the known part leaves ${unpriced === 1 ? "it" : "them"} out`;
+
+/** "+ USD 1,240.00 / month (USD 900.00 -> USD 2,140.00)". */
+const totalPhrase = (total: CostTotal): string => `${deltaPhrase(total)} (${formatMoney({ currency: total.currency, monthly: total.monthlyBefore })} -> ${formatMoney({ currency: total.currency, monthly: total.monthlyAfter })})`;
+
 const unknownLines = (cost: PlanCost): string[] => cost.unknown.map((u) => `${u.address}: the price ${u.side === "before" ? "now" : "after apply"} is unknown: ${u.why}`);
 
 /** The text plan's Cost section; no lines when the plan has no cost, or nothing priced changes. */
@@ -69,20 +79,42 @@ export function costTextLines(plan: Plan, c: Colors): string[] {
   const lines = [c.bold("Cost (monthly recurring, from the service's prices):")];
   for (const r of cost.resources) lines.push(`  ${SYMBOLS[r.action].padStart(3)} ${r.address.padEnd(width)}  ${side(cost, r, "before")} -> ${side(cost, r, "after")}${r.product ? `  ${c.dim(`(${r.product})`)}` : ""}`);
   for (const line of unknownLines(cost)) lines.push(c.dim(`  ${line}`));
-  if (cost.totals.length === 0) lines.push(`  ${c.bold("Total:")} unknown (no price of these changes is known)`);
-  for (const total of cost.totals) lines.push(`  ${c.bold("Total:")} ${deltaPhrase(total)} (${formatMoney({ currency: total.currency, monthly: total.monthlyBefore })} -> ${formatMoney({ currency: total.currency, monthly: total.monthlyAfter })})`);
-  if (cost.unknown.length > 0) lines.push(c.dim(`  Unknown prices are not counted in the total.`));
+  const unpriced = unpricedCount(cost);
+  if (unpriced > 0) lines.push(`  ${c.bold("Total:")} unknown (${unknownTotalWhy(cost, unpriced)})`);
+  for (const total of cost.totals) lines.push(`  ${c.bold(unpriced > 0 ? "Known part:" : "Total:")} ${totalPhrase(total)}`);
   return lines;
 }
 
-/** The markdown comment's cost table, or "" when nothing priced changes. */
-export function costMarkdown(plan: Plan): string {
+/**
+ * The markdown comment's cost table (its total is in the comment's summary: costTotalMarkdown), or "" when
+ * nothing priced changes; collapsed when long, and cut to `rowLimit` rows when the comment must shrink.
+ */
+export function costMarkdown(plan: Plan, rowLimit?: number, where = "the full plan is in the run log"): string {
   const cost = plan.cost;
   if (!cost || cost.resources.length === 0) return "";
-  const rows = cost.resources.map((r) => [codeSpan(r.address), escapeInline(r.product ?? "unknown"), side(cost, r, "before"), side(cost, r, "after")]);
-  const totals = cost.totals.map((t) => `**Total: ${deltaPhrase(t)}** (${formatMoney({ currency: t.currency, monthly: t.monthlyBefore })} -> ${formatMoney({ currency: t.currency, monthly: t.monthlyAfter })})`);
+  const resources = [...cost.resources].sort((a, b) => compareAddresses(a.address, b.address));
+  const rows = (rowLimit === undefined ? resources : resources.slice(0, rowLimit)).map((r) => [codeSpan(r.address), escapeInline(r.product ?? "unknown"), side(cost, r, "before"), side(cost, r, "after")]);
+  const more = resources.length - rows.length;
   const unknown = unknownLines(cost).map((line) => `- ${escapeInline(line)}`);
-  return ["#### Cost (monthly recurring)", table(["resource", "product", "before", "after"], rows), ...totals, ...(unknown.length > 0 ? ["Unknown prices, not counted in the total:", ...unknown] : [])].join("\n\n");
+  const body = [
+    table(["resource", "product", "before", "after"], rows),
+    ...(more > 0 ? [`… and ${more} more priced ${more === 1 ? "change" : "changes"} not listed; ${where}.`] : []),
+    ...(unknown.length > 0 && more === 0 ? ["Unknown prices:", unknown.join("\n")] : []),
+  ].join("\n\n");
+  return resources.length > COST_ROWS_OPEN ? details(`Cost of each change (${resources.length}, monthly recurring)`, body) : ["#### Cost (monthly recurring)", body].join("\n\n");
+}
+
+/** Tables longer than this are collapsed: the total is what a reviewer reads first. */
+const COST_ROWS_OPEN = 10;
+
+/** The cost total in one paragraph, for the head of the markdown comment; "" when nothing priced changes. */
+export function costTotalMarkdown(plan: Plan): string {
+  const cost = plan.cost;
+  if (!cost || cost.resources.length === 0) return "";
+  const unpriced = unpricedCount(cost);
+  const known = cost.totals.map((t) => (unpriced > 0 ? `known part ${totalPhrase(t)}` : `**${deltaPhrase(t)}** (${formatMoney({ currency: t.currency, monthly: t.monthlyBefore })} -> ${formatMoney({ currency: t.currency, monthly: t.monthlyAfter })})`));
+  if (unpriced > 0) return `**Cost total: unknown** (${escapeInline(unknownTotalWhy(cost, unpriced))})${known.length > 0 ? `; ${known.join("; ")}` : ""}`;
+  return `**Cost total:** ${known.join("; ")}`;
 }
 
 /** `netform cost`: every priced object of the state, then the totals by kind, by metro and overall. */

@@ -8,15 +8,20 @@
 // GitHub refuses comments over 65,536 characters, so the comment is capped (markdown.ts): per-resource
 // sections go first, from the end, and a note says how many were left out.
 
-import { changedLookups, hasChanges, type LookupResult, type Plan, type PlanMode, type ResourceChange } from "../plan/types.js";
+import { compareAddresses } from "../config/index.js";
+import { isUserError, type Diagnostic } from "../diag/index.js";
+import { planTopology, touchedTopology } from "../plan/topology.js";
+import { changedLookups, hasChanges, type LookupResult, type Plan, type PlanMode, type ReasonCode, type ResourceChange } from "../plan/types.js";
+import { formatDiagnostic } from "./diagnostics.js";
 import { capComment, codeSpan, DEFAULT_MAX_LENGTH, details, escapeHtml, escapeInline, fencedBlock, table } from "./markdown.js";
 import type { Colors } from "./output.js";
-import { costMarkdown } from "./plan-cost.js";
+import { costMarkdown, costTotalMarkdown } from "./plan-cost.js";
 import { outputChangeLines } from "./outputs.js";
 import { lookupLines, lookupPhrase } from "./plan-lookups.js";
 import { durationPhrase } from "./plan-duration.js";
 import { riskNote } from "./plan-risks.js";
 import { noChangesMessage, planCounts, refreshOnlyCount, unreadNotes } from "./plan-text.js";
+import { drawTopology } from "./topology.js";
 import { createdLines, deletedLines, fieldChangeLines, gutterLines } from "./values.js";
 
 export interface MarkdownOptions {
@@ -30,6 +35,15 @@ export interface MarkdownOptions {
 
 /** More nodes than this make an illegible diagram in a comment; the table says the same more clearly. */
 const MAX_GRAPH_NODES = 100;
+/** The topology drawn in a comment: beyond these, what changes is drawn first and the rest counted. */
+const MAX_TOPOLOGY_NODES = 60;
+const MAX_TOPOLOGY_EDGES = 80;
+/** A topology of at most this many nodes is shown open. */
+const OPEN_TOPOLOGY_NODES = 20;
+/** Tables with more rows than this are collapsed, so that the summary above them stays in view. */
+const OPEN_ROWS = 10;
+/** Objects the destroy warning names before "and N more". */
+const WARNING_ITEMS = 20;
 /** Mermaid refuses to draw more edges than this by default. */
 const MAX_GRAPH_EDGES = 500;
 
@@ -46,23 +60,90 @@ export function renderPlanMarkdown(plan: Plan, options: MarkdownOptions = {}): s
   }
 
   const title = `### ${name}: ${plan.mode === "refresh-only" ? `${refreshOnlyCount(plan)} to update in the state` : planCounts(plan)}`;
+  const sorted = [...shown].sort((a, b) => compareAddresses(a.address, b.address));
   const sections = [
     ...lookups.map((lookup) => details(`<code>${escapeHtml(lookup.address)}</code> ${escapeHtml(lookupPhrase(lookup))}`, fencedBlock("diff", gutterLines((c) => lookupLines(lookup, c))))),
-    ...shown.flatMap((rc) => {
+    ...sorted.flatMap((rc) => {
       const section = resourceSection(rc, plan.mode);
       return section === undefined ? [] : [section];
     }),
     ...(outputsChange ? [details("Changes to Outputs", fencedBlock("diff", gutterLines((c) => outputChangeLines(plan, c).slice(1))))] : []),
   ];
-  const graph = dependencyGraph(plan, shown);
+  const graph = dependencyGraph(plan, sorted);
+  const topology = plan.mode === "refresh-only" ? "" : topologySection(plan);
+  const where = fullPlanWhere(options.planFile);
   return capComment({
-    head: (rowLimit) => [title, plan.estimatedDuration ? `**Estimated duration:** ${durationPhrase(plan.estimatedDuration, codeSpan)}` : "", riskNote(plan), lookupNote(lookups), warning(shown, plan.mode, rowLimit), changeTable(shown, plan.mode, rowLimit, options.planFile), costMarkdown(plan), unread, rowLimit === undefined ? graph : ""],
+    // The summary first (counts, duration, cost, risks, what is lost), then the long tables collapsed.
+    head: (rowLimit) => [
+      title,
+      summaryLines(plan),
+      riskNote(plan),
+      lookupNote(lookups),
+      warning(sorted, plan.mode, rowLimit),
+      unread,
+      changeTable(sorted, plan.mode, rowLimit, where),
+      topology,
+      costMarkdown(plan, rowLimit, where),
+      rowLimit === undefined ? graph : "",
+    ],
     rows: shown.length,
     sections,
-    note: (left, total) =>
-      `> [!NOTE]\n> ${left} of ${total} resource ${total === 1 ? "section was" : "sections were"} left out to keep this comment under ${maxLength.toLocaleString("en-US")} characters. Run ${codeSpan(fullPlanCommand(options.planFile))} for the full plan.`,
+    note: (left, total) => `> [!NOTE]\n> ${left} of ${total} resource ${total === 1 ? "section was" : "sections were"} left out to keep this comment under ${maxLength.toLocaleString("en-US")} characters; ${where}.`,
     maxLength,
   });
+}
+
+/** Duration and cost total, one line each, right under the title. */
+function summaryLines(plan: Plan): string {
+  const lines = [plan.estimatedDuration ? `**Estimated duration:** ${durationPhrase(plan.estimatedDuration, codeSpan)}` : "", costTotalMarkdown(plan)].filter((l) => l !== "");
+  // Two spaces end a line without starting a paragraph.
+  return lines.join("  \n");
+}
+
+/**
+ * The plan's comment when the plan fails: the located diagnostics, as the text output gives them, so that
+ * the pull request says what is wrong and where without a trip to the run log.
+ */
+export function renderFailedPlanMarkdown(reported: readonly Diagnostic[], options: MarkdownOptions & { exitCode?: number; error?: unknown } = {}): string {
+  const maxLength = options.maxLength ?? DEFAULT_MAX_LENGTH;
+  const diagnostics = options.error === undefined ? reported : [...reported, errorDiagnostic(options.error)];
+  const errors = diagnostics.filter((d) => d.severity === "error");
+  const warnings = diagnostics.length - errors.length;
+  const counts = [errors.length > 0 ? `${errors.length} ${errors.length === 1 ? "error" : "errors"}` : "", warnings > 0 ? `${warnings} ${warnings === 1 ? "warning" : "warnings"}` : ""].filter((s) => s !== "").join(", ");
+  const title = `### ${escapeInline(options.title ?? "netform plan")} failed${counts ? `: ${counts}` : ""}`;
+  const items = [...errors, ...diagnostics.filter((d) => d.severity !== "error")].map((d) => fencedBlock("text", formatDiagnostic(d)));
+  const lead = errors.length > 0 ? "Nothing was planned. Fix these, then push again:" : `Nothing was planned${options.exitCode !== undefined ? ` (exit code ${options.exitCode})` : ""}; the run log says more.`;
+  return capComment({
+    head: () => [title, lead],
+    rows: 0,
+    sections: items,
+    note: (left, total) => `> [!NOTE]\n> ${left} of ${total} diagnostics were left out to keep this comment under ${maxLength.toLocaleString("en-US")} characters; every one is in the run log.`,
+    maxLength,
+  });
+}
+
+/**
+ * An error that ended the plan, as a diagnostic: a user error with its message and hint; any other only
+ * as a defect, its message left to the run log (it may quote what a comment must not show).
+ */
+function errorDiagnostic(error: unknown): Diagnostic {
+  if (isUserError(error)) return { severity: "error", code: error.code, message: error.message, ...(error.hint ? { hint: error.hint } : {}) };
+  return { severity: "error", code: "internal", message: "netform stopped on an internal error", hint: "the run log has its message; run again with --debug for the stack trace, and report it" };
+}
+
+/** The topology of what the plan touches, bounded; "" when the plan touches no port, device, router or connection. */
+function topologySection(plan: Plan): string {
+  const touched = touchedTopology(planTopology(plan));
+  if (touched.nodes.length === 0) return "";
+  const drawing = drawTopology(touched, { maxNodes: MAX_TOPOLOGY_NODES, maxEdges: MAX_TOPOLOGY_EDGES });
+  const { nodes, edges } = drawing.leftOut;
+  const more =
+    nodes + edges > 0
+      ? `\n\n${nodes} more ${nodes === 1 ? "node" : "nodes"} and ${edges} more ${edges === 1 ? "connection" : "connections"} are not drawn here, to keep the diagram legible; what changes is drawn first. Run ${codeSpan("netform graph --topology")} for the whole network.`
+      : "";
+  const summary = `Topology of what this plan touches (${touched.nodes.length} ${touched.nodes.length === 1 ? "node" : "nodes"}, ${touched.edges.length} ${touched.edges.length === 1 ? "connection" : "connections"})`;
+  // A small network is shown open: the picture is the point; a large one waits to be asked for.
+  return details(summary, `${fencedBlock("mermaid", drawing.lines)}${more}`, touched.nodes.length <= OPEN_TOPOLOGY_NODES && nodes + edges === 0);
 }
 
 /** What the plan could not compare (plan-text.ts says why), as notes. */
@@ -110,25 +191,45 @@ function warning(shown: readonly ResourceChange[], mode: PlanMode, rowLimit: num
   const destroyed = lost.filter((rc) => rc.action === "delete").length;
   const replaced = lost.length - destroyed;
   const counts = [destroyed > 0 ? `${destroyed} to destroy` : "", replaced > 0 ? `${replaced} to replace` : ""].filter((s) => s !== "").join(", ");
-  const items = limited(lost, rowLimit).map((rc) => {
+  // The table below lists them all: the warning names the first few, so that it stays a warning.
+  const items = limited(lost, Math.min(rowLimit ?? WARNING_ITEMS, WARNING_ITEMS)).map((rc) => {
     const what = rc.action === "delete" ? "destroyed" : "replaced";
     return `> - ${codeSpan(rc.address)} will be ${what}${rc.reason ? `: ${escapeInline(rc.reason)}` : ""}`;
   });
   const more = lost.length - items.length;
-  if (more > 0) items.push(`> - and ${more} more`);
+  if (more > 0) items.push(`> - … and ${more} more, in the table of changes below`);
   const consequences = [destroyed > 0 ? "What a destroyed object holds is lost." : "", replaced > 0 ? "A replaced object is deleted and created again, with a new id." : ""];
   const lead = `> **This plan deletes objects (${counts}).** ${consequences.filter((s) => s !== "").join(" ")}`;
   return ["> [!WARNING]", lead, ...items].join("\n");
 }
 
-/** Where the full plan is: the saved plan file when there is one, else a new plan (show alone shows the state). */
-const fullPlanCommand = (planFile: string | undefined): string => (planFile ? `netform show ${planFile}` : "netform plan");
+/** Where the full plan is: the saved plan file when there is one, else the run log or a new plan (show alone shows the state). */
+const fullPlanWhere = (planFile: string | undefined): string => (planFile ? `the full plan is in the run log and in ${codeSpan(`netform show ${planFile}`)}` : `the full plan is in the run log, or run ${codeSpan("netform plan")}`);
 
-function changeTable(shown: readonly ResourceChange[], mode: PlanMode, rowLimit: number | undefined, planFile: string | undefined): string {
-  const rows = limited(shown, rowLimit).map((rc) => [actionLabel(rc, mode), codeSpan(rc.address), rc.reason ? escapeInline(rc.reason) : ""]);
-  const text = table(["Action", "Address", "Reason"], rows);
+function changeTable(shown: readonly ResourceChange[], mode: PlanMode, rowLimit: number | undefined, where: string): string {
+  const rows = limited(shown, rowLimit).map((rc) => [actionLabel(rc, mode), codeSpan(rc.address), escapeInline(reasonText(rc))]);
   const more = shown.length - rows.length;
-  return more > 0 ? `${text}\n\n…and ${more} more ${more === 1 ? "change" : "changes"} not listed; run ${codeSpan(fullPlanCommand(planFile))} for the full plan.` : text;
+  const text = `${table(["Action", "Address", "Reason"], rows)}${more > 0 ? `\n\n… and ${more} more ${more === 1 ? "change" : "changes"} not listed; ${where}.` : ""}`;
+  return shown.length > OPEN_ROWS ? details(`All ${shown.length} changes`, text) : text;
+}
+
+/** Reasons in words for the changes the planner gives only a code, creates above all. */
+const REASON_WORDS: Partial<Record<ReasonCode, string>> = {
+  create: "new: not in the state",
+  "no-longer-configured": "no longer in the configuration",
+  "destroy-requested": "destroy plan",
+  "refresh-only": "changed outside netform",
+  unchanged: "unchanged",
+  import: "adopt an existing object",
+  "awaiting-earlier": "an earlier run's change is still running",
+};
+
+/** Why, in words: the planner's own, else the words for its code, else the fields that change. */
+export function reasonText(rc: ResourceChange): string {
+  if (rc.reason) return rc.reason;
+  if (rc.previousAddress !== undefined && rc.action === "no-op") return `moved from ${rc.previousAddress}`;
+  if ((rc.action === "update" || rc.action === "import") && rc.changes.length > 0) return `${rc.changes.map((c) => c.path).join(", ")} ${rc.changes.length === 1 ? "changes" : "change"}`;
+  return REASON_WORDS[rc.reasonCode] ?? "";
 }
 
 function actionLabel(rc: ResourceChange, mode: PlanMode): string {

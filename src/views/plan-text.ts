@@ -10,7 +10,7 @@ import type { Colors } from "./output.js";
 import { costTextLines } from "./plan-cost.js";
 import { outputChangeLines } from "./outputs.js";
 import { durationLine } from "./plan-duration.js";
-import { lookupBlocks } from "./plan-lookups.js";
+import { lookupBlocks, lookupReadLines } from "./plan-lookups.js";
 import { riskLines } from "./plan-risks.js";
 import { createdLines, deletedLines, fieldChangeLines, Masks, pad, paintSym, type Sym } from "./values.js";
 
@@ -20,11 +20,13 @@ export function renderPlanText(plan: Plan, c: Colors): string {
   const unread = unreadNotes(plan);
   const note = unread.length > 0 ? `\n${unread.flatMap((n) => [n.lead, ...n.fields.map((f) => `  ${f}`)].map((line) => c.dim(line))).join("\n")}\n` : "";
   const outputs = outputChangeLines(plan, c);
-  if (!hasChanges(plan) || blocks.length + outputs.length === 0) return `${noChangesMessage(plan.mode, unread.length > 0, plan.workspace)}\n${note}`;
+  const read = lookupReadLines(plan, c);
+  const reads = read.length > 0 ? `${read.join("\n")}\n\n` : "";
+  if (!hasChanges(plan) || blocks.length + outputs.length === 0) return `${reads}${noChangesMessage(plan.mode, unread.length > 0, plan.workspace)}\n${note}`;
   const cost = costTextLines(plan, c);
   const risks = riskLines(plan, c);
   const parts = [...(blocks.length > 0 ? [header(plan.mode, plan.workspace), ...blocks.map((lines) => lines.join("\n"))] : []), ...(outputs.length > 0 ? [outputs.join("\n")] : []), footer(plan, c), ...[cost, risks].filter((lines) => lines.length > 0).map((lines) => lines.join("\n"))];
-  return `${parts.join("\n\n")}\n${note}`;
+  return `${reads}${parts.join("\n\n")}\n${note}`;
 }
 
 /** A note under a plan: what it says, and the fields it is about, each as "address: paths". */

@@ -187,6 +187,31 @@ describe("action.yml, the GitHub Action", () => {
     expect(() => new Script(`(async (require, github, context) => {\n${script}\n})`)).not.toThrow();
   });
 
+  it("posts a failed plan's own comment, with its located diagnostics, not a pointer to the log", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "netform-action-comment-"));
+    writeFileSync(join(dir, "netform.yaml"), "netform: 1\nprovider:\n  endpoint: embedded\n  projectId: 5c1a4b6e-6b55-4c34-8a4f-2a9f1d0c7e01\nrouteFilters:\n  f:\n    type: BGP_IPv4_PREFIX_FITLER\n");
+    const planned = spawnSync(process.execPath, [CLI, "plan", "--format", "markdown"], { cwd: dir, encoding: "utf8", env: { ...process.env, NO_COLOR: "1" } });
+    expect(planned.status).toBe(1);
+    writeFileSync(join(dir, "plan.md"), planned.stdout);
+    const post = action.runs.steps.find((s) => s.uses?.startsWith("actions/github-script"))!;
+    const posted: string[] = [];
+    const github = { paginate: async () => [], rest: { issues: { listComments: {}, createComment: async ({ body }: { body: string }) => void posted.push(body), updateComment: async () => undefined } } };
+    const context = { serverUrl: "https://github.example", runId: 7, repo: { owner: "o", repo: "r" }, issue: { number: 1 }, payload: { pull_request: { head: { sha: "0123456789abcdef" } } } };
+    const saved = { ...process.env };
+    Object.assign(process.env, { PLAN_EXIT: "1", PLAN_MD: join(dir, "plan.md"), WORKING_DIRECTORY: ".", ARTIFACT: "" });
+    try {
+      const run = new Script(`(async (require, github, context) => {\n${post.with!.script!}\n})`).runInThisContext() as (r: NodeJS.Require, g: unknown, c: unknown) => Promise<void>;
+      await run((await import("node:module")).createRequire(import.meta.url), github, context);
+    } finally {
+      for (const name of ["PLAN_EXIT", "PLAN_MD", "WORKING_DIRECTORY", "ARTIFACT"]) if (saved[name] === undefined) delete process.env[name];
+    }
+    expect(posted).toHaveLength(1);
+    expect(posted[0]).toContain("<!-- netform-plan -->");
+    expect(posted[0]).toMatch(/netform\.yaml:7:11/);
+    expect(posted[0]).toContain("routeFilters.f.type");
+    expect(posted[0]).not.toContain("the errors are in the");
+  });
+
   it("has shell steps that parse", () => {
     for (const step of action.runs.steps) if (step.run) expectShellParses(step.run);
   });

@@ -210,7 +210,10 @@ describe("lookups end to end", () => {
     expect(changed.code, out(changed)).toBe(2);
     expect(changed.stdout).toContain("# lookups.ny (port) found a changed value since the last apply");
     expect(changed.stdout).toMatch(/~ bandwidth\s+= 10000 -> 100000/);
-    expect(changed.stdout).not.toContain("lookups.lab");
+    // The unchanged lookup is listed among the reads, and not as a change.
+    expect(changed.stdout).not.toContain("# lookups.lab");
+    expect(changed.stdout).toMatch(/^ {2}lookups\.lab \(edgeAccount, where .*\): found .+$/m);
+    expect(changed.stdout).toMatch(/^ {2}lookups\.ny \(port, where .*\): found .+ \(changed since the last apply\)$/m);
     const document = JSON.parse((await run("plan", "--format", "json")).stdout) as PlanDocument;
     expect(document.lookups?.find((l) => l.address === "lookups.ny")?.changes).toEqual([{ path: "bandwidth", before: 10000, after: 100000 }]);
     expect(document.lookups?.find((l) => l.address === "lookups.lab")?.changes).toEqual([]);

@@ -8,6 +8,7 @@ import type { EngineEvent, StepKind } from "../../../src/engine/events.js";
 import type { Action, ResourceChange } from "../../../src/plan/types.js";
 import { ApplyLiveView, FRAME_INTERVAL_MS } from "../../../src/views/apply-live.js";
 import { ApplyTextView, interruptNotice } from "../../../src/views/apply-text.js";
+import { cells } from "../../../src/views/cells.js";
 import { Output } from "../../../src/views/output.js";
 import { progressView } from "../../../src/views/progress.js";
 import { ANSI } from "./golden.js";
@@ -188,12 +189,12 @@ describe("ApplyLiveView", () => {
     const view = new ApplyLiveView(h.output, h.options);
     play(h, view, script.slice(0, 10));
     h.tick(2_000);
-    expect(h.terminal.lines()).toEqual(["Refreshing state... (3 resources)", "routeFilters.y: Modifications complete after 3s [id=rf-y]", "⠋ connections.dc  creating  42s  PROVISIONING"]);
+    expect(h.terminal.lines()).toEqual(["Refreshing state... (3 resources)", "routeFilters.y: Modifications complete after 3s [id=rf-y]", "1/3 done", "⠋ connections.dc  creating  42s  PROVISIONING"]);
     view.handle(start("routingProtocols.dc", "create", "create"));
     h.tick(1_000);
-    expect(h.terminal.lines().slice(2)).toEqual(["⠋ connections.dc       creating  43s  PROVISIONING", "⠋ routingProtocols.dc  creating   1s"]);
+    expect(h.terminal.lines().slice(2)).toEqual(["1/3 done", "⠋ connections.dc       creating  43s  PROVISIONING", "⠋ routingProtocols.dc  creating   1s"]);
     h.tick();
-    expect(h.terminal.lines()[2]).toMatch(/^⠙ connections\.dc/);
+    expect(h.terminal.lines()[3]).toMatch(/^⠙ connections\.dc/);
   });
 
   it("redraws only on its timer: a burst of events costs one write to the terminal", () => {
@@ -223,6 +224,33 @@ describe("ApplyLiveView", () => {
     expect(rows[9]).toBe("  ... and 3 more running");
     view.close();
     expect(h.terminal.lines()).toEqual([]);
+  });
+
+  it("on a 40-column terminal keeps the overall progress, each step's elapsed time and its state in view, in display cells", () => {
+    vi.stubEnv("NO_COLOR", "1");
+    const h = harness(true, 40);
+    const view = new ApplyLiveView(h.output, h.options);
+    const planned40: EngineEvent[] = [
+      { ...planned("connections.dc-primary-to-secondary-backup", "create"), remainingSeconds: 600 } as EngineEvent,
+      { ...planned("devices.東京-エッジ-primary", "create"), remainingSeconds: 900 } as EngineEvent,
+      { ...planned("routeFilters.x", "create"), remainingSeconds: 60 } as EngineEvent,
+    ];
+    for (const e of planned40) view.handle(e);
+    view.handle(start("connections.dc-primary-to-secondary-backup", "create", "create"));
+    view.handle(start("devices.東京-エッジ-primary", "create", "create"));
+    view.handle(start("routeFilters.x", "create", "create"));
+    // Its state from the first look on: the create's answer.
+    view.handle(progress("devices.東京-エッジ-primary", "create", "create", 0, "WAITING_FOR_PRIMARY"));
+    h.tick(1_000);
+    view.handle(done("routeFilters.x", "create", "create", 1_000, "rf-x"));
+    view.handle(progress("connections.dc-primary-to-secondary-backup", "create", "create", 120_000, "PROVISIONING"));
+    h.tick(180_000);
+    const region = h.terminal.lines().slice(-3);
+    // The verbs gave way, then the addresses (cut in the middle): elapsed times and states are whole.
+    expect(region).toEqual(["1/3 done, about 12 min left", "⠋ conne…ckup  5m0s  PROVISIONING", "⠋ devic…mary  3m1s  WAITING_FOR_PRIMARY"]);
+    for (const row of region) expect(cells(row)).toBeLessThanOrEqual(39);
+    view.close();
+    expect(h.terminal.lines().slice(-1)).toEqual(["routeFilters.x: Creation complete after 1s [id=rf-x]"]);
   });
 
   it("does not bring back a finished step for a poll reported after it ended", () => {
@@ -292,7 +320,7 @@ describe("ApplyLiveView", () => {
     play(plain, new ApplyLiveView(plain.output, plain.options));
     const written = plain.stdoutWrites.join("");
     expect(written).not.toMatch(new RegExp(`${ESC}\\[\\d*m`));
-    expect(written).toContain(`${ESC}[1A`);
+    expect(written).toMatch(new RegExp(`${ESC}\\[\\d+A`));
     expect(written).toContain(`${ESC}[0J`);
   });
 });
@@ -324,4 +352,14 @@ describe("progressView", () => {
     expect(h.terminal.lines()[0]).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ Refreshing state\.\.\. \(3 resources\)$/);
     expect(all).toContain("connections.dc: Still creating... [40s elapsed, state PROVISIONING]");
   });
+});
+
+describe("display cells", () => {
+  const cases: Array<[string, number]> = [
+    ["connections.dc", 14],
+    ["devices.東京", 12],
+    ["e\u0301", 1],
+    ["🚀x", 3],
+  ];
+  for (const [text, width] of cases) it(`${JSON.stringify(text)} takes ${width} cells`, () => expect(cells(text)).toBe(width));
 });

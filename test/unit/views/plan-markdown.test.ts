@@ -18,11 +18,13 @@ describe("renderPlanMarkdown", () => {
     const md = renderPlanMarkdown(planScenarios.mixed!);
     expect(md.startsWith("### netform plan: 3 to add, 2 to change, 2 to replace, 2 to destroy, 2 to import\n")).toBe(true);
     const firstDetails = md.indexOf("<details>");
-    for (const text of ["> [!WARNING]", "`vpns.z` will be destroyed", "`connections.y` will be replaced", "| Action | Address | Reason |"]) {
+    for (const text of ["> [!WARNING]", "`vpns.z` will be destroyed", "`connections.y` will be replaced"]) {
       const at = md.indexOf(text);
       expect(at, text).toBeGreaterThanOrEqual(0);
       expect(at, text).toBeLessThan(firstDetails);
     }
+    // More than ten changes: the table is the first collapsed section, under the summary.
+    expect(md.slice(firstDetails)).toMatch(/^<details><summary>All 11 changes<\/summary>\n\n\| Action \| Address \| Reason \|/);
   });
 
   it("has no warning when nothing is destroyed or replaced", () => {
@@ -50,7 +52,7 @@ describe("renderPlanMarkdown", () => {
     const big = plan(large);
     const md = renderPlanMarkdown(big, { planFile: "plan.bin" });
     expect(md.length).toBeLessThan(65_000);
-    expect(md).toMatch(/> \d+ of 400 resource sections were left out to keep this comment under 65,000 characters\. Run `netform show plan\.bin` for the full plan\./);
+    expect(md).toMatch(/> \d+ of 400 resource sections were left out to keep this comment under 65,000 characters; the full plan is in the run log and in `netform show plan\.bin`\./);
     // The table lists every address, and the sections kept are the first ones.
     for (const rc of big.changes) expect(md).toContain(`| \`${rc.address}\` |`);
     expect(md).toContain("<code>connections.c001</code>");
@@ -58,7 +60,7 @@ describe("renderPlanMarkdown", () => {
     expect(md).toContain("> [!WARNING]");
     expect(md).toContain("The dependency graph (400 resources, 399 dependencies) is too large to draw here");
     // The note comes before the sections, where a reader sees it without scrolling.
-    expect(md.indexOf("[!NOTE]")).toBeLessThan(md.indexOf("<details>"));
+    expect(md.indexOf("[!NOTE]")).toBeLessThan(md.indexOf("<details><summary><code>"));
   });
 
   it("cuts the table only when the title, warning and table alone exceed the cap", () => {
@@ -66,8 +68,9 @@ describe("renderPlanMarkdown", () => {
     expect(md.length).toBeLessThanOrEqual(5_000);
     expect(md).toMatch(/^### netform plan: 392 to add, 0 to change, 0 to replace, 8 to destroy\n/);
     // Without a saved plan to show, `netform show` would show the state: a new plan is the way to the full one.
-    expect(md).toMatch(/…and \d+ more changes not listed; run `netform plan` for the full plan\./);
-    expect(md).not.toContain("<details>");
+    expect(md).toMatch(/… and \d+ more changes not listed; the full plan is in the run log, or run `netform plan`\./);
+    // Only the table's own collapsible section is left.
+    expect(md.match(/<details>/g)).toHaveLength(1);
   });
 
   it("takes a title", () => {

@@ -1,0 +1,237 @@
+// The network as a reviewer draws it on a whiteboard: ports, devices, cloud routers, networks, service
+// profiles and service tokens as nodes, connections (and device links) as the lines between them. Built
+// from objects that carry their API bodies (a plan's changes, or a configuration's resources) and the
+// lookups that name existing objects; `views/topology.ts` draws it as a Mermaid flowchart.
+//
+// An endpoint is found, in order: by the reference written at the endpoint's field (a configuration says
+// exactly which object it names), by the uuid the field holds (the id a plan or a lookup records), or, for
+// a uuid not known before apply, by the dependency of the endpoint's kind the other side does not use.
+// A uuid that matches nothing known is still drawn, as a node of that uuid.
+
+import { compareAddresses } from "../config/index.js";
+import { type Plan, UNKNOWN_TEXT } from "./types.js";
+
+export type TopologyStatus = "added" | "changed" | "removed" | "unchanged";
+
+/** What a node is, in words. */
+export type NodeRole = "port" | "device" | "cloud router" | "network" | "service profile" | "service token";
+
+export interface TopologyNode {
+  /** The address of the resource or lookup, or `ROLE:UUID` for an object known only by its uuid. */
+  id: string;
+  role: NodeRole;
+  label: string;
+  status: TopologyStatus;
+}
+
+export interface TopologyEdge {
+  /** The connection or device link drawn. */
+  address: string;
+  from: string;
+  to: string;
+  /** Its name, bandwidth and VLANs: "dc-link, 100 Mbps, VLAN 1001 / 2001". */
+  label: string;
+  status: TopologyStatus;
+}
+
+export interface Topology {
+  nodes: TopologyNode[];
+  edges: TopologyEdge[];
+}
+
+/** An object of the network as its source gives it. */
+export interface TopologyObject {
+  address: string;
+  kind: string;
+  status: TopologyStatus;
+  /** The API body (a plan's after, or before for a delete; a configuration's spec). */
+  body?: Record<string, unknown>;
+  /** The object's uuid, when known. */
+  id?: string;
+  dependencies: readonly string[];
+  /** The addresses written at fields of the body, by dotted path ("aSide.accessPoint.port.uuid"). */
+  references?: ReadonlyMap<string, string>;
+}
+
+/** A lookup's address, kind ("port") and found value, when found. */
+export interface TopologyLookup {
+  address: string;
+  kind: string;
+  value?: Record<string, unknown>;
+}
+
+/** The kinds drawn as nodes, with what each is. */
+const NODE_KINDS: ReadonlyMap<string, NodeRole> = new Map([
+  ["ports", "port"],
+  ["devices", "device"],
+  ["cloudRouters", "cloud router"],
+  ["networks", "network"],
+  ["serviceTokens", "service token"],
+]);
+
+/** The lookup kinds drawn as nodes. */
+const LOOKUP_ROLES: ReadonlyMap<string, NodeRole> = new Map([
+  ["port", "port"],
+  ["device", "device"],
+  ["cloudRouter", "cloud router"],
+  ["network", "network"],
+  ["serviceProfile", "service profile"],
+  ["serviceToken", "service token"],
+]);
+
+/** A connection side's endpoint fields, first match wins, with the kind a dependency must be of. */
+const ENDPOINTS: ReadonlyArray<{ field: string; role: NodeRole; kind?: string }> = [
+  { field: "serviceToken", role: "service token", kind: "serviceTokens" },
+  { field: "accessPoint.port", role: "port", kind: "ports" },
+  { field: "accessPoint.virtualDevice", role: "device", kind: "devices" },
+  { field: "accessPoint.router", role: "cloud router", kind: "cloudRouters" },
+  { field: "accessPoint.network", role: "network", kind: "networks" },
+  { field: "accessPoint.profile", role: "service profile" },
+];
+
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
+
+function at(body: unknown, path: string): unknown {
+  return path.split(".").reduce<unknown>((cur, key) => (isRecord(cur) ? cur[key] : undefined), body);
+}
+
+/** A value known before apply: not the unknown marker, nor a reference object of a configuration. */
+const knownText = (v: unknown): string | undefined => (typeof v === "string" && v !== UNKNOWN_TEXT && !v.includes("${") ? v : typeof v === "number" ? String(v) : undefined);
+
+export function buildTopology(objects: readonly TopologyObject[], lookups: readonly TopologyLookup[] = []): Topology {
+  const nodes = new Map<string, TopologyNode>();
+  const byId = new Map<string, string>();
+  const kindOf = new Map<string, string>();
+  for (const o of objects) {
+    kindOf.set(o.address, o.kind);
+    const role = NODE_KINDS.get(o.kind);
+    if (o.id) byId.set(o.id, o.address);
+    if (role) nodes.set(o.address, { id: o.address, role, label: o.address, status: o.status });
+  }
+  for (const l of lookups) {
+    const role = LOOKUP_ROLES.get(l.kind);
+    if (!role) continue;
+    const uuid = knownText(l.value?.uuid);
+    if (uuid && !byId.has(uuid)) byId.set(uuid, l.address);
+    kindOf.set(l.address, `lookup:${l.kind}`);
+    const name = knownText(l.value?.name);
+    nodes.set(l.address, { id: l.address, role, label: name ? `${l.address} (${name})` : l.address, status: "unchanged" });
+  }
+  /** The node a uuid or an address names, made when it is only known by its uuid. */
+  const nodeFor = (role: NodeRole, address: string | undefined, uuid: string | undefined): string | undefined => {
+    const known = address ?? (uuid ? byId.get(uuid) : undefined);
+    if (known !== undefined) {
+      if (!nodes.has(known)) nodes.set(known, { id: known, role, label: known, status: "unchanged" });
+      return known;
+    }
+    if (uuid === undefined) return undefined;
+    const id = `${role}:${uuid}`;
+    if (!nodes.has(id)) nodes.set(id, { id, role, label: uuid, status: "unchanged" });
+    return id;
+  };
+
+  const edges: TopologyEdge[] = [];
+  for (const o of objects) {
+    if (o.kind === "connections") {
+      const used = new Set<string>();
+      const a = sideEndpoint(o, "aSide", used, kindOf, nodeFor);
+      const z = sideEndpoint(o, "zSide", used, kindOf, nodeFor);
+      if (a !== undefined && z !== undefined) edges.push({ address: o.address, from: a, to: z, label: connectionLabel(o), status: o.status });
+    } else if (o.kind === "deviceLinks") {
+      const devices = Array.isArray(o.body?.linkDevices) ? o.body.linkDevices : [];
+      const ends = devices.flatMap((d, i) => {
+        const ref = o.references?.get(`linkDevices[${i}].deviceUuid`);
+        const node = nodeFor("device", ref && kindOf.get(ref) === "devices" ? ref : undefined, knownText(isRecord(d) ? d.deviceUuid : undefined));
+        return node === undefined ? [] : [node];
+      });
+      const name = knownText(o.body?.groupName) ?? o.address;
+      for (let i = 1; i < ends.length; i++) edges.push({ address: o.address, from: ends[0]!, to: ends[i]!, label: `${name}, device link`, status: o.status });
+    }
+  }
+  return {
+    nodes: [...nodes.values()].sort((x, y) => compareAddresses(x.id, y.id)),
+    edges: edges.sort((x, y) => compareAddresses(x.address, y.address) || compareAddresses(x.from, y.from) || compareAddresses(x.to, y.to)),
+  };
+}
+
+function sideEndpoint(
+  o: TopologyObject,
+  side: "aSide" | "zSide",
+  used: Set<string>,
+  kindOf: ReadonlyMap<string, string>,
+  nodeFor: (role: NodeRole, address: string | undefined, uuid: string | undefined) => string | undefined,
+): string | undefined {
+  for (const { field, role, kind } of ENDPOINTS) {
+    const path = `${side}.${field}.uuid`;
+    const ref = o.references?.get(path);
+    const value = at(o.body, path);
+    if (ref === undefined && value === undefined) continue;
+    const uuid = knownText(value);
+    // A reference names the object; a dependency of the endpoint's kind stands in for a uuid not yet known.
+    const fallback = ref ?? (uuid === undefined && kind ? o.dependencies.find((d) => kindOf.get(d) === kind && !used.has(d)) : undefined);
+    const node = nodeFor(role, fallback, uuid);
+    if (node !== undefined) used.add(node);
+    return node;
+  }
+  return undefined;
+}
+
+/** "dc-link, 100 Mbps, VLAN 1001 / 2001". */
+function connectionLabel(o: TopologyObject): string {
+  const body = o.body ?? {};
+  const name = knownText(body.name) ?? o.address;
+  const bandwidth = knownText(body.bandwidth);
+  const vlans = [vlanOf(at(body, "aSide.accessPoint.linkProtocol")), vlanOf(at(body, "zSide.accessPoint.linkProtocol"))];
+  const tags = vlans.filter((v): v is string => v !== undefined);
+  const vlanText = tags.length > 0 ? `VLAN ${tags.join(" / ")}` : "";
+  return [name, bandwidth ? `${bandwidth} Mbps` : "", vlanText].filter((s) => s !== "").join(", ");
+}
+
+/** A link protocol's tags: "1001" (DOT1Q), "300.1001" (QINQ: outer.inner). */
+function vlanOf(protocol: unknown): string | undefined {
+  if (!isRecord(protocol)) return undefined;
+  const tag = knownText(protocol.vlanTag);
+  if (tag) return tag;
+  const s = knownText(protocol.vlanSTag);
+  const c = knownText(protocol.vlanCTag);
+  return s && c ? `${s}.${c}` : s;
+}
+
+/** The part of a topology a set of changed addresses touches: the changed nodes and edges, and the endpoints of those edges. */
+export function touchedTopology(topology: Topology): Topology {
+  const edges = topology.edges.filter((e) => e.status !== "unchanged");
+  const ids = new Set([...topology.nodes.filter((n) => n.status !== "unchanged").map((n) => n.id), ...edges.flatMap((e) => [e.from, e.to])]);
+  return { nodes: topology.nodes.filter((n) => ids.has(n.id)), edges };
+}
+
+/** The status the plan's action gives a node or edge. */
+export function statusOfAction(action: string): TopologyStatus {
+  switch (action) {
+    case "create":
+      return "added";
+    case "delete":
+    case "forget":
+      return "removed";
+    case "update":
+    case "replace":
+    case "import":
+      return "changed";
+    default:
+      return "unchanged";
+  }
+}
+
+/** The whole network a plan knows of, each object marked by what the plan does to it. */
+export function planTopology(plan: Plan): Topology {
+  const objects = plan.changes.map(
+    (rc): TopologyObject => ({
+      address: rc.address,
+      kind: rc.kind,
+      status: rc.action === "no-op" && rc.previousAddress !== undefined ? "changed" : statusOfAction(rc.action),
+      ...(rc.after ?? rc.before ? { body: rc.action === "delete" || rc.action === "forget" ? (rc.before ?? rc.after) : (rc.after ?? rc.before) } : {}),
+      ...(rc.id ? { id: rc.id } : {}),
+      dependencies: rc.dependencies,
+    }),
+  );
+  return buildTopology(objects, (plan.lookups ?? []).map((l) => ({ address: l.address, kind: l.kind, value: l.value })));
+}
