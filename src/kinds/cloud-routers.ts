@@ -153,6 +153,7 @@ const handler: KindHandler = {
 
 export const cloudRouters: KindDefinition<"cloudRouters"> = {
   name: "cloudRouters",
+  topology: "cloud router",
   description: "cloud routers (FCR) that IP_VC connections start at, by name",
   get spec() {
     return schema();

@@ -149,6 +149,7 @@ const handler: KindHandler = {
 
 export const deviceLinks: KindDefinition<"deviceLinks"> = {
   name: "deviceLinks",
+  topology: "device link",
   description: "device link groups joining virtual devices, by name",
   get spec() {
     return schema();

@@ -22,7 +22,7 @@ import { routingProtocols } from "./routing-protocols/index.js";
 import { serviceTokens } from "./service-tokens.js";
 import { sshKeys } from "./ssh-keys.js";
 import { sshUsers } from "./ssh-users.js";
-import type { Body, KindDefinition, KindHandler, Operation, TypicalSeconds } from "./types.js";
+import type { Body, KindDefinition, KindHandler, Operation, TopologyRole, TypicalSeconds } from "./types.js";
 import { vpns } from "./vpns.js";
 
 /** Every kind, in the order the configuration's sections and the JSON Schema list them. */
@@ -63,6 +63,9 @@ export const KIND_DEFINITIONS: ReadonlyMap<Kind, KindDefinition<Kind>> = new Map
 export const KIND_CATALOG: KindCatalog = KIND_DEFINITIONS;
 
 /** Each kind's handler, by the name a configuration, a state or a plan gives (a plain string). */
+/** Each drawn kind's place in the network's drawing (KindDefinition.topology). */
+export const KIND_TOPOLOGY: ReadonlyMap<string, TopologyRole> = new Map(DEFINITIONS.flatMap((d) => ((d as KindDefinition).topology ? [[d.name, (d as KindDefinition).topology!] as const] : [])));
+
 export const KIND_HANDLERS: ReadonlyMap<string, KindHandler> = new Map(DEFINITIONS.map((d) => [d.name, d.handler]));
 
 /**
@@ -83,4 +86,4 @@ export function timingKey(kind: string, body: Body | undefined): string {
 export const timingKeyOf = (change: { kind: string; before?: Body; after?: Body }, operation: Operation): string =>
   timingKey(change.kind, operation === "delete" ? change.before : (change.after ?? change.before));
 
-export type { Body, KindContext, KindHandler, KindPricing, ObjectRef, Observed, Operation, PricedProduct, PriceQuery, Readiness, TypicalSeconds, UpdateMethod } from "./types.js";
+export type { Body, KindContext, KindHandler, KindPricing, ObjectRef, Observed, Operation, PricedProduct, PriceQuery, Readiness, TopologyRole, TypicalSeconds, UpdateMethod } from "./types.js";

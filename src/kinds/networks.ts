@@ -133,6 +133,7 @@ const handler: KindHandler = {
 
 export const networks: KindDefinition<"networks"> = {
   name: "networks",
+  topology: "network",
   description: "EVPLAN, EPLAN, IPWAN and tree networks that connections join, by name",
   get spec() {
     return schema();

@@ -225,6 +225,7 @@ const handler: KindHandler = {
 
 export const ports: KindDefinition<"ports"> = {
   name: "ports",
+  topology: "port",
   description: "port orders: physical ports (or link aggregation groups) in a data center, by name",
   get spec() {
     return schema();

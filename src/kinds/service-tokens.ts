@@ -285,6 +285,7 @@ const handler: KindHandler = {
 
 export const serviceTokens: KindDefinition<"serviceTokens"> = {
   name: "serviceTokens",
+  topology: "service token",
   description: "service tokens handed to partners, who connect to or from the token's access point, by name",
   get spec() {
     return schema();

@@ -187,10 +187,15 @@ export interface TimedVariants {
   seconds: Readonly<Record<string, TypicalSeconds>>;
 }
 
+/** What an object is in the network's drawing (`netform graph --topology`, the review comment): a node, or a line between nodes. */
+export type TopologyRole = "port" | "device" | "cloud router" | "network" | "service token" | "connection" | "device link";
+
 /** One kind: what the configuration reads and checks, and how the engine manages its objects. */
 export interface KindDefinition<Name extends string = string> extends KindSchema {
   name: Name;
   handler: KindHandler;
+  /** Where its objects are in the network's drawing; a kind without one (a route filter) is not drawn. */
+  topology?: TopologyRole;
   /**
    * A kind of the network-edge API (/ne/v1): a plan that changes one reads the service's downtime
    * notification first, and apply refuses during a downtime unless told to ignore it.

@@ -9,12 +9,13 @@
 // A uuid that matches nothing known is still drawn, as a node of that uuid.
 
 import { compareAddresses } from "../config/index.js";
+import { KIND_TOPOLOGY, type TopologyRole } from "../kinds/index.js";
 import { type Plan, UNKNOWN_TEXT } from "./types.js";
 
 export type TopologyStatus = "added" | "changed" | "removed" | "unchanged";
 
-/** What a node is, in words. */
-export type NodeRole = "port" | "device" | "cloud router" | "network" | "service profile" | "service token";
+/** What a node is, in words: a kind's role (KindDefinition.topology), or a service profile, which only lookups name. */
+export type NodeRole = Exclude<TopologyRole, "connection" | "device link"> | "service profile";
 
 export interface TopologyNode {
   /** The address of the resource or lookup, or `ROLE:UUID` for an object known only by its uuid. */
@@ -60,14 +61,11 @@ export interface TopologyLookup {
   value?: Record<string, unknown>;
 }
 
-/** The kinds drawn as nodes, with what each is. */
-const NODE_KINDS: ReadonlyMap<string, NodeRole> = new Map([
-  ["ports", "port"],
-  ["devices", "device"],
-  ["cloudRouters", "cloud router"],
-  ["networks", "network"],
-  ["serviceTokens", "service token"],
-]);
+/** A kind's place in the drawing: each kind says its own (KindDefinition.topology). */
+const roleOfKind = (kind: string): TopologyRole | undefined => KIND_TOPOLOGY.get(kind);
+
+/** A role that is drawn as a node. */
+const isNodeRole = (role: TopologyRole | undefined): role is Exclude<TopologyRole, "connection" | "device link"> => role !== undefined && role !== "connection" && role !== "device link";
 
 /** The lookup kinds drawn as nodes. */
 const LOOKUP_ROLES: ReadonlyMap<string, NodeRole> = new Map([
@@ -79,13 +77,13 @@ const LOOKUP_ROLES: ReadonlyMap<string, NodeRole> = new Map([
   ["serviceToken", "service token"],
 ]);
 
-/** A connection side's endpoint fields, first match wins, with the kind a dependency must be of. */
-const ENDPOINTS: ReadonlyArray<{ field: string; role: NodeRole; kind?: string }> = [
-  { field: "serviceToken", role: "service token", kind: "serviceTokens" },
-  { field: "accessPoint.port", role: "port", kind: "ports" },
-  { field: "accessPoint.virtualDevice", role: "device", kind: "devices" },
-  { field: "accessPoint.router", role: "cloud router", kind: "cloudRouters" },
-  { field: "accessPoint.network", role: "network", kind: "networks" },
+/** A connection side's endpoint fields, first match wins, with what the object it names is. */
+const ENDPOINTS: ReadonlyArray<{ field: string; role: NodeRole }> = [
+  { field: "serviceToken", role: "service token" },
+  { field: "accessPoint.port", role: "port" },
+  { field: "accessPoint.virtualDevice", role: "device" },
+  { field: "accessPoint.router", role: "cloud router" },
+  { field: "accessPoint.network", role: "network" },
   { field: "accessPoint.profile", role: "service profile" },
 ];
 
@@ -101,19 +99,19 @@ const knownText = (v: unknown): string | undefined => (typeof v === "string" && 
 export function buildTopology(objects: readonly TopologyObject[], lookups: readonly TopologyLookup[] = []): Topology {
   const nodes = new Map<string, TopologyNode>();
   const byId = new Map<string, string>();
-  const kindOf = new Map<string, string>();
+  /** What each managed object is in the drawing: its kind's role. */
+  const roleOf = new Map<string, TopologyRole>();
   for (const o of objects) {
-    kindOf.set(o.address, o.kind);
-    const role = NODE_KINDS.get(o.kind);
+    const role = roleOfKind(o.kind);
+    if (role) roleOf.set(o.address, role);
     if (o.id) byId.set(o.id, o.address);
-    if (role) nodes.set(o.address, { id: o.address, role, label: o.address, status: o.status });
+    if (isNodeRole(role)) nodes.set(o.address, { id: o.address, role, label: o.address, status: o.status });
   }
   for (const l of lookups) {
     const role = LOOKUP_ROLES.get(l.kind);
     if (!role) continue;
     const uuid = knownText(l.value?.uuid);
     if (uuid && !byId.has(uuid)) byId.set(uuid, l.address);
-    kindOf.set(l.address, `lookup:${l.kind}`);
     const name = knownText(l.value?.name);
     nodes.set(l.address, { id: l.address, role, label: name ? `${l.address} (${name})` : l.address, status: "unchanged" });
   }
@@ -132,16 +130,17 @@ export function buildTopology(objects: readonly TopologyObject[], lookups: reado
 
   const edges: TopologyEdge[] = [];
   for (const o of objects) {
-    if (o.kind === "connections") {
+    const role = roleOfKind(o.kind);
+    if (role === "connection") {
       const used = new Set<string>();
-      const a = sideEndpoint(o, "aSide", used, kindOf, nodeFor);
-      const z = sideEndpoint(o, "zSide", used, kindOf, nodeFor);
+      const a = sideEndpoint(o, "aSide", used, roleOf, nodeFor);
+      const z = sideEndpoint(o, "zSide", used, roleOf, nodeFor);
       if (a !== undefined && z !== undefined) edges.push({ address: o.address, from: a, to: z, label: connectionLabel(o), status: o.status });
-    } else if (o.kind === "deviceLinks") {
+    } else if (role === "device link") {
       const devices = Array.isArray(o.body?.linkDevices) ? o.body.linkDevices : [];
       const ends = devices.flatMap((d, i) => {
         const ref = o.references?.get(`linkDevices[${i}].deviceUuid`);
-        const node = nodeFor("device", ref && kindOf.get(ref) === "devices" ? ref : undefined, knownText(isRecord(d) ? d.deviceUuid : undefined));
+        const node = nodeFor("device", ref && roleOf.get(ref) === "device" ? ref : undefined, knownText(isRecord(d) ? d.deviceUuid : undefined));
         return node === undefined ? [] : [node];
       });
       const name = knownText(o.body?.groupName) ?? o.address;
@@ -158,17 +157,17 @@ function sideEndpoint(
   o: TopologyObject,
   side: "aSide" | "zSide",
   used: Set<string>,
-  kindOf: ReadonlyMap<string, string>,
+  roleOf: ReadonlyMap<string, TopologyRole>,
   nodeFor: (role: NodeRole, address: string | undefined, uuid: string | undefined) => string | undefined,
 ): string | undefined {
-  for (const { field, role, kind } of ENDPOINTS) {
+  for (const { field, role } of ENDPOINTS) {
     const path = `${side}.${field}.uuid`;
     const ref = o.references?.get(path);
     const value = at(o.body, path);
     if (ref === undefined && value === undefined) continue;
     const uuid = knownText(value);
     // A reference names the object; a dependency of the endpoint's kind stands in for a uuid not yet known.
-    const fallback = ref ?? (uuid === undefined && kind ? o.dependencies.find((d) => kindOf.get(d) === kind && !used.has(d)) : undefined);
+    const fallback = ref ?? (uuid === undefined ? o.dependencies.find((d) => roleOf.get(d) === role && !used.has(d)) : undefined);
     const node = nodeFor(role, fallback, uuid);
     if (node !== undefined) used.add(node);
     return node;

@@ -139,9 +139,9 @@ function topologySection(plan: Plan): string {
   const { nodes, edges } = drawing.leftOut;
   const more =
     nodes + edges > 0
-      ? `\n\n${nodes} more ${nodes === 1 ? "node" : "nodes"} and ${edges} more ${edges === 1 ? "connection" : "connections"} are not drawn here, to keep the diagram legible; what changes is drawn first. Run ${codeSpan("netform graph --topology")} for the whole network.`
+      ? `\n\n${nodes} more ${nodes === 1 ? "node" : "nodes"} and ${edges} more connection${edges === 1 ? "" : "s"} are not drawn here, to keep the diagram legible; what changes is drawn first. Run ${codeSpan("netform graph --topology")} for the whole network.`
       : "";
-  const summary = `Topology of what this plan touches (${touched.nodes.length} ${touched.nodes.length === 1 ? "node" : "nodes"}, ${touched.edges.length} ${touched.edges.length === 1 ? "connection" : "connections"})`;
+  const summary = `Topology of what this plan touches (${touched.nodes.length} ${touched.nodes.length === 1 ? "node" : "nodes"}, ${touched.edges.length} connection${touched.edges.length === 1 ? "" : "s"})`;
   // A small network is shown open: the picture is the point; a large one waits to be asked for.
   return details(summary, `${fencedBlock("mermaid", drawing.lines)}${more}`, touched.nodes.length <= OPEN_TOPOLOGY_NODES && nodes + edges === 0);
 }

@@ -14,6 +14,7 @@ import { schema } from "./spec.js";
 
 export const connections: KindDefinition<"connections"> = {
   name: "connections",
+  topology: "connection",
   description: "virtual connections between two endpoints, by name",
   get spec() {
     return schema();

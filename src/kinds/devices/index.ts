@@ -16,6 +16,7 @@ const SSH_USERS_HINT =
 
 export const devices: KindDefinition<"devices"> = {
   name: "devices",
+  topology: "device",
   description: "virtual network devices, by name",
   get spec() {
     return schema();
