@@ -9,7 +9,7 @@ import type { z } from "zod";
 import { dirname, isAbsolute, join, relative, resolve } from "node:path";
 import type { Diagnostic } from "../diag/index.js";
 import { fileProblem, sortDiagnostics } from "../diag/index.js";
-import { address as makeAddress, formatPath, NAME_PATTERN, parseAddress, parsePath, type Address, type FieldPath } from "./address.js";
+import { address as makeAddress, compareAddresses, formatPath, NAME_PATTERN, parseAddress, parsePath, type Address, type FieldPath } from "./address.js";
 import type { KindCatalog } from "./catalog.js";
 import { collapseInstanceDiagnostics, expandForEach, instanceName, type RawResource } from "./for-each.js";
 import { isPlainObject, readPath } from "./json.js";
@@ -252,7 +252,7 @@ export function buildConfiguration(sources: readonly Source[], options: LoadOpti
 
   // Each kind's resources, in address order, for its ordering and cross-resource rules.
   const byKind = new Map<string, ConfigResource[]>();
-  for (const r of [...resources.values()].sort((x, y) => x.address.localeCompare(y.address))) {
+  for (const r of [...resources.values()].sort((x, y) => compareAddresses(x.address, y.address))) {
     const own = byKind.get(r.kind);
     if (own) own.push(r);
     else byKind.set(r.kind, [r]);

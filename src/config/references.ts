@@ -2,7 +2,7 @@
 // field (connection, routeFilter, virtualDeviceUuid) refers to a resource of the right kind, and cycle
 // detection that names every address of each cycle.
 
-import { formatPath, type Address } from "./address.js";
+import { compareAddresses, formatPath, type Address } from "./address.js";
 import type { Problem } from "./interpolate.js";
 import type { KindSchema } from "./catalog.js";
 import type { ConfigResource, DependencyEdge } from "./types.js";
@@ -82,7 +82,7 @@ export function findCycles(nodes: Iterable<Address>, edges: readonly DependencyE
     while (cur !== undefined && !done.has(cur) && !onPath.has(cur)) {
       onPath.set(cur, path.length);
       path.push(cur);
-      const next: DependencyEdge | undefined = [...(out.get(cur) ?? [])].sort((a, b) => a.to.localeCompare(b.to)).find((e) => !removed.has(e.to));
+      const next: DependencyEdge | undefined = [...(out.get(cur) ?? [])].sort((a, b) => compareAddresses(a.to, b.to)).find((e) => !removed.has(e.to));
       cur = next?.to;
     }
     if (cur !== undefined && onPath.has(cur)) {

@@ -46,16 +46,19 @@ export function countDiagnostics(diagnostics: readonly Diagnostic[]): { errors: 
   return { errors, warnings };
 }
 
+/** By character code: the same order on every machine, and no locale collation to set up (ICU's costs a validate ~10 ms). */
+const byCode = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+
 /** Source order: file, line, column; problems without a position come first, then by message for stability. */
 export function sortDiagnostics(diagnostics: readonly Diagnostic[]): Diagnostic[] {
   return [...diagnostics].sort(
     (a, b) =>
-      (a.file ?? "").localeCompare(b.file ?? "") ||
+      byCode(a.file ?? "", b.file ?? "") ||
       (a.line ?? 0) - (b.line ?? 0) ||
       (a.column ?? 0) - (b.column ?? 0) ||
-      (a.address ?? "").localeCompare(b.address ?? "") ||
-      (a.path ?? "").localeCompare(b.path ?? "") ||
-      a.message.localeCompare(b.message),
+      byCode(a.address ?? "", b.address ?? "") ||
+      byCode(a.path ?? "", b.path ?? "") ||
+      byCode(a.message, b.message),
   );
 }
 

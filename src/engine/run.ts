@@ -6,7 +6,7 @@ import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { relative, resolve, sep } from "node:path";
 import type { RetryNotice } from "../api/index.js";
-import { configGraph, expandBlockAddresses, secretsAt, Sensitive, type Configuration, type VariableInputs } from "../config/index.js";
+import { compareAddresses, configGraph, expandBlockAddresses, secretsAt, Sensitive, type Configuration, type VariableInputs } from "../config/index.js";
 import { KIND_TYPICAL_SECONDS } from "../kinds/index.js";
 import { hasErrors, NetformError, type Diagnostic } from "../diag/index.js";
 import { sameValue } from "../plan/values.js";
@@ -108,7 +108,7 @@ export function configurationDigest(config: Configuration, hash: SecretHasher): 
   // config.files are as the diagnostics show them, relative to the working directory.
   for (const file of [...config.files].sort()) files[relative(config.directory, resolve(file)).split(sep).join("/")] = sha256(readFileSync(resolve(file)));
   const variables: Record<string, string> = {};
-  for (const [name, { value }] of [...config.variables].sort(([a], [b]) => a.localeCompare(b))) {
+  for (const [name, { value }] of [...config.variables].sort(([a], [b]) => compareAddresses(a, b))) {
     variables[name] = sha256(value instanceof Sensitive ? hash(value.reveal()) : JSON.stringify(value) ?? "undefined");
   }
   return { files, variables };

@@ -7,7 +7,7 @@
 // checkRouterBandwidth in src/simulator/fabric/connection-rules.ts, with the maxima of
 // src/simulator/core/metros-data.ts and the packages of src/simulator/fabric/cloud-router-packages.ts.
 
-import { placeDiagnostic, readPath, Reference, reveal, type ConfigResource, type Configuration, type FieldPath } from "../../config/index.js";
+import { compareAddresses, placeDiagnostic, readPath, Reference, reveal, type ConfigResource, type Configuration, type FieldPath } from "../../config/index.js";
 import type { Diagnostic } from "../../diag/index.js";
 import { orGone } from "../common.js";
 import type { Body, KindContext } from "../types.js";
@@ -159,7 +159,7 @@ async function portBandwidth(reads: Reads, creates: readonly ConfigResource[]): 
 const writtenAt = (c: ConfigResource) => [c.file, c.position.line] as const;
 
 /** Resources in the order they are written, across files. */
-const inFileOrder = (resources: readonly ConfigResource[]): ConfigResource[] => [...resources].sort((a, b) => writtenAt(a)[0].localeCompare(writtenAt(b)[0]) || writtenAt(a)[1] - writtenAt(b)[1]);
+const inFileOrder = (resources: readonly ConfigResource[]): ConfigResource[] => [...resources].sort((a, b) => compareAddresses(writtenAt(a)[0], writtenAt(b)[0]) || writtenAt(a)[1] - writtenAt(b)[1]);
 
 /** Each connection the plan creates, against the limits the service reads: a few reads per plan, each object read once. */
 export async function preflight(ctx: KindContext, creates: readonly ConfigResource[], config: Configuration): Promise<Diagnostic[]> {
@@ -177,7 +177,7 @@ export async function preflight(ctx: KindContext, creates: readonly ConfigResour
   }
   // The connection over the limit is the one written last: the others fit.
   const written = (u: RouterUse) => writtenAt(u.connection);
-  const byWriting = (a: RouterUse, b: RouterUse) => written(a)[0].localeCompare(written(b)[0]) || written(a)[1] - written(b)[1];
+  const byWriting = (a: RouterUse, b: RouterUse) => compareAddresses(written(a)[0], written(b)[0]) || written(a)[1] - written(b)[1];
   for (const [uuid, uses] of byRouter) checks.push(routerPackage(reads, uuid, uses.sort(byWriting)));
   checks.push(portBandwidth(reads, creates));
   const found = (await Promise.all(checks)).flatMap((d) => (d === undefined ? [] : Array.isArray(d) ? d : [d]));
