@@ -9,6 +9,7 @@ export const routeFilters = fabricSearchLookup({
   noun: "route filter",
   description: "an existing route filter, by name, type or state",
   path: "/fabric/v4/routeFilters/search",
+  read: (uuid) => `/fabric/v4/routeFilters/${uuid}`,
   where: {
     name: NAME,
     type: { schema: z.enum(["BGP_IPv4_PREFIX_FILTER", "BGP_IPv6_PREFIX_FILTER"]), field: { at: "type", property: "/type" }, description: "the prefix family" },
