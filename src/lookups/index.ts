@@ -50,3 +50,4 @@ export const LOOKUP_DEFINITIONS: ReadonlyMap<string, LookupDefinition> = new Map
 export const LOOKUP_CATALOG: LookupCatalog = LOOKUP_DEFINITIONS;
 
 export type { Body, Candidate, LookupContext, LookupDefinition } from "./types.js";
+export { compareValues, matches } from "./search.js";
