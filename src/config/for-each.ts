@@ -17,6 +17,9 @@ import { Invalid, Unresolved } from "./values.js";
 
 export const FOR_EACH = "forEach";
 
+/** The warning that a forEach over a list lookup has its instances only once the lookup is read. */
+export const FOR_EACH_LOOKUP_UNKNOWN = "for-each.lookup-unknown";
+
 /** A resource as written, before its values are resolved; an instance of a forEach block carries its key and value. */
 export interface RawResource {
   kind: KindSchema;
@@ -107,7 +110,7 @@ function lookupEntries(addr: Address, raw: RawResource, name: string, lists: For
   if (lookup.key === undefined) return report("for-each.lookup", `forEach over ${lookupAddress} needs the attribute its objects are keyed by`, `add key: to ${lookupAddress}, e.g. key: name (each instance is then ${addr}["NAME"])`);
   const value = lists.values?.get(lookupAddress);
   if (value === undefined) {
-    diagnostics.push(placeDiagnostic(loc, { path: [FOR_EACH], code: "for-each.lookup-unknown", severity: "warning", message: `the instances of ${addr} are the objects ${lookupAddress} finds: they are known at plan time` }));
+    diagnostics.push(placeDiagnostic(loc, { path: [FOR_EACH], code: FOR_EACH_LOOKUP_UNKNOWN, severity: "warning", message: `the instances of ${addr} are the objects ${lookupAddress} finds: they are known at plan time` }));
     return new Unresolved("lookup", lookupAddress);
   }
   const items = isPlainObject(value) && Array.isArray(value.items) ? (value.items as unknown[]) : [];
