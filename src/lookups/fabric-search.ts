@@ -3,7 +3,7 @@
 
 import { z } from "zod";
 import { readPath, SecretPaths } from "../config/index.js";
-import { one, searchEach, type WhereFields } from "./search.js";
+import { one, searchEach, type Unfiltered, type WhereFields } from "./search.js";
 import { whereSchema } from "./where.js";
 import type { Body, Candidate, LookupContext, LookupDefinition } from "./types.js";
 
@@ -24,6 +24,8 @@ export interface FabricSearchLookup {
   read?: (uuid: string) => string;
   /** Expressions every search carries (the project, where the API requires it). */
   fixed?(ctx: LookupContext): Body[];
+  /** How every object is read when a where names no field the search filters on, for a search that takes no empty filter. */
+  unfiltered?: Unfiltered;
 }
 
 export function fabricSearchLookup(spec: FabricSearchLookup): LookupDefinition {
@@ -37,7 +39,7 @@ export function fabricSearchLookup(spec: FabricSearchLookup): LookupDefinition {
     ...(spec.read ? { read: (ctx: LookupContext, uuid: string) => one(ctx, (spec.read as (u: string) => string)(encodeURIComponent(uuid))) } : {}),
     attributes: spec.attributes,
     sensitive: spec.sensitive ?? SecretPaths.NONE,
-    find: (ctx, wheres) => searchEach(ctx, spec.path, fields, wheres, spec.fixed?.(ctx) ?? []),
+    find: (ctx, wheres) => searchEach(ctx, spec.path, fields, wheres, spec.fixed?.(ctx) ?? [], spec.unfiltered),
     valueOf: (body) => body,
     describe: (body): Candidate => describe(body, spec.metroAt),
   };

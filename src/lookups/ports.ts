@@ -17,6 +17,7 @@ export const ports = fabricSearchLookup({
     state: STATE,
     bandwidth: { schema: z.number().int().positive(), field: { at: "bandwidth" }, description: "the port's bandwidth in Mbps" },
   },
+  unfiltered: { list: "/fabric/v4/ports" },
   attributes: ["uuid", "name", "href", "type", "bandwidth", "location", "redundancy", "encapsulation", "project", "account", "state"],
   metroAt: "location.metroCode",
   fixed: (ctx) => (ctx.provider.projectId ? [{ property: "/project/projectId", operator: "=", values: [ctx.provider.projectId] }] : []),

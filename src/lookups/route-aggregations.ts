@@ -14,5 +14,6 @@ export const routeAggregations = fabricSearchLookup({
     type: { schema: z.enum(["BGP_IPv4_PREFIX_AGGREGATION", "BGP_IPv6_PREFIX_AGGREGATION"]), field: { at: "type", property: "/type" }, description: "the prefix family" },
     state: STATE,
   },
+  unfiltered: { expressions: [{ property: "/type", operator: "IN", values: ["BGP_IPv4_PREFIX_AGGREGATION", "BGP_IPv6_PREFIX_AGGREGATION"] }] },
   attributes: ["uuid", "name", "href", "type", "state", "project"],
 });

@@ -15,5 +15,6 @@ export const routeFilters = fabricSearchLookup({
     type: { schema: z.enum(["BGP_IPv4_PREFIX_FILTER", "BGP_IPv6_PREFIX_FILTER"]), field: { at: "type", property: "/type" }, description: "the prefix family" },
     state: STATE,
   },
+  unfiltered: { expressions: [{ property: "/type", operator: "IN", values: ["BGP_IPv4_PREFIX_FILTER", "BGP_IPv6_PREFIX_FILTER"] }] },
   attributes: ["uuid", "name", "href", "type", "state", "project"],
 });

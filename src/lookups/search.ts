@@ -139,15 +139,26 @@ function filterOf(fields: WhereFields, wheres: readonly Body[], fixed: readonly 
 
 const PAGE = 100;
 
+/**
+ * How to read every object of a kind whose search takes no empty filter, for a where without a field the
+ * search filters on: the kind's GET list, or expressions that hold for every object (each of its types).
+ */
+export type Unfiltered = { list: string } | { expressions: Body[] };
+
 /** Candidates for each where through a POST search endpoint; `fixed` expressions go in every search (the project). */
-export async function searchEach(ctx: LookupContext, path: string, fields: WhereFields, wheres: readonly Body[], fixed: readonly Body[] = []): Promise<Body[][]> {
+export async function searchEach(ctx: LookupContext, path: string, fields: WhereFields, wheres: readonly Body[], fixed: readonly Body[] = [], unfiltered?: Unfiltered): Promise<Body[][]> {
   const found = new Map<Body, Body[]>();
   await Promise.all(
     [...groups(fields, wheres)].map(async ([, group]) => {
       const filter = filterOf(fields, group, fixed);
       const bodies: Body[] = [];
       // Only a where that names no searchable field searches without a filter, paging through everything.
-      for await (const item of searchAll<Body>(ctx.api, path, (filter.and as Body[]).length > 0 ? { filter } : {}, { pageSize: PAGE })) bodies.push(item);
+      const empty = (filter.and as Body[]).length === 0;
+      if (empty && unfiltered && "list" in unfiltered) bodies.push(...(await listed(ctx, unfiltered.list)));
+      else {
+        const body = !empty ? { filter } : unfiltered && "expressions" in unfiltered ? { filter: { and: unfiltered.expressions } } : {};
+        for await (const item of searchAll<Body>(ctx.api, path, body, { pageSize: PAGE })) bodies.push(item);
+      }
       for (const where of group) found.set(where, bodies.filter((b) => matches(fields, where, b)));
     }),
   );
