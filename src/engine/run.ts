@@ -355,9 +355,11 @@ async function planInWorkspace(run: Run, given: PlanRequest, emit: EventSink): P
   });
   if (lookups && run.config.lookups.size > 0) plan.lookups = lookups.results;
   markMoves(plan, moves);
-  const outputChanges = planOutputs(plan, run.config, state, refreshed, run.hash);
+  // Outputs and conditions read the lookups as this plan found them (what apply records), not the last apply's.
+  const withLookups = lookups && lookups.results.length > 0 ? { ...state, lookups: { ...state.lookups, ...lookupRecords(lookups.results) } } : state;
+  const outputChanges = planOutputs(plan, run.config, withLookups, refreshed, run.hash);
   if (outputChanges) plan.outputChanges = outputChanges;
-  if (request.mode === "normal") for (const item of planConditions(run.config, plan, state, refreshed)) diagnostics.push(item);
+  if (request.mode === "normal") for (const item of planConditions(run.config, plan, withLookups, refreshed)) diagnostics.push(item);
   const before = run.session.api.requestCount;
   // Prices are asked for while the checks run: both only read, and a large plan would wait for each in turn.
   const costing = request.cost !== false && request.mode !== "refresh-only" ? unlessInterrupted(planCost(run.session.api, plan), run.signal) : undefined;

@@ -179,7 +179,69 @@ outputs:
 `);
     const failed = await runner(t, missing)("plan");
     expect(failed.code, out(failed)).toBe(1);
-    expect(failed.stderr).toMatch(/^netform\.yaml:6:\d+  lookups\.gone\.where\.uuid  lookups\.gone: no connection with uuid "00000000-0000-4000-8000-00000000dead"/m);
+    expect(failed.stderr).toMatch(/^netform\.yaml:9:\d+  lookups\.gone\.where\.uuid  lookups\.gone: no connection with uuid "00000000-0000-4000-8000-00000000dead"/m);
     expect(failed.stderr).toContain("hint: check the uuid");
+  });
+
+  it("a forEach over a list lookup adds and removes exactly the instances whose objects appear and disappear", { timeout: 180_000 }, async () => {
+    const teams = (names: string[]) => `${CONFIG_HEADER}routeFilters:\n${names.map((n) => `  ${n}: { type: BGP_IPv4_PREFIX_FILTER, name: ${n} }\n`).join("")}`;
+    const owner = workspace(teams(["team-a"]));
+    const own = runner(t, owner);
+    expect((await own("apply", "--auto-approve")).code).toBe(0);
+
+    const mirrors = workspace(`${CONFIG_HEADER}lookups:
+  teams:
+    kind: routeFilter
+    many: true
+    key: name
+    where: { name: { like: "team-%" } }
+    sort: name
+routeFilters:
+  mirror:
+    forEach: \${lookups.teams}
+    type: BGP_IPv4_PREFIX_FILTER
+    name: mirror-\${each.key}
+    description: "mirrors \${each.value.uuid}"
+outputs:
+  teams: { value: "\${lookups.teams.count}" }
+  first: { value: "\${lookups.teams[0].name}" }
+`);
+    const run = runner(t, mirrors);
+    const validated = await run("validate");
+    expect(validated.code, out(validated)).toBe(0);
+    expect(validated.stdout).toContain("the instances of routeFilters.mirror are the objects lookups.teams finds: they are known at plan time");
+
+    const first = await run("apply", "--auto-approve");
+    expect(first.code, out(first)).toBe(0);
+    expect(first.stdout).toContain('+ routeFilters.mirror["team-a"]');
+    expect(first.stdout).toContain("found 1 object: team-a");
+    expect(Object.keys(mirrors.state().resources)).toEqual(['routeFilters.mirror["team-a"]']);
+    const teamA = idOf(owner, "routeFilters.team-a");
+    expect(mirrors.state().resources['routeFilters.mirror["team-a"]']?.attributes).toMatchObject({ name: "mirror-team-a", description: `mirrors ${teamA}` });
+    expect(mirrors.state().outputs).toMatchObject({ teams: { value: 1 }, first: { value: "team-a" } });
+
+    owner.write(teams(["team-a", "team-b"]));
+    expect((await own("apply", "--auto-approve")).code).toBe(0);
+    const grown = await run("plan", "--detailed-exitcode");
+    expect(grown.code, out(grown)).toBe(2);
+    expect(grown.stdout).toContain('+ routeFilters.mirror["team-b"]');
+    expect(grown.stdout).toContain("+ appeared since the last apply: team-b");
+    expect(grown.stdout).toContain('changes routeFilters.mirror["team-b"]');
+    expect(grown.stdout).toContain("1 to add, 0 to change, 0 to replace, 0 to destroy");
+    expect((await run("apply", "--auto-approve")).code).toBe(0);
+
+    owner.write(teams(["team-b"]));
+    expect((await own("apply", "--auto-approve")).code).toBe(0);
+    const shrunk = await run("plan", "--detailed-exitcode");
+    expect(shrunk.code, out(shrunk)).toBe(2);
+    expect(shrunk.stdout).toContain('- routeFilters.mirror["team-a"]');
+    expect(shrunk.stdout).toContain("- gone since the last apply: team-a");
+    expect(shrunk.stdout).toContain("0 to add, 0 to change, 0 to replace, 1 to destroy");
+    const applied = await run("apply", "--auto-approve");
+    expect(applied.code, out(applied)).toBe(0);
+    expect(Object.keys(mirrors.state().resources)).toEqual(['routeFilters.mirror["team-b"]']);
+
+    const settled = await run("plan", "--detailed-exitcode");
+    expect(settled.code, out(settled)).toBe(0);
   });
 });
