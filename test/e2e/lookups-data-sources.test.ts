@@ -218,7 +218,7 @@ outputs:
     expect(Object.keys(mirrors.state().resources)).toEqual(['routeFilters.mirror["team-a"]']);
     const teamA = idOf(owner, "routeFilters.team-a");
     expect(mirrors.state().resources['routeFilters.mirror["team-a"]']?.attributes).toMatchObject({ name: "mirror-team-a", description: `mirrors ${teamA}` });
-    expect(mirrors.state().outputs).toMatchObject({ teams: { value: 1 }, first: { value: "team-a" } });
+    expect((JSON.parse(mirrors.stateText()) as { outputs: unknown }).outputs).toMatchObject({ teams: { value: 1 }, first: { value: "team-a" } });
 
     owner.write(teams(["team-a", "team-b"]));
     expect((await own("apply", "--auto-approve")).code).toBe(0);
