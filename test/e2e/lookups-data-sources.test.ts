@@ -179,7 +179,7 @@ outputs:
 `);
     const failed = await runner(t, missing)("plan");
     expect(failed.code, out(failed)).toBe(1);
-    expect(failed.stderr).toMatch(/^netform\.yaml:9:\d+  lookups\.gone\.where\.uuid  lookups\.gone: no connection with uuid "00000000-0000-4000-8000-00000000dead"/m);
+    expect(failed.stderr).toMatch(/^netform\.yaml:9:\d+ {2}lookups\.gone\.where\.uuid {2}lookups\.gone: no connection with uuid "00000000-0000-4000-8000-00000000dead"/m);
     expect(failed.stderr).toContain("hint: check the uuid");
   });
 
