@@ -96,7 +96,7 @@ const ROWS: Row[] = [
   many("equinix_fabric_metros", "metro", () => "where: { code: { in: [SV, DC] } }, sort: [-code]", () => items({ code: "SV" }, { code: "DC" })),
   one("equinix_fabric_network", "network", (id) => `{ uuid: ${id("networks.lan")} }`, () => ({ name: "ds-lan", scope: "GLOBAL" })),
   many("equinix_fabric_networks", "network", () => `where: { name: { like: "ds-%" }, or: [{ scope: GLOBAL }, { scope: REGIONAL }] }`, () => items({ name: "ds-lan" })),
-  one("equinix_fabric_port", "port", () => `{ uuid: ${PORTS.svPrimary} }`, () => ({ uuid: PORTS.svPrimary, name: "216504-SV1-CX-PRI-04" })),
+  one("equinix_fabric_port", "port", () => `{ uuid: ${PORTS.svPrimary} }`, () => ({ uuid: PORTS.svPrimary, name: "216504-SV1-CX-PRI-04", account: { accountName: "Example Networks Inc" } })),
   many("equinix_fabric_ports", "port", () => "where: { metroCode: DC }, sort: name", () => items({ uuid: PORTS.dcPrimary }, { uuid: PORTS.dcSecondary })),
   one("equinix_fabric_route_aggregation", "routeAggregation", (id) => `{ uuid: ${id("routeAggregations.aggregation")} }`, () => ({ name: "ds-aggregation", type: "BGP_IPv4_PREFIX_AGGREGATION" })),
   many("equinix_fabric_route_aggregations", "routeAggregation", () => `where: { name: { like: "ds-%" }, type: BGP_IPv4_PREFIX_AGGREGATION }`, () => items({ name: "ds-aggregation" })),
