@@ -35,12 +35,20 @@ async function candidates(ctx: LookupContext, kind: LookupDefinition, lookups: r
   const searched = lookups.filter((l) => l.where.uuid === undefined);
   const found = searched.length > 0 ? await kind.find(ctx, searched.map((l) => l.where)) : [];
   const bySearch = new Map(searched.map((l, i) => [l, found[i] ?? []]));
+  // Lookups of one object (the same uuid, under the same parent) share its read.
+  const reads = new Map<string, Promise<Body[]>>();
+  const read = (uuid: string, rest: Body): Promise<Body[]> => {
+    if (!kind.read) throw new Error(`lookup kind ${kind.name} has no read by uuid`);
+    const key = JSON.stringify([uuid, Object.entries(rest).filter(([, v]) => typeof v === "string").sort()]);
+    let pending = reads.get(key);
+    if (!pending) reads.set(key, (pending = kind.read(ctx, uuid, rest)));
+    return pending;
+  };
   return Promise.all(
     lookups.map(async (lookup) => {
       const { uuid, ...rest } = lookup.where;
       if (uuid === undefined) return bySearch.get(lookup) ?? [];
-      if (!kind.read) throw new Error(`lookup kind ${kind.name} has no read by uuid`);
-      return (await kind.read(ctx, String(uuid), rest)).filter((b) => matchesWhere(kind.fields, rest, b));
+      return (await read(String(uuid), rest)).filter((b) => matchesWhere(kind.fields, rest, b));
     }),
   );
 }

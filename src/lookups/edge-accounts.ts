@@ -24,7 +24,7 @@ export const edgeAccounts: LookupDefinition = {
     accountStatus: z.string().min(1).optional().describe("the account's status (Active, Staged, Processing...), in any case"),
   }),
   fields: FIELDS,
-  attributes: [...ATTRIBUTES, "metroCode"],
+  attributes: ATTRIBUTES,
   sensitive: SecretPaths.NONE,
   find: (ctx, wheres) =>
     readEach(FIELDS, wheres, (w) => ({

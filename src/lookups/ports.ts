@@ -18,7 +18,7 @@ export const ports = fabricSearchLookup({
     bandwidth: { schema: z.number().int().positive(), field: { at: "bandwidth" }, description: "the port's bandwidth in Mbps" },
   },
   unfiltered: { list: "/fabric/v4/ports" },
-  attributes: ["uuid", "name", "href", "type", "bandwidth", "location", "redundancy", "encapsulation", "project", "account", "state"],
+  attributes: ["uuid", "name", "href", "type", "bandwidth", "location", "redundancy", "encapsulation", "project", "account"],
   metroAt: "location.metroCode",
   fixed: (ctx) => (ctx.provider.projectId ? [{ property: "/project/projectId", operator: "=", values: [ctx.provider.projectId] }] : []),
 });

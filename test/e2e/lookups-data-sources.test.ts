@@ -111,7 +111,7 @@ const ROWS: Row[] = [
   many("equinix_fabric_service_profiles", "serviceProfile", () => `where: { name: { in: ["CloudExchange Direct", "Nowhere"] } }`, () => items({ uuid: PROFILE })),
   one("equinix_fabric_service_token", "serviceToken", (id) => `{ uuid: ${id("serviceTokens.token")} }`, () => ({ name: "ds-token", type: "VC_TOKEN" })),
   many("equinix_fabric_service_tokens", "serviceToken", () => "where: { name: ds-token }", () => items({ name: "ds-token" })),
-  one("equinix_network_account", "edgeAccount", () => '{ metroCode: DC, accountName: "Example Networks Inc" }', () => ({ accountNumber: 270848, metroCode: "DC" })),
+  one("equinix_network_account", "edgeAccount", () => '{ metroCode: DC, accountName: "Example Networks Inc" }', () => ({ accountNumber: 270848, accountName: "Example Networks Inc" })),
   one("equinix_network_device", "device", (id) => `{ uuid: ${id("devices.edge")} }`, () => ({ name: "ds-edge", deviceTypeCode: "C8000V" })),
   one("equinix_network_device_platform", "devicePlatform", () => "{ deviceTypeCode: C8000V, flavor: small, packageCode: network-essentials }", () => ({ core: 2, memory: 8, unit: "GB" })),
   many("equinix_network_device_software", "deviceSoftware", () => "where: { deviceTypeCode: C8000V, packageCode: network-essentials, stable: true }, sort: [-versionDate, -version]", () => ({ items: expect.arrayContaining([expect.objectContaining({ version: "17.11.01a" })]) })),
