@@ -125,4 +125,37 @@ outputs:
     const refs = [...r.config.outputs.values()].flatMap((o) => o.references).map((ref) => ref.attribute);
     expect(refs).toEqual(["items", "items[0].name", "count"]);
   });
+
+  it("makes an instance per object a list lookup found, keyed by its key, and refuses a forEach it cannot key", () => {
+    const text = `lookups:
+  ports: { kind: port, many: true, key: name, where: { metroCode: DC } }
+  one: { kind: port, where: { name: x } }
+  unkeyed: { kind: port, many: true, where: { metroCode: SV } }
+routeFilters:
+  per-port:
+    forEach: \${lookups.ports}
+    type: BGP_IPv4_PREFIX_FILTER
+    description: "for \${each.value.uuid} in \${each.value.location.metroCode}"
+  single:
+    forEach: \${lookups.one}
+    type: BGP_IPv4_PREFIX_FILTER
+  no-key:
+    forEach: \${lookups.unkeyed}
+    type: BGP_IPv4_PREFIX_FILTER
+`;
+    const withValues = (items: unknown[]) =>
+      buildConfiguration([{ file: join(repo, "netform.yaml"), text: `${HEADER}${text}` }], { kinds: KIND_CATALOG, lookups: LOOKUP_CATALOG, env: {}, baseDir: repo, lookupValues: new Map([["lookups.ports", { count: items.length, items }]]) });
+    const r = withValues([{ name: "dc-1", uuid: "u-1", location: { metroCode: "DC" } }, { name: "dc-2", uuid: "u-2", location: { metroCode: "DC" } }]);
+    expect(errors(r)).toEqual([
+      "13:14 routeFilters.single.forEach forEach over lookups.one needs a list lookup: it finds exactly one object",
+      "16:14 routeFilters.no-key.forEach forEach over lookups.unkeyed needs the attribute its objects are keyed by",
+    ]);
+    expect([...r.config.resources.keys()]).toEqual(['routeFilters.per-port["dc-1"]', 'routeFilters.per-port["dc-2"]']);
+    expect(r.config.resources.get('routeFilters.per-port["dc-2"]')?.spec.description).toBe("for u-2 in DC");
+    expect(r.config.forEachLookups.get("routeFilters.per-port")).toBe("lookups.ports");
+
+    expect([...withValues([]).config.resources.keys()]).toEqual([]);
+    expect(errors(withValues([{ name: "dc-1" }, { name: "dc-1" }]))).toContain('9:14 routeFilters.per-port.forEach lookups.ports[1] and [0] share the name "dc-1", which keys the instances of routeFilters.per-port');
+    expect(errors(withValues([{ uuid: "u-9" }]))).toContain("9:14 routeFilters.per-port.forEach lookups.ports[0] has no name to key an instance of routeFilters.per-port by (it is absent)");
+  });
 });
