@@ -7,13 +7,18 @@ import type { Diagnostic } from "../diag/index.js";
 import { address as makeAddress, blockOf, type Address } from "./address.js";
 import type { KindSchema } from "./catalog.js";
 import { interpolate, newResult, type InterpolationScope } from "./interpolate.js";
-import { isPlainObject } from "./json.js";
+import { isPlainObject, readPath } from "./json.js";
+import { LOOKUPS_SECTION, type ConfigLookup } from "./lookups.js";
+import type { SecretPaths } from "./secret-paths.js";
 import type { NodeSpan, PositionIndex } from "./positions.js";
 import { isSensitive } from "./sensitive.js";
 import { placeDiagnostic } from "./validate.js";
 import { Invalid, Unresolved } from "./values.js";
 
 export const FOR_EACH = "forEach";
+
+/** The warning that a forEach over a list lookup has its instances only once the lookup is read. */
+export const FOR_EACH_LOOKUP_UNKNOWN = "for-each.lookup-unknown";
 
 /** A resource as written, before its values are resolved; an instance of a forEach block carries its key and value. */
 export interface RawResource {
@@ -26,9 +31,26 @@ export interface RawResource {
   each?: { key: string; value: unknown };
 }
 
+/**
+ * The list lookups a forEach may iterate (`forEach: ${lookups.dc-ports}`), and what they found once the
+ * engine has read them: each lookup's value, `{ count, items }`. Without values their instances are not
+ * known yet (validate, or the first reading of a run before the service is read).
+ */
+export interface ForEachLookups {
+  lookups: ReadonlyMap<string, ConfigLookup>;
+  /** Each lookup kind's secret paths, masked in each.value. */
+  sensitive: (kind: string) => SecretPaths | undefined;
+  values?: ReadonlyMap<string, unknown>;
+}
+
+/** `${lookups.NAME}` as a whole forEach value: the lookup it names. */
+const LOOKUP_LIST = new RegExp(`^\\$\\{\\s*${LOOKUPS_SECTION}\\.([A-Za-z0-9][A-Za-z0-9_-]*)\\s*\\}$`);
+
 export interface Expansion {
   /** Resources without forEach as they are, and every instance of those with it, by address. */
   resources: Map<Address, RawResource>;
+  /** The blocks whose keys are a list lookup's objects, with that lookup's address. */
+  fromLookups: Map<Address, string>;
   /** The keys of each forEach block, by block address (see InterpolationScope.forEach). */
   keys: Map<string, readonly string[] | Unresolved | Invalid>;
 }
@@ -48,8 +70,9 @@ const describe = (v: unknown): string => {
 };
 
 /** Expands every forEach block of `raws`; a block whose forEach is in error gives no instance, and is reported once. */
-export function expandForEach(raws: ReadonlyMap<Address, RawResource>, scope: InterpolationScope, diagnostics: Diagnostic[]): Expansion {
+export function expandForEach(raws: ReadonlyMap<Address, RawResource>, scope: InterpolationScope, diagnostics: Diagnostic[], lists?: ForEachLookups): Expansion {
   const resources = new Map<Address, RawResource>();
+  const fromLookups = new Map<Address, string>();
   const keys = new Map<string, readonly string[] | Unresolved | Invalid>();
   for (const [addr, raw] of raws) {
     if (!isPlainObject(raw.body) || !(FOR_EACH in raw.body)) {
@@ -57,12 +80,59 @@ export function expandForEach(raws: ReadonlyMap<Address, RawResource>, scope: In
       continue;
     }
     const { [FOR_EACH]: written, ...body } = raw.body;
-    const entries = forEachEntries(addr, raw, written, scope, diagnostics);
+    const named = typeof written === "string" ? LOOKUP_LIST.exec(written)?.[1] : undefined;
+    if (named !== undefined) fromLookups.set(addr, `${LOOKUPS_SECTION}.${named}`);
+    const entries = named !== undefined ? lookupEntries(addr, raw, named, lists, diagnostics) : forEachEntries(addr, raw, written, scope, diagnostics);
     keys.set(addr, Array.isArray(entries) ? entries.map(([k]) => k) : entries);
     if (!Array.isArray(entries)) continue;
     for (const [key, value] of entries) resources.set(makeAddress(raw.kind.name, raw.name, key), { ...raw, body, each: { key, value } });
   }
-  return { resources, keys };
+  return { resources, keys, fromLookups };
+}
+
+/**
+ * The keys and values of a forEach over a list lookup: each object found, keyed by its `key` attribute, its
+ * value the object (secrets masked); Unresolved until the lookup is read.
+ */
+function lookupEntries(addr: Address, raw: RawResource, name: string, lists: ForEachLookups | undefined, diagnostics: Diagnostic[]): [string, unknown][] | Unresolved | Invalid {
+  const loc = { address: addr, positions: raw.positions };
+  const lookupAddress = `${LOOKUPS_SECTION}.${name}`;
+  const report = (code: string, message: string, hint?: string, path: (string | number)[] = [FOR_EACH]): Invalid => {
+    diagnostics.push(placeDiagnostic(loc, { path, code, message, ...(hint ? { hint } : {}) }));
+    return new Invalid(FOR_EACH);
+  };
+  const lookup = lists?.lookups.get(lookupAddress);
+  if (!lists || !lookup) {
+    if (lists && !lists.lookups.has(lookupAddress)) return report("reference.undeclared", `forEach names undeclared ${lookupAddress}`, `declare ${name} under ${LOOKUPS_SECTION}, with many: true and key:`);
+    return new Invalid(FOR_EACH);
+  }
+  if (!lookup.many) return report("for-each.lookup", `forEach over ${lookupAddress} needs a list lookup: it finds exactly one object`, `add many: true and key: (the attribute each object is keyed by) to ${lookupAddress}`);
+  if (lookup.key === undefined) return report("for-each.lookup", `forEach over ${lookupAddress} needs the attribute its objects are keyed by`, `add key: to ${lookupAddress}, e.g. key: name (each instance is then ${addr}["NAME"])`);
+  const value = lists.values?.get(lookupAddress);
+  if (value === undefined) {
+    diagnostics.push(placeDiagnostic(loc, { path: [FOR_EACH], code: FOR_EACH_LOOKUP_UNKNOWN, severity: "warning", message: `the instances of ${addr} are the objects ${lookupAddress} finds: they are known at plan time` }));
+    return new Unresolved("lookup", lookupAddress);
+  }
+  const items = isPlainObject(value) && Array.isArray(value.items) ? (value.items as unknown[]) : [];
+  const secrets = lists.sensitive(lookup.kind);
+  const entries: [string, unknown][] = [];
+  const firstIndex = new Map<string, number>();
+  for (const [i, item] of items.entries()) {
+    const k = readPath(item, lookup.key);
+    const name = isPlainObject(item) && typeof item.name === "string" ? ` (${item.name})` : "";
+    if (typeof k !== "string" && typeof k !== "number") {
+      return report("for-each.key", `${lookupAddress}[${i}]${name} has no ${lookup.key} to key an instance of ${addr} by (it is ${k === undefined ? "absent" : "not a string"})`, `key ${lookupAddress} by an attribute every object has, e.g. key: uuid`);
+    }
+    const key = String(k);
+    if (key === "") return report("for-each.key", `${lookupAddress}[${i}]${name} has an empty ${lookup.key}: every instance of ${addr} needs a key`, "key the lookup by an attribute every object has, e.g. key: uuid");
+    const first = firstIndex.get(key);
+    if (first !== undefined) return report("for-each.duplicate-key", `${lookupAddress}[${i}] and [${first}] share the ${lookup.key} ${JSON.stringify(key)}, which keys the instances of ${addr}`, "key the lookup by an attribute each object has its own of, e.g. key: uuid, or narrow its where");
+    firstIndex.set(key, i);
+    entries.push([key, isPlainObject(item) && secrets ? secrets.mask(item, { keepAbsent: true }) : item]);
+  }
+  const clash = nameClash(raw, entries.map(([k]) => k));
+  if (clash) return report("for-each.name-clash", `the keys ${JSON.stringify(clash[0])} and ${JSON.stringify(clash[1])} both give the service name "${instanceName(raw.name, clash[0])}"`, `set ${raw.kind.displayName ?? "the name"} in the body, e.g. "${raw.name}-\${each.key}"`);
+  return entries;
 }
 
 /** The keys and values of one block's forEach, or why there are none to build. */

@@ -36,6 +36,7 @@ export type { KindCatalog, KindSchema, OrderingEdge } from "./catalog.js";
 export { configGraph, resourceAt, secretsAt } from "./dependencies.js";
 export { writeBackendBlock } from "./backend-block.js";
 export { backendFromText, buildConfiguration, loadConfiguration, parseDuration, type LoadOptions, type LoadResult } from "./load.js";
+export { FOR_EACH_LOOKUP_UNKNOWN } from "./for-each.js";
 export { isLookupAddress, LOOKUPS_SECTION, type ConfigLookup, type LookupCatalog, type LookupSchema } from "./lookups.js";
 export { OUTPUT_NAME, OUTPUTS_SECTION, type ConfigOutput } from "./outputs.js";
 export { MOVED_SECTION, REMOVED_SECTION, type MovedBlock, type RemovedBlock } from "./moves.js";

@@ -273,8 +273,12 @@ function resolveExpression(expression: string, path: FieldPath, scope: Interpola
   const parsed = parseExpression(expression);
   if (!parsed) return problem("expression.syntax", `"\${${expression}}" is not a valid expression`, EXPRESSION_HINT);
   if ("error" in parsed) return problem("expression.syntax", parsed.error, parsed.hint);
-  const { segs, instance, attribute } = parsed;
+  const { segs, instance: written, attribute: after } = parsed;
   const [head = "", name = ""] = segs;
+  // A list lookup's item: `${lookups.ports[0].name}` reads the first object found.
+  const item = head === LOOKUPS_SECTION && written && "expression" in written && LIST_INDEX.test(written.expression) ? Number(written.expression) : undefined;
+  const instance = item === undefined ? written : undefined;
+  const attribute = item === undefined ? after : [item, ...after];
   if (instance && !scope.kinds.has(head)) return problem("expression.syntax", `"\${${expression}}": only a resource's instances are named with [...]`, EXPRESSION_HINT);
   if (attribute.some((a) => typeof a === "number") && !scope.kinds.has(head) && head !== LOOKUPS_SECTION) {
     return problem("expression.syntax", `"\${${expression}}": a list index [N] reads an item of a resource's or a lookup's attribute`, head === "each" ? "each.value's fields are read with dots; give each instance its own value instead of a list" : EXPRESSION_HINT);
@@ -398,12 +402,43 @@ function instanceKey(expression: string, scope: InterpolationScope, problem: (co
  */
 function lookupReference(name: string, attribute: readonly (string | number)[], path: FieldPath, lookups: ReadonlyMap<string, LookupSchema | undefined>, out: InterpolationResult, problem: (code: string, message: string, hint?: string) => Invalid): Reference | Invalid {
   const address = `${LOOKUPS_SECTION}.${name}` as Address;
+  const declared = lookups.get(address);
+  if (declared?.many) return listLookupReference(address, attribute, path, declared, out, problem);
   const attributeText = formatPath(attribute);
+  if (typeof attribute[0] === "number") return problem("lookup.not-list", `"\${${address}${attributeText}}": ${address} finds exactly one object, not a list`, `read its attributes as \${${address}.ATTRIBUTE}, or add many: true to ${address} for a list`);
   if (attribute.length === 0) return problem("expression.syntax", `"\${${address}}": a lookup is read as \${${LOOKUPS_SECTION}.NAME.ATTRIBUTE}, e.g. \${${LOOKUPS_SECTION}.${name || "NAME"}.uuid}`);
   if (!lookups.has(address)) return problem("reference.undeclared", `reference to undeclared ${address}`, didYouMean(address, lookups.keys()) ?? `declare ${name} under ${LOOKUPS_SECTION}`);
   const lookup = lookups.get(address);
   if (!lookup) return new Invalid(`\${${address}.${attributeText}}`);
   const ref = new Reference(address, LOOKUPS_SECTION, name, attributeText, [...path], lookup.sensitive.covers(attributeText));
+  out.references.push(ref);
+  return ref;
+}
+
+/** What a list lookup's value holds: `count`, and `items`, the objects found. */
+export const LIST_ITEMS = "items";
+export const LIST_COUNT = "count";
+
+/**
+ * `${lookups.NAME}` (the list of objects found), `${lookups.NAME[N].attribute...}` (one of them) or
+ * `${lookups.NAME.count}` of a list lookup, read from its value `{ count, items }`.
+ */
+function listLookupReference(address: Address, attribute: readonly (string | number)[], path: FieldPath, lookup: LookupSchema, out: InterpolationResult, problem: (code: string, message: string, hint?: string) => Invalid): Reference | Invalid {
+  const name = address.slice(LOOKUPS_SECTION.length + 1);
+  let read: (string | number)[];
+  if (attribute.length === 0) read = [LIST_ITEMS];
+  else if (typeof attribute[0] === "number") read = [LIST_ITEMS, ...attribute];
+  else if (attribute.length === 1 && attribute[0] === LIST_COUNT) read = [LIST_COUNT];
+  else {
+    return problem(
+      "reference.list-lookup",
+      `"\${${address}.${formatPath(attribute)}}": ${address} is a list lookup (many: true), read as a whole, by item or by count`,
+      `write \${${address}} (the objects found), \${${address}[0].${String(attribute[0])}} (the first one's) or \${${address}.${LIST_COUNT}} (how many)`,
+    );
+  }
+  const attributeText = formatPath(read);
+  const itemPath = formatPath(read.slice(2));
+  const ref = new Reference(address, LOOKUPS_SECTION, name, attributeText, [...path], read[0] === LIST_ITEMS && (read.length <= 2 ? !lookup.sensitive.empty : lookup.sensitive.covers(itemPath)));
   out.references.push(ref);
   return ref;
 }

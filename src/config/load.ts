@@ -50,6 +50,12 @@ export interface LoadOptions {
   baseDir?: string;
   /** The workspace the configuration is read for: the value of ${workspace}; default "default". */
   workspace?: string;
+  /**
+   * What the list lookups found, by address (`{ count, items }`), once the engine has read them: a forEach
+   * over one (`forEach: ${lookups.dc-ports}`) has an instance per object. Without it those instances are
+   * not known yet.
+   */
+  lookupValues?: ReadonlyMap<string, unknown>;
 }
 
 export interface LoadResult {
@@ -148,6 +154,7 @@ export function buildConfiguration(sources: readonly Source[], options: LoadOpti
     variables: new Map(),
     resources: new Map(),
     lookups: new Map(),
+    forEachLookups: new Map(),
     edges: [],
     moves: [],
     removals: [],
@@ -240,9 +247,11 @@ export function buildConfiguration(sources: readonly Source[], options: LoadOpti
   for (const [addr, raw] of rawLookups) {
     const lookup = options.lookups ? buildLookup(addr, raw, options.lookups, scope, diagnostics) : undefined;
     if (lookup) lookups.set(addr, lookup);
-    lookupSchemas.set(addr, lookup ? options.lookups?.get(lookup.kind) : undefined);
+    const schema = lookup ? options.lookups?.get(lookup.kind) : undefined;
+    lookupSchemas.set(addr, schema && lookup?.many ? { ...schema, many: true } : schema);
   }
-  const expansion = expandForEach(raws, scope, diagnostics);
+  const catalog = options.lookups;
+  const expansion = expandForEach(raws, scope, diagnostics, { lookups, sensitive: (kind) => catalog?.get(kind)?.sensitive, ...(options.lookupValues ? { values: options.lookupValues } : {}) });
   const resourceScope: InterpolationScope = { ...scope, addresses: new Set(expansion.resources.keys()), lookups: lookupSchemas, forEach: expansion.keys };
   const resources = new Map<Address, ConfigResource>();
   for (const [addr, raw] of expansion.resources) {
@@ -276,7 +285,7 @@ export function buildConfiguration(sources: readonly Source[], options: LoadOpti
 
   const variables = new Map([...declarations].map(([n, d]) => [n, { declaration: d, value: values.get(n) }]));
   return {
-    config: { kinds, files: parsed.map((p) => p.file), directory, provider: providerConfig, ...(backendConfig ? { backend: backendConfig } : {}), variables, resources, lookups, edges, moves, removals, outputs },
+    config: { kinds, files: parsed.map((p) => p.file), directory, provider: providerConfig, ...(backendConfig ? { backend: backendConfig } : {}), variables, resources, lookups, forEachLookups: expansion.fromLookups, edges, moves, removals, outputs },
     diagnostics: sortDiagnostics(collapseInstanceDiagnostics(diagnostics)),
   };
 }

@@ -13,10 +13,16 @@ import { resourceSchema } from "./validate.js";
 
 /** `lookups:`: each entry a kind and the where that kind takes, so that an editor completes both. */
 function lookupsSchema(lookups: LookupCatalog) {
-  const entries = [...lookups.values()].map((l) => z.strictObject({ kind: z.literal(l.name).describe(l.description), where: l.where.describe(`what to search by; exactly one ${l.name} must match`) }));
+  const sortItem = z.union([z.string().describe('an attribute path, "-" first for descending'), z.strictObject({ by: z.string(), direction: z.enum(["ASC", "DESC"]).optional() })]);
+  const list = {
+    many: z.boolean().optional().describe("true: the list of every object found (none is an empty list), read as ${lookups.NAME}, ${lookups.NAME[0].ATTRIBUTE} and ${lookups.NAME.count}"),
+    key: z.string().optional().describe("a list lookup's attribute its objects are keyed by in forEach: ${lookups.NAME}"),
+    sort: z.union([sortItem, z.array(sortItem)]).optional().describe("a list lookup's order: attribute paths, each ascending or descending"),
+  };
+  const entries = [...lookups.values()].map((l) => z.strictObject({ kind: z.literal(l.name).describe(l.description), where: l.where.optional().describe(`what to search by; exactly one ${l.name} must match, unless many: true`), ...list }));
   const [first, ...rest] = entries;
   if (!first) return undefined;
-  return z.record(z.string().regex(NAME_PATTERN), z.discriminatedUnion("kind", [first, ...rest])).optional().describe("objects netform does not manage, found by kind and where and read at plan time: ${lookups.NAME.attribute}");
+  return z.record(z.string().regex(NAME_PATTERN), z.discriminatedUnion("kind", [first, ...rest])).optional().describe("objects netform does not manage, found by kind and where and read at plan time: ${lookups.NAME.attribute}, or a list with many: true");
 }
 
 // Anchored at the start only, so that keyed addresses (KIND.NAME["key"]) pass too.

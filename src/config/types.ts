@@ -131,6 +131,8 @@ export interface Configuration {
   resources: Map<Address, ConfigResource>;
   /** The `lookups:` section: what exists and is only read, resolved at plan time. */
   lookups: Map<Address, ConfigLookup>;
+  /** The blocks whose forEach iterates a list lookup (`forEach: ${lookups.dc-ports}`), with the lookup's address. */
+  forEachLookups: ReadonlyMap<Address, string>;
   edges: DependencyEdge[];
   /** The `moved:` blocks, each followed to the end of its chain. */
   moves: MovedBlock[];

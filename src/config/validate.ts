@@ -7,6 +7,7 @@ import { z } from "zod";
 import type { Diagnostic } from "../diag/index.js";
 import { formatPath, type FieldPath } from "./address.js";
 import { PARSE_WITHOUT_COMPILING } from "./schema-common.js";
+import { isPlainObject } from "./json.js";
 import type { KindSchema } from "./catalog.js";
 import { spanAt, type PositionIndex, type SourcePosition } from "./positions.js";
 import { ruleContext, validationView, valueAt, UNKNOWN, type RuleReport } from "./rules-context.js";
@@ -87,6 +88,21 @@ const expectedName = (expected: string): string => {
   }
 };
 
+/**
+ * The issues of the one branch of a union the value was meant for, in place of the union's "Invalid input":
+ * the branches whose type the value has (a where field's plain value, or its mapping of operators).
+ */
+function unionBranch(issue: z.core.$ZodIssue, view: unknown): z.core.$ZodIssue[] {
+  if (issue.code !== "invalid_union" || issue.errors.length === 0) return [issue];
+  const path = issue.path.filter((s): s is string | number => typeof s !== "symbol");
+  // A mapping is meant for the object branch (which reports its own fields below it), a value for the others.
+  const mapping = isPlainObject(valueAt(view, path));
+  const misfit = (i: z.core.$ZodIssue) => i.path.length === 0 && (i.code === "invalid_type" || (mapping && i.code === "invalid_value"));
+  const fitting = issue.errors.filter((branch) => !branch.some(misfit));
+  if (fitting.length !== 1) return [issue];
+  return (fitting[0] ?? []).flatMap((i) => unionBranch({ ...i, path: [...issue.path, ...i.path] } as z.core.$ZodIssue, view));
+}
+
 /** Messages for the issues a schema does not word itself; they never quote a value, which may be secret. */
 const errorMap: z.core.$ZodErrorMap = (iss) => {
   switch (iss.code) {
@@ -158,7 +174,7 @@ export function validateSpec(kind: KindSchema, spec: Record<string, unknown>, op
     return options.defaulted?.has(p) ? `${p} defaults to the resource name; set ${p} to a valid value` : undefined;
   };
   if (!result.success) {
-    for (const issue of result.error.issues) {
+    for (const issue of result.error.issues.flatMap((i) => unionBranch(i, view))) {
       const path = issue.path.filter((s): s is string | number => typeof s !== "symbol");
       if (unknown.some((u) => startsWith(path, u))) continue;
       if (issue.code === "unrecognized_keys") {

@@ -38,11 +38,13 @@ export class Reference {
 /** An input left without a value (only when loading with `missing: "unknown"`, as `validate` does). */
 export class Unresolved {
   constructor(
-    readonly source: "var" | "env" | "secret",
+    /** "lookup": a list lookup's objects, known once the service is read (name is the lookup's address). */
+    readonly source: "var" | "env" | "secret" | "lookup",
     readonly name: string,
   ) {}
 
   get expression(): string {
+    if (this.source === "lookup") return `\${${this.name}}`;
     return `\${${this.source}.${this.name}}`;
   }
 

@@ -6,7 +6,7 @@ import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { relative, resolve, sep } from "node:path";
 import type { RetryNotice } from "../api/index.js";
-import { compareAddresses, configGraph, expandBlockAddresses, secretsAt, Sensitive, type Configuration, type VariableInputs } from "../config/index.js";
+import { compareAddresses, configGraph, expandBlockAddresses, FOR_EACH_LOOKUP_UNKNOWN, secretsAt, Sensitive, type Configuration, type VariableInputs } from "../config/index.js";
 import { KIND_TYPICAL_SECONDS } from "../kinds/index.js";
 import { hasErrors, NetformError, type Diagnostic } from "../diag/index.js";
 import { sameValue } from "../plan/values.js";
@@ -86,6 +86,8 @@ export interface Run {
   signal?: AbortSignal;
   /** The run's hold on the state lock, when it took one. */
   fence?: RunFence;
+  /** The lookups as read when the configuration was opened (a forEach over a list lookup needed them): not read again. */
+  prefetched?: ResolvedLookups;
   close(): Promise<void>;
 }
 
@@ -122,7 +124,12 @@ export const configurationHash = (digest: ConfigurationDigest): string => sha256
 export async function openRun(options: RunOptions): Promise<Opened> {
   const { signal } = options;
   const workspace = selectedWorkspace(options.configPath, options.workspace, options.env);
-  const { config, diagnostics } = readConfiguration(options.configPath, { ...options.inputs, env: options.env, workspace: workspace.name });
+  const readOptions = { ...options.inputs, env: options.env, workspace: workspace.name };
+  const first = readConfiguration(options.configPath, readOptions);
+  let config = first.config;
+  // A forEach over a list lookup has its instances once the service is read (below): not a warning of a run.
+  const fromLookups = config.forEachLookups.size > 0 && !hasErrors(first.diagnostics) && options.operation !== "destroy";
+  let diagnostics = fromLookups ? first.diagnostics.filter((d) => d.code !== FOR_EACH_LOOKUP_UNKNOWN) : first.diagnostics;
   for (const d of diagnostics) options.emit({ type: "diagnostic", diagnostic: d });
   if (hasErrors(diagnostics)) return { ok: false, diagnostics };
   if (options.parallelism !== undefined) config.provider.parallelism = options.parallelism;
@@ -188,6 +195,17 @@ export async function openRun(options: RunOptions): Promise<Opened> {
     });
     if (options.lineage && !store.exists) store.adoptLineage(options.lineage);
     throwIfInterrupted(signal);
+    let prefetched: ResolvedLookups | undefined;
+    if (fromLookups) {
+      const expanded = await expandFromLookups(options, readOptions, config, session, store, diagnostics);
+      if (!expanded.ok) {
+        await closeAll();
+        return { ok: false, diagnostics: expanded.diagnostics };
+      }
+      ({ config, prefetched } = expanded);
+      diagnostics = [...diagnostics, ...expanded.diagnostics];
+      if (options.parallelism !== undefined) config.provider.parallelism = options.parallelism;
+    }
     const hash = secretHasher({
       // A shared backend has no place beside the state for a key of netform's making, and every runner
       // must hash alike: there, the key is NETFORM_STATE_KEY or nothing.
@@ -217,6 +235,7 @@ export async function openRun(options: RunOptions): Promise<Opened> {
       configHash: configurationHash(configDigest),
       ...(runSignal ? { signal: runSignal } : {}),
       ...(fence ? { fence } : {}),
+      ...(prefetched ? { prefetched } : {}),
       close: closeAll,
     };
     return { ok: true, run, warnings: diagnostics };
@@ -225,6 +244,30 @@ export async function openRun(options: RunOptions): Promise<Opened> {
     if (signal?.aborted && error instanceof Error && error.name === "AbortError") throwIfInterrupted(signal);
     throw error;
   }
+}
+
+/**
+ * The configuration again, with what its list lookups found, so that a forEach over one has an instance per
+ * object: the lookups are read once (the state's objects left out, as always), and kept for the plan.
+ * Diagnostics are those of the second reading not already said by the first.
+ */
+async function expandFromLookups(
+  options: RunOptions,
+  readOptions: Parameters<typeof readConfiguration>[1],
+  config: Configuration,
+  session: Session,
+  store: StateStore,
+  said: readonly Diagnostic[],
+): Promise<{ ok: true; config: Configuration; prefetched: ResolvedLookups; diagnostics: Diagnostic[] } | { ok: false; diagnostics: Diagnostic[] }> {
+  const resolved = await unlessInterrupted(resolveLookups(session.ctx, config, store.state), options.signal);
+  for (const d of resolved.diagnostics) options.emit({ type: "diagnostic", diagnostic: d });
+  if (hasErrors(resolved.diagnostics)) return { ok: false, diagnostics: resolved.diagnostics };
+  const again = readConfiguration(options.configPath, { ...readOptions, lookupValues: resolved.objects });
+  const known = new Set(said.map((d) => JSON.stringify(d)));
+  const fresh = again.diagnostics.filter((d) => !known.has(JSON.stringify(d)));
+  for (const d of fresh) options.emit({ type: "diagnostic", diagnostic: d });
+  if (hasErrors(fresh)) return { ok: false, diagnostics: fresh };
+  return { ok: true, config: again.config, prefetched: resolved, diagnostics: fresh };
 }
 
 function keyCreatedWarning(keyPath: string): Diagnostic {
@@ -315,9 +358,11 @@ async function planInWorkspace(run: Run, given: PlanRequest, emit: EventSink): P
   });
   if (lookups && run.config.lookups.size > 0) plan.lookups = lookups.results;
   markMoves(plan, moves);
-  const outputChanges = planOutputs(plan, run.config, state, refreshed, run.hash);
+  // Outputs and conditions read the lookups as this plan found them (what apply records), not the last apply's.
+  const withLookups = lookups && lookups.results.length > 0 ? { ...state, lookups: { ...state.lookups, ...lookupRecords(lookups.results) } } : state;
+  const outputChanges = planOutputs(plan, run.config, withLookups, refreshed, run.hash);
   if (outputChanges) plan.outputChanges = outputChanges;
-  if (request.mode === "normal") for (const item of planConditions(run.config, plan, state, refreshed)) diagnostics.push(item);
+  if (request.mode === "normal") for (const item of planConditions(run.config, plan, withLookups, refreshed)) diagnostics.push(item);
   const before = run.session.api.requestCount;
   // Prices are asked for while the checks run: both only read, and a large plan would wait for each in turn.
   const costing = request.cost !== false && request.mode !== "refresh-only" ? unlessInterrupted(planCost(run.session.api, plan), run.signal) : undefined;
@@ -453,7 +498,9 @@ export async function plannedFromFile(run: Run, file: PlanFile, emit: EventSink)
 async function lookupsOf(run: Run): Promise<ResolvedLookups & { requests: number }> {
   if (run.config.lookups.size === 0) return { results: [], diagnostics: [], objects: new Map(), requests: 0 };
   const before = run.session.api.requestCount;
-  const resolved = await unlessInterrupted(resolveLookups(run.session.ctx, run.config, run.store.state), run.signal);
+  const resolved = run.prefetched ?? (await unlessInterrupted(resolveLookups(run.session.ctx, run.config, run.store.state), run.signal));
+  // Read once: a later phase of the run (a saved plan's check) reads the service again.
+  delete run.prefetched;
   const diagnostics = hasErrors(resolved.diagnostics) ? resolved.diagnostics : bindLookups(run.config, resolved.objects);
   return { ...resolved, diagnostics, requests: run.session.api.requestCount - before };
 }

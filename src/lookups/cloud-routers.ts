@@ -10,6 +10,7 @@ export const cloudRouters = fabricSearchLookup({
   noun: "cloud router",
   description: "an existing cloud router of the provider's project, by name, metro or package",
   path: "/fabric/v4/routers/search",
+  read: (uuid) => `/fabric/v4/routers/${uuid}`,
   where: {
     name: NAME,
     metroCode: METRO("location.metroCode", "/location/metroCode"),

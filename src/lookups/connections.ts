@@ -9,6 +9,7 @@ export const connections = fabricSearchLookup({
   noun: "connection",
   description: "an existing connection, by name, type or the metro of its a-side",
   path: "/fabric/v4/connections/search",
+  read: (uuid) => `/fabric/v4/connections/${uuid}`,
   where: {
     name: NAME,
     type: { schema: z.string().min(1), field: { at: "type", property: "/type" }, description: "EVPL_VC, IP_VC..." },

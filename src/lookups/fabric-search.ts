@@ -3,7 +3,8 @@
 
 import { z } from "zod";
 import { readPath, SecretPaths } from "../config/index.js";
-import { searchEach, type WhereFields } from "./search.js";
+import { one, searchEach, type Unfiltered, type WhereFields } from "./search.js";
+import { whereSchema } from "./where.js";
 import type { Body, Candidate, LookupContext, LookupDefinition } from "./types.js";
 
 export interface FabricSearchLookup {
@@ -19,8 +20,12 @@ export interface FabricSearchLookup {
   sensitive?: SecretPaths;
   /** Where the object's metro is, for listing candidates. */
   metroAt?: string;
+  /** The read of one object by its uuid (GET); absent when the kind has none. */
+  read?: (uuid: string) => string;
   /** Expressions every search carries (the project, where the API requires it). */
   fixed?(ctx: LookupContext): Body[];
+  /** How every object is read when a where names no field the search filters on, for a search that takes no empty filter. */
+  unfiltered?: Unfiltered;
 }
 
 export function fabricSearchLookup(spec: FabricSearchLookup): LookupDefinition {
@@ -29,10 +34,12 @@ export function fabricSearchLookup(spec: FabricSearchLookup): LookupDefinition {
     name: spec.name,
     noun: spec.noun,
     description: spec.description,
-    where: z.strictObject(Object.fromEntries(Object.entries(spec.where).map(([k, v]) => [k, v.schema.optional().describe(v.description)]))),
+    where: whereSchema(Object.fromEntries(Object.entries(spec.where).map(([k, v]) => [k, v.schema.optional().describe(v.description)])), { uuid: spec.read !== undefined }),
+    fields,
+    ...(spec.read ? { read: (ctx: LookupContext, uuid: string) => one(ctx, (spec.read as (u: string) => string)(encodeURIComponent(uuid))) } : {}),
     attributes: spec.attributes,
     sensitive: spec.sensitive ?? SecretPaths.NONE,
-    find: (ctx, wheres) => searchEach(ctx, spec.path, fields, wheres, spec.fixed?.(ctx) ?? []),
+    find: (ctx, wheres) => searchEach(ctx, spec.path, fields, wheres, spec.fixed?.(ctx) ?? [], spec.unfiltered),
     valueOf: (body) => body,
     describe: (body): Candidate => describe(body, spec.metroAt),
   };

@@ -8,6 +8,7 @@ export const networks = fabricSearchLookup({
   noun: "network",
   description: "an existing network, by name, type or scope",
   path: "/fabric/v4/networks/search",
+  read: (uuid) => `/fabric/v4/networks/${uuid}`,
   where: {
     name: NAME,
     type: { schema: z.string().min(1), field: { at: "type", property: "/type" }, description: "EVPLAN, EPLAN, IPWAN" },

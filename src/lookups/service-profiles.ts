@@ -8,6 +8,7 @@ export const serviceProfiles = fabricSearchLookup({
   noun: "service profile",
   description: "a service profile, by name, type, visibility or a metro it serves",
   path: "/fabric/v4/serviceProfiles/search",
+  read: (uuid) => `/fabric/v4/serviceProfiles/${uuid}`,
   where: {
     name: NAME,
     type: { schema: z.string().min(1), field: { at: "type", property: "/type" }, description: "the profile type (L2_PROFILE, L3_PROFILE...)" },

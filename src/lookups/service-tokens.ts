@@ -8,6 +8,7 @@ export const serviceTokens = fabricSearchLookup({
   noun: "service token",
   description: "an existing service token, by name, type or state",
   path: "/fabric/v4/serviceTokens/search",
+  read: (uuid) => `/fabric/v4/serviceTokens/${uuid}`,
   where: {
     name: NAME,
     type: { schema: z.string().min(1), field: { at: "type", property: "/type" }, description: "VC_TOKEN, EPL_TOKEN" },

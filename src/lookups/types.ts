@@ -4,6 +4,7 @@
 
 import type { ApiClient } from "../api/index.js";
 import type { LookupSchema, ProviderConfig } from "../config/index.js";
+import type { WhereFields } from "./search.js";
 
 /** A JSON object as the API returns it. */
 export type Body = Record<string, unknown>;
@@ -34,5 +35,12 @@ export interface LookupDefinition extends LookupSchema {
    * the configuration reads), without its secrets.
    */
   valueOf(body: Body, where: Body): Body;
+  /** Where each where field is in an object found: for operators, OR groups and reads by uuid, matched on what was read. */
+  fields: WhereFields;
+  /**
+   * The object of one identifier, by the kind's read endpoint (`where: { uuid }`); none when the service
+   * says there is none (404). Absent for kinds whose objects have no uuid (a metro, a device type).
+   */
+  read?(ctx: LookupContext, uuid: string, where: Body): Promise<Body[]>;
   describe(body: Body): Candidate;
 }

@@ -136,6 +136,18 @@ export interface LookupResult {
   where?: string;
   /** What it found, in words: its name, uuid and metro, `DC-port-1 (c791f8cb-..., DC)`. */
   found?: string;
+  /** A list lookup's (many: true) value is `{ count, items }`; this says what it found, for the plan to show. */
+  list?: ListLookupSummary;
+}
+
+export interface ListLookupSummary {
+  /** Each object found, by its name (else its uuid), in the lookup's order. */
+  names: string[];
+  /** Since the last apply recorded the lookup (by its key, else its name): the objects that appeared, and those gone. */
+  appeared: string[];
+  disappeared: string[];
+  /** The instances of the forEach blocks over the lookup that appear or disappear with them. */
+  instances: string[];
 }
 
 /**

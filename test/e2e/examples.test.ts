@@ -139,6 +139,26 @@ describe("examples end to end", () => {
     expect(await liveObjects(fromTestSim(t))).toEqual([]);
   });
 
+  it("every-port: a connection for each port the list lookup finds, keyed by the port name; another metro swaps them one by one", { timeout: 180_000 }, async () => {
+    const ws = copyExample("every-port");
+    const run = runner(t, ws);
+    await lifecycle(ws, run, { resources: 2 });
+    const addresses = Object.keys(ws.state().resources).sort();
+    expect(addresses).toEqual(['connections.to-cloud["216504-SV1-CX-PRI-04"]', 'connections.to-cloud["216504-SV1-CX-SEC-05"]']);
+    const first = ws.state().resources[addresses[0]!]!.id!;
+    expect((await t.call("GET", `/fabric/v4/connections/${first}`)).body).toMatchObject({ state: "PROVISIONED", aSide: { accessPoint: { port: { uuid: "c791f8cb-0000-4000-8000-000000000004" } } } });
+    expect(JSON.parse(ws.stateText()) as unknown).toMatchObject({ outputs: { ports: { value: 2 }, "first-port": { value: "216504-SV1-CX-PRI-04" } } });
+
+    // Another metro's ports are other instances: each port's connection is its own, added or removed alone.
+    const ny = await run("plan", "--detailed-exitcode", "--var", "metro=NY");
+    expect(ny.code, out(ny)).toBe(2);
+    expect(ny.stdout).toContain("2 to add, 0 to change, 0 to replace, 2 to destroy");
+    expect(ny.stdout).toContain("- gone since the last apply: 216504-SV1-CX-PRI-04, 216504-SV1-CX-SEC-05");
+
+    await destroyAll(ws, run, { resources: 2 });
+    expect(await liveObjects(fromTestSim(t))).toEqual([]);
+  });
+
   it("edge-vpn: validates without its secrets, applies with them, plans clean, destroys", { timeout: 180_000 }, async () => {
     const ws = copyExample("edge-vpn");
     const secrets = { BRANCH_A_PSK: "example-psk-4e2a", BRANCH_A_BGP_PASSWORD: "branchBgp42" };

@@ -39,7 +39,8 @@ function port(n: number, metro: string, priority: "PRIMARY" | "SECONDARY", encap
     lagEnabled: false,
     package: { code: "STANDARD" },
     settings: { sharedPortType: false },
-    account: { accountNumber: ACCOUNTS.main.accountNumber, orgId: Number(ORG_ID), organizationName: ACCOUNTS.main.accountName },
+    // The port's account as the specification's SimplifiedAccount has it, with its name.
+    account: { accountNumber: ACCOUNTS.main.accountNumber, accountName: ACCOUNTS.main.accountName, orgId: Number(ORG_ID), organizationName: ACCOUNTS.main.accountName },
     project: { projectId },
   };
 }

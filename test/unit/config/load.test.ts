@@ -48,7 +48,10 @@ describe("examples", () => {
     it(`examples/${example} validates without its secrets and loads with them`, () => {
       const validate = loadConfiguration(join(repo, "examples", example), { kinds: KIND_CATALOG, lookups: LOOKUP_CATALOG, env: {}, missing: "unknown" });
       expect(errors(validate)).toEqual([]);
-      const plan = loadConfiguration(join(repo, "examples", example), { kinds: KIND_CATALOG, lookups: LOOKUP_CATALOG, env: secrets });
+      const first = loadConfiguration(join(repo, "examples", example), { kinds: KIND_CATALOG, lookups: LOOKUP_CATALOG, env: secrets });
+      // A forEach over a list lookup has its instances once the lookup is read: given what it found, as a run does.
+      const found = new Map([...first.config.forEachLookups.values()].map((address) => [address, { count: 1, items: [{ name: "found-1", uuid: "c791f8cb-0000-4000-8000-000000000004" }] }]));
+      const plan = found.size > 0 ? loadConfiguration(join(repo, "examples", example), { kinds: KIND_CATALOG, lookups: LOOKUP_CATALOG, env: secrets, lookupValues: found }) : first;
       expect(plan.diagnostics).toEqual([]);
       expect(plan.config.resources.size).toBeGreaterThan(0);
     });

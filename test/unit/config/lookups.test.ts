@@ -79,4 +79,83 @@ connections:
     const r = buildConfiguration([{ file: join(repo, "netform.yaml"), text: `${HEADER}lookups: {}\n` }], { kinds: KIND_CATALOG, env: {}, baseDir: repo });
     expect(r.diagnostics.map((d) => d.message)).toEqual(['unknown top-level key "lookups"']);
   });
+
+  it("takes a uuid, operators, OR groups and (for a list lookup) key and sort, and refuses each misuse at its place", () => {
+    const good = load(`lookups:
+  one: { kind: connection, where: { uuid: 7c0d1b4e-0000-4000-8000-000000000001 } }
+  ports:
+    kind: port
+    many: true
+    key: name
+    where: { name: { like: "dc-%" }, state: { in: [ACTIVE, PENDING] }, or: [{ metroCode: DC }, { metroCode: SV }] }
+    sort: [-bandwidth, { by: location.metroCode, direction: ASC }]
+  every: { kind: metro, many: true }
+`);
+    expect(errors(good)).toEqual([]);
+    expect(good.config.lookups.get("lookups.ports")).toMatchObject({ many: true, key: "name", sort: [{ by: "bandwidth", direction: "DESC" }, { by: "location.metroCode", direction: "ASC" }] });
+    expect(good.config.lookups.get("lookups.every")).toMatchObject({ many: true, where: {} });
+
+    const bad = load(`lookups:
+  a: { kind: metro, where: { uuid: x } }
+  b: { kind: port, key: name, where: { name: x } }
+  c: { kind: port, many: true, where: { name: { like: 1, between: [1, 2] } } }
+  d: { kind: port, many: true, sort: [{ by: name, direction: UP }], where: { name: x } }
+  e: { kind: port, many: yes, where: { name: x } }
+`);
+    expect(errors(bad)).toEqual([
+      '4:30 lookups.a.where.uuid unknown field "uuid"',
+      "5:20 lookups.b.key key names the attribute a list lookup's objects are keyed by in a forEach: it needs many: true",
+      "6:55 lookups.c.where.name.like must be a string, not an integer",
+      '6:58 lookups.c.where.name.between unknown field "between"',
+      "7:39 lookups.d.sort[0] sort takes attribute paths, each ascending or descending",
+      "8:26 lookups.e.many many is true (a list of every object found) or false (exactly one)",
+    ]);
+  });
+
+  it("reads a list lookup whole, by item or by count, and refuses other paths of it", () => {
+    const r = load(`lookups:
+  ports: { kind: port, many: true, where: { metroCode: DC } }
+outputs:
+  all: { value: "\${lookups.ports}" }
+  first: { value: "\${lookups.ports[0].name}" }
+  count: { value: "\${lookups.ports.count}" }
+  wrong: { value: "\${lookups.ports.name}" }
+`);
+    expect(errors(r)).toEqual([expect.stringContaining("lookups.ports is a list lookup (many: true), read as a whole, by item or by count")]);
+    const refs = [...r.config.outputs.values()].flatMap((o) => o.references).map((ref) => ref.attribute);
+    expect(refs).toEqual(["items", "items[0].name", "count"]);
+  });
+
+  it("makes an instance per object a list lookup found, keyed by its key, and refuses a forEach it cannot key", () => {
+    const text = `lookups:
+  ports: { kind: port, many: true, key: name, where: { metroCode: DC } }
+  one: { kind: port, where: { name: x } }
+  unkeyed: { kind: port, many: true, where: { metroCode: SV } }
+routeFilters:
+  per-port:
+    forEach: \${lookups.ports}
+    type: BGP_IPv4_PREFIX_FILTER
+    description: "for \${each.value.uuid} in \${each.value.location.metroCode}"
+  single:
+    forEach: \${lookups.one}
+    type: BGP_IPv4_PREFIX_FILTER
+  no-key:
+    forEach: \${lookups.unkeyed}
+    type: BGP_IPv4_PREFIX_FILTER
+`;
+    const withValues = (items: unknown[]) =>
+      buildConfiguration([{ file: join(repo, "netform.yaml"), text: `${HEADER}${text}` }], { kinds: KIND_CATALOG, lookups: LOOKUP_CATALOG, env: {}, baseDir: repo, lookupValues: new Map([["lookups.ports", { count: items.length, items }]]) });
+    const r = withValues([{ name: "dc-1", uuid: "u-1", location: { metroCode: "DC" } }, { name: "dc-2", uuid: "u-2", location: { metroCode: "DC" } }]);
+    expect(errors(r)).toEqual([
+      "13:14 routeFilters.single.forEach forEach over lookups.one needs a list lookup: it finds exactly one object",
+      "16:14 routeFilters.no-key.forEach forEach over lookups.unkeyed needs the attribute its objects are keyed by",
+    ]);
+    expect([...r.config.resources.keys()]).toEqual(['routeFilters.per-port["dc-1"]', 'routeFilters.per-port["dc-2"]']);
+    expect(r.config.resources.get('routeFilters.per-port["dc-2"]')?.spec.description).toBe("for u-2 in DC");
+    expect(r.config.forEachLookups.get("routeFilters.per-port")).toBe("lookups.ports");
+
+    expect([...withValues([]).config.resources.keys()]).toEqual([]);
+    expect(errors(withValues([{ name: "dc-1" }, { name: "dc-1" }]))).toContain('9:14 routeFilters.per-port.forEach lookups.ports[1] and [0] share the name "dc-1", which keys the instances of routeFilters.per-port');
+    expect(errors(withValues([{ uuid: "u-9" }]))).toContain("9:14 routeFilters.per-port.forEach lookups.ports[0] has no name to key an instance of routeFilters.per-port by (it is absent)");
+  });
 });

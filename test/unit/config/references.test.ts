@@ -138,7 +138,7 @@ const INVALID: Invalid[] = [
   { expression: "connections.vlan[0].uuid", message: 'an instance is named by a quoted key or by each.key, not by "0"', hint: 'e.g. connections.vlan["1001"] or connections.vlan[each.key]' },
   { expression: "connections.vlan.notifications[0]", message: "connections.vlan has forEach: a reference names one of its instances", hint: 'e.g. ${connections.vlan["1001"].notifications[0]}' },
   { expression: 'connections.vlan["1001"][0].uuid', message: '"${connections.vlan["1001"][0].uuid}" is not a valid expression' },
-  { expression: "lookups.sp[0].uuid", message: '"${lookups.sp[0].uuid}": only a resource\'s instances are named with [...]' },
+  { expression: "lookups.sp[0].uuid", message: '"${lookups.sp[0].uuid}": lookups.sp finds exactly one object, not a list', hint: "read its attributes as ${lookups.sp.ATTRIBUTE}, or add many: true to lookups.sp for a list" },
   { expression: "lookups.sp", message: '"${lookups.sp}": a lookup is read as ${lookups.NAME.ATTRIBUTE}, e.g. ${lookups.sp.uuid}' },
   { expression: "each.value.list[0]", each: true, message: "\"${each.value.list[0]}\": a list index [N] reads an item of a resource's or a lookup's attribute", hint: "each.value's fields are read with dots; give each instance its own value instead of a list" },
 ];

@@ -7,7 +7,27 @@ import { LOOKUP_DEFINITIONS } from "../../../src/lookups/index.js";
 
 describe("the registry of lookup kinds", () => {
   it("holds the kinds the configuration guide lists, each under its own name", () => {
-    expect([...LOOKUP_DEFINITIONS.keys()]).toEqual(["port", "serviceProfile", "metro", "deviceType", "edgeAccount", "cloudRouter", "network", "serviceToken", "routeFilter", "connection", "device"]);
+    expect([...LOOKUP_DEFINITIONS.keys()]).toEqual([
+      "port",
+      "serviceProfile",
+      "metro",
+      "deviceType",
+      "devicePlatform",
+      "deviceSoftware",
+      "edgeAccount",
+      "cloudRouter",
+      "network",
+      "serviceToken",
+      "routeFilter",
+      "routeFilterRule",
+      "routeAggregation",
+      "routeAggregationRule",
+      "connection",
+      "connectionRouteFilter",
+      "connectionRouteAggregation",
+      "routingProtocol",
+      "device",
+    ]);
     for (const [name, definition] of LOOKUP_DEFINITIONS) expect(definition.name).toBe(name);
   });
 
