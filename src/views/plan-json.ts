@@ -111,8 +111,17 @@ export const planDocumentSchema = z
         z.object({
           address: z.string().describe('"lookups.NAME"'),
           kind: z.string().describe("the lookup kind"),
-          value: jsonObject.describe("the attributes of the one object found"),
+          value: jsonObject.describe("the attributes of the one object found; a list lookup's (many: true) is { count, items }"),
           changes: z.array(z.object({ path: z.string(), before: jsonValue, after: jsonValue })).describe("what differs from the value the last apply recorded; empty when nothing does or none was recorded"),
+          list: z
+            .object({
+              names: z.array(z.string()).describe("each object found, by its name (else its uuid), in the lookup's order"),
+              appeared: z.array(z.string()).describe("the objects found that the last apply's list did not have"),
+              disappeared: z.array(z.string()).describe("the objects of the last apply's list no longer found"),
+              instances: z.array(z.string()).describe("the forEach instances over the lookup that appear or disappear with them"),
+            })
+            .optional()
+            .describe("a list lookup's summary: what it found and what changed since the last apply; absent for a lookup of one object"),
         }),
       )
       .optional()
@@ -157,7 +166,15 @@ export function planDocument(plan: Plan): PlanDocument {
       : {}),
     ...(plan.estimatedDuration ? { estimatedDuration: { seconds: plan.estimatedDuration.seconds, chain: [...plan.estimatedDuration.chain], text: durationPhrase(plan.estimatedDuration) } } : {}),
     ...(plan.lookups !== undefined
-      ? { lookups: plan.lookups.map((l) => ({ address: l.address, kind: l.kind, value: toJson(l.value) as { [k: string]: JsonValue }, changes: l.changes.map((fc) => ({ path: fc.path, before: toJson(fc.before ?? null), after: toJson(fc.after ?? null) })) })) }
+      ? {
+          lookups: plan.lookups.map((l) => ({
+            address: l.address,
+            kind: l.kind,
+            value: toJson(l.value) as { [k: string]: JsonValue },
+            changes: l.changes.map((fc) => ({ path: fc.path, before: toJson(fc.before ?? null), after: toJson(fc.after ?? null) })),
+            ...(l.list ? { list: { names: [...l.list.names], appeared: [...l.list.appeared], disappeared: [...l.list.disappeared], instances: [...l.list.instances] } } : {}),
+          })),
+        }
       : {}),
     ...(plan.cost !== undefined ? { cost: planCostDocument(plan.cost) } : {}),
     ...(plan.risks !== undefined ? { risks: plan.risks.map((r) => ({ ...r, window: { ...r.window }, impacts: [...r.impacts], ...(r.notice ? { notice: { ...r.notice } } : {}) })) } : {}),

@@ -237,6 +237,9 @@ outputs:
     expect(shrunk.stdout).toContain('- routeFilters.mirror["team-a"]');
     expect(shrunk.stdout).toContain("- gone since the last apply: team-a");
     expect(shrunk.stdout).toContain("0 to add, 0 to change, 0 to replace, 1 to destroy");
+    // Pipelines read the same in the JSON plan.
+    const json = JSON.parse((await run("plan", "--format", "json")).stdout) as { lookups: Array<{ address: string; list?: object }> };
+    expect(json.lookups.find((l) => l.list)?.list).toEqual({ names: ["team-b"], appeared: [], disappeared: ["team-a"], instances: ['routeFilters.mirror["team-a"]'] });
     const applied = await run("apply", "--auto-approve");
     expect(applied.code, out(applied)).toBe(0);
     expect(Object.keys(mirrors.state().resources)).toEqual(['routeFilters.mirror["team-b"]']);
