@@ -9,7 +9,7 @@ import { SecretPaths } from "../config/index.js";
 import { describe } from "./fabric-search.js";
 import { listed, one, readEach, type WhereFields } from "./search.js";
 import type { LookupDefinition } from "./types.js";
-import { whereSchema } from "./where.js";
+import { builtOnce, whereSchema } from "./where.js";
 
 export interface ChildListLookup {
   name: string;
@@ -35,13 +35,15 @@ export function childListLookup(spec: ChildListLookup): LookupDefinition {
     name: spec.name,
     noun: spec.noun,
     description: spec.description,
-    where: whereSchema(
+    get where() {
+      return builtOnce(this, () => whereSchema(
       {
         [spec.parent.field]: UUID.describe(`the uuid of the ${spec.parent.noun}`),
         ...Object.fromEntries(Object.entries(spec.where).map(([k, v]) => [k, v.schema.optional().describe(v.description)])),
       },
       { uuid: true },
-    ),
+    ));
+    },
     fields,
     attributes: [spec.parent.field, ...spec.attributes],
     sensitive: spec.sensitive ?? SecretPaths.NONE,

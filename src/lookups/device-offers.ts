@@ -6,7 +6,7 @@ import { z } from "zod";
 import { SecretPaths } from "../config/index.js";
 import { listed, readEach, type WhereFields } from "./search.js";
 import type { Body, LookupContext, LookupDefinition } from "./types.js";
-import { whereSchema } from "./where.js";
+import { builtOnce, whereSchema } from "./where.js";
 
 const list = (v: unknown): Body[] => (Array.isArray(v) ? (v as Body[]) : []);
 const entries = (v: unknown): [string, Body][] => (v !== null && typeof v === "object" && !Array.isArray(v) ? (Object.entries(v) as [string, Body][]) : []);
@@ -59,14 +59,16 @@ export const devicePlatforms: LookupDefinition = {
   name: "devicePlatform",
   noun: "device platform",
   description: "a flavour of a network-edge device type (cores, memory), by flavour, cores, package, management type or licence",
-  where: whereSchema({
+  get where() {
+    return builtOnce(this, () => whereSchema({
     deviceTypeCode: CODE,
     flavor: z.string().min(1).optional().describe("small, medium, large, xlarge (as the service names them, in any case)"),
     core: z.number().int().positive().optional().describe("the number of cores"),
     packageCode: z.string().min(1).optional().describe("a software package the flavour comes with"),
     managementType: z.enum(["EQUINIX-CONFIGURED", "SELF-CONFIGURED"]).optional().describe("EQUINIX-CONFIGURED or SELF-CONFIGURED"),
     licenseOption: z.string().min(1).optional().describe("BYOL or Sub"),
-  }),
+  }));
+  },
   fields: PLATFORM_FIELDS,
   attributes: ["deviceTypeCode", "flavor", "core", "memory", "unit", "packageCodes", "managementTypes", "licenseOptions"],
   sensitive: SecretPaths.NONE,
@@ -88,14 +90,16 @@ export const deviceSoftware: LookupDefinition = {
   name: "deviceSoftware",
   noun: "device software version",
   description: "a software version of a network-edge device type's package, by package, version, stability or date",
-  where: whereSchema({
+  get where() {
+    return builtOnce(this, () => whereSchema({
     deviceTypeCode: CODE,
     packageCode: z.string().min(1).optional().describe("the software package"),
     version: z.string().min(1).optional().describe("the version (with like: a pattern, as the provider's version_regex)"),
     stable: z.boolean().optional().describe("only versions the service marks stable (true) or not"),
     status: z.string().min(1).optional().describe("ACTIVE..."),
     versionDate: z.string().min(1).optional().describe("the release date (YYYY-MM-DD; with gte/lte a range)"),
-  }),
+  }));
+  },
   fields: SOFTWARE_FIELDS,
   attributes: ["deviceTypeCode", "packageCode", "version", "imageName", "versionDate", "status", "stableVersion", "releaseNotesLink"],
   sensitive: SecretPaths.NONE,

@@ -4,7 +4,7 @@
 import { z } from "zod";
 import { SecretPaths } from "../config/index.js";
 import { listed, readEach, type WhereFields } from "./search.js";
-import { whereSchema } from "./where.js";
+import { builtOnce, whereSchema } from "./where.js";
 import type { Body, LookupDefinition } from "./types.js";
 
 const FIELDS: WhereFields = {
@@ -37,12 +37,14 @@ export const deviceTypes: LookupDefinition = {
   name: "deviceType",
   noun: "device type",
   description: "a network-edge device type, with its packages and the current stable version",
-  where: whereSchema({
+  get where() {
+    return builtOnce(this, () => whereSchema({
     deviceTypeCode: z.string().min(1).optional().describe("the device type code (C8000V)"),
     vendor: z.string().min(1).optional().describe("the vendor"),
     category: z.enum(["ROUTER", "FIREWALL", "SDWAN"]).optional().describe("ROUTER, FIREWALL or SDWAN"),
     packageCode: z.string().min(1).optional().describe("a software package the type must offer; stableVersion is that package's"),
-  }),
+  }));
+  },
   fields: FIELDS,
   attributes: [...ATTRIBUTES, "packages", "stableVersion"],
   sensitive: SecretPaths.NONE,

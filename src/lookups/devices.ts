@@ -5,7 +5,7 @@ import { z } from "zod";
 import { SecretPaths } from "../config/index.js";
 import { METRO } from "./fabric-search.js";
 import { listed, one, readEach, type WhereFields } from "./search.js";
-import { whereSchema } from "./where.js";
+import { builtOnce, whereSchema } from "./where.js";
 import type { LookupDefinition } from "./types.js";
 
 const FIELDS: WhereFields = { name: { at: "name" }, metroCode: { at: "metroCode" }, deviceTypeCode: { at: "deviceTypeCode" }, status: { at: "status" } };
@@ -21,12 +21,14 @@ export const devices: LookupDefinition = {
   name: "device",
   noun: "virtual device",
   description: "an existing virtual device, by name, metro, type or status",
-  where: whereSchema({
+  get where() {
+    return builtOnce(this, () => whereSchema({
     name: z.string().min(1).optional().describe("the exact name"),
     metroCode: METRO("metroCode").schema.optional().describe("the metro code"),
     deviceTypeCode: z.string().min(1).optional().describe("the device type code"),
     status: z.string().min(1).optional().describe("PROVISIONED..."),
-  }, { uuid: true }),
+  }, { uuid: true }));
+  },
   fields: FIELDS,
   read: (ctx, uuid) => one(ctx, `/ne/v1/devices/${encodeURIComponent(uuid)}`),
   attributes: ATTRIBUTES,

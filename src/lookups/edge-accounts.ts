@@ -7,7 +7,7 @@ import { z } from "zod";
 import { SecretPaths } from "../config/index.js";
 import { METRO } from "./fabric-search.js";
 import { readEach, type WhereFields } from "./search.js";
-import { whereSchema } from "./where.js";
+import { builtOnce, whereSchema } from "./where.js";
 import type { Body, LookupDefinition } from "./types.js";
 
 const FIELDS: WhereFields = { metroCode: { at: "metroCode" }, accountName: { at: "accountName" }, accountNumber: { at: "accountNumber" }, accountStatus: { at: "accountStatus", anyCase: true } };
@@ -17,12 +17,14 @@ export const edgeAccounts: LookupDefinition = {
   name: "edgeAccount",
   noun: "network-edge account",
   description: "the billing account of network-edge orders in a metro, by metro and name or number",
-  where: whereSchema({
+  get where() {
+    return builtOnce(this, () => whereSchema({
     metroCode: METRO("metros").schema.describe("the metro of the order"),
     accountName: z.string().min(1).optional().describe("the account's name"),
     accountNumber: z.union([z.string().regex(/^\d+$/), z.number().int()]).optional().describe("the account number"),
     accountStatus: z.string().min(1).optional().describe("the account's status (Active, Staged, Processing...), in any case"),
-  }),
+  }));
+  },
   fields: FIELDS,
   attributes: ATTRIBUTES,
   sensitive: SecretPaths.NONE,

@@ -4,7 +4,7 @@
 import { z } from "zod";
 import { readPath, SecretPaths } from "../config/index.js";
 import { one, searchEach, type Unfiltered, type WhereFields } from "./search.js";
-import { whereSchema } from "./where.js";
+import { builtOnce, whereSchema } from "./where.js";
 import type { Body, Candidate, LookupContext, LookupDefinition } from "./types.js";
 
 export interface FabricSearchLookup {
@@ -34,7 +34,9 @@ export function fabricSearchLookup(spec: FabricSearchLookup): LookupDefinition {
     name: spec.name,
     noun: spec.noun,
     description: spec.description,
-    where: whereSchema(Object.fromEntries(Object.entries(spec.where).map(([k, v]) => [k, v.schema.optional().describe(v.description)])), { uuid: spec.read !== undefined }),
+    get where() {
+      return builtOnce(this, () => whereSchema(Object.fromEntries(Object.entries(spec.where).map(([k, v]) => [k, v.schema.optional().describe(v.description)])), { uuid: spec.read !== undefined }));
+    },
     fields,
     ...(spec.read ? { read: (ctx: LookupContext, uuid: string) => one(ctx, (spec.read as (u: string) => string)(encodeURIComponent(uuid))) } : {}),
     attributes: spec.attributes,

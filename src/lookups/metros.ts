@@ -5,7 +5,7 @@ import { z } from "zod";
 import { SecretPaths } from "../config/index.js";
 import { describe, METRO } from "./fabric-search.js";
 import { listed, one, readEach, type WhereFields } from "./search.js";
-import { whereSchema } from "./where.js";
+import { builtOnce, whereSchema } from "./where.js";
 import type { LookupDefinition } from "./types.js";
 
 /** How the service answers a metro code it does not know: a 400 with this code. */
@@ -18,11 +18,13 @@ export const metros: LookupDefinition = {
   name: "metro",
   noun: "metro",
   description: "a metro, with its latency and bandwidth maxima to the metros it connects to",
-  where: whereSchema({
+  get where() {
+    return builtOnce(this, () => whereSchema({
     code: METRO("code").schema.optional().describe("the metro code"),
     name: z.string().min(1).optional().describe("the metro's name (Washington, D.C.)"),
     region: z.enum(["AMER", "EMEA", "APAC"]).optional().describe("AMER, EMEA or APAC"),
-  }),
+  }));
+  },
   fields: FIELDS,
   attributes: ATTRIBUTES,
   sensitive: SecretPaths.NONE,
