@@ -8,7 +8,7 @@
 // a uuid not known before apply, by the dependency of the endpoint's kind the other side does not use.
 // A uuid that matches nothing known is still drawn, as a node of that uuid.
 
-import { compareAddresses } from "../config/index.js";
+import { compareAddresses, isPlainObject, readPath } from "../config/index.js";
 import { KIND_TOPOLOGY, type TopologyRole } from "../kinds/index.js";
 import { type Plan, UNKNOWN_TEXT } from "./types.js";
 
@@ -87,11 +87,6 @@ const ENDPOINTS: ReadonlyArray<{ field: string; role: NodeRole }> = [
   { field: "accessPoint.profile", role: "service profile" },
 ];
 
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
-
-function at(body: unknown, path: string): unknown {
-  return path.split(".").reduce<unknown>((cur, key) => (isRecord(cur) ? cur[key] : undefined), body);
-}
 
 /** A value known before apply: not the unknown marker, nor a reference object of a configuration. */
 const knownText = (v: unknown): string | undefined => (typeof v === "string" && v !== UNKNOWN_TEXT && !v.includes("${") ? v : typeof v === "number" ? String(v) : undefined);
@@ -140,7 +135,7 @@ export function buildTopology(objects: readonly TopologyObject[], lookups: reado
       const devices = Array.isArray(o.body?.linkDevices) ? o.body.linkDevices : [];
       const ends = devices.flatMap((d, i) => {
         const ref = o.references?.get(`linkDevices[${i}].deviceUuid`);
-        const node = nodeFor("device", ref && roleOf.get(ref) === "device" ? ref : undefined, knownText(isRecord(d) ? d.deviceUuid : undefined));
+        const node = nodeFor("device", ref && roleOf.get(ref) === "device" ? ref : undefined, knownText(isPlainObject(d) ? d.deviceUuid : undefined));
         return node === undefined ? [] : [node];
       });
       const name = knownText(o.body?.groupName) ?? o.address;
@@ -163,7 +158,7 @@ function sideEndpoint(
   for (const { field, role } of ENDPOINTS) {
     const path = `${side}.${field}.uuid`;
     const ref = o.references?.get(path);
-    const value = at(o.body, path);
+    const value = readPath(o.body, path);
     if (ref === undefined && value === undefined) continue;
     const uuid = knownText(value);
     // A reference names the object; a dependency of the endpoint's kind stands in for a uuid not yet known.
@@ -180,7 +175,7 @@ function connectionLabel(o: TopologyObject): string {
   const body = o.body ?? {};
   const name = knownText(body.name) ?? o.address;
   const bandwidth = knownText(body.bandwidth);
-  const vlans = [vlanOf(at(body, "aSide.accessPoint.linkProtocol")), vlanOf(at(body, "zSide.accessPoint.linkProtocol"))];
+  const vlans = [vlanOf(readPath(body, "aSide.accessPoint.linkProtocol")), vlanOf(readPath(body, "zSide.accessPoint.linkProtocol"))];
   const tags = vlans.filter((v): v is string => v !== undefined);
   const vlanText = tags.length > 0 ? `VLAN ${tags.join(" / ")}` : "";
   return [name, bandwidth ? `${bandwidth} Mbps` : "", vlanText].filter((s) => s !== "").join(", ");
@@ -188,7 +183,7 @@ function connectionLabel(o: TopologyObject): string {
 
 /** A link protocol's tags: "1001" (DOT1Q), "300.1001" (QINQ: outer.inner). */
 function vlanOf(protocol: unknown): string | undefined {
-  if (!isRecord(protocol)) return undefined;
+  if (!isPlainObject(protocol)) return undefined;
   const tag = knownText(protocol.vlanTag);
   if (tag) return tag;
   const s = knownText(protocol.vlanSTag);
