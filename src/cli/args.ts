@@ -1,6 +1,8 @@
 // What the command line names, read before commander has parsed it: the start-up (main.ts) and the
 // program (netform.ts) both need it before anything else is loaded.
 
+import { closest } from "../diag/suggest.js";
+
 /** The global options that take a value (program.ts declares them), in either spelling: `-chdir DIR` names no command `DIR`. */
 const GLOBALS_WITH_VALUE = new Set(["--chdir", "-chdir"]);
 
@@ -42,17 +44,6 @@ const TERRAFORM_ONLY: Readonly<Record<string, string>> = {
   "replace-provider": "netform has one provider: leave the flag out",
 };
 
-/** Levenshtein distance, for the suggestion of an unknown flag. */
-function distance(a: string, b: string): number {
-  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const cur = [i];
-    for (let j = 1; j <= b.length; j++) cur[j] = Math.min(prev[j]! + 1, cur[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
-    prev = cur;
-  }
-  return prev[b.length]!;
-}
-
 /**
  * What is wrong with a one-dash word of the command line that is no option's long name (`-compact-warning`,
  * `-lockfile`, `-cdir`), or undefined when there is none. Such a word is an error naming it, with the
@@ -68,8 +59,7 @@ export function oneDashProblem(args: readonly string[], longNames: ReadonlySet<s
     if (name === undefined || longNames.has(name)) continue;
     const instead = TERRAFORM_ONLY[name];
     if (instead !== undefined) return `netform does not take -${name}: ${instead}`;
-    let best: string | undefined;
-    for (const candidate of longNames) if (distance(name, candidate) <= Math.max(2, Math.floor(name.length / 4)) && (best === undefined || distance(name, candidate) < distance(name, best))) best = candidate;
+    const best = closest(name, longNames);
     const short = shortsWithValue.get(name[0]!);
     const hints = [
       ...(best !== undefined ? [`did you mean --${best}?`] : []),

@@ -11,7 +11,7 @@ import type { KindCatalog } from "./catalog.js";
 import { isPlainObject } from "./json.js";
 import { LOOKUPS_SECTION, type LookupSchema } from "./lookups.js";
 import { Sensitive } from "./sensitive.js";
-import { didYouMean } from "./suggest.js";
+import { didYouMean } from "../diag/suggest.js";
 import { Invalid, Reference, Template, Unresolved } from "./values.js";
 import type { VariableValue } from "./variables.js";
 

@@ -3,7 +3,7 @@
 // "accessPointTypeConfigs[0].type"), and what to say when a path is not there.
 
 import { formatPath } from "./address.js";
-import { closest } from "./suggest.js";
+import { closest } from "../diag/suggest.js";
 
 /** A plain mapping: not a list, not null, not an instance of a class. */
 export function isPlainObject(v: unknown): v is Record<string, unknown> {

@@ -24,7 +24,7 @@ import { backendSchema, DEFAULT_WORKSPACE, MAX_DEPENDS_ON, META_KEYS, providerSc
 import { PARSE_WITHOUT_COMPILING } from "./schema-common.js";
 import { SecretPaths } from "./secret-paths.js";
 import { isSensitive, reveal, Sensitive } from "./sensitive.js";
-import { didYouMean } from "./suggest.js";
+import { didYouMean } from "../diag/suggest.js";
 import type { BackendConfig, Configuration, ConfigResource, DependencyEdge, Lifecycle, ProviderConfig } from "./types.js";
 import { placeDiagnostic, specHasField, validateSpec } from "./validate.js";
 import { isUnknown, Template, Unresolved } from "./values.js";

@@ -11,7 +11,7 @@ import { isPlainObject } from "./json.js";
 import { interpolate, newResult, type InterpolationScope } from "./interpolate.js";
 import type { NodeSpan, ParsedFile, PositionIndex, SourcePosition } from "./positions.js";
 import { SecretPaths } from "./secret-paths.js";
-import { didYouMean } from "./suggest.js";
+import { didYouMean } from "../diag/suggest.js";
 import { placeDiagnostic, validateSpec } from "./validate.js";
 
 /** The section's key, and the head of a lookup's address and references: `${lookups.NAME.uuid}`. */

@@ -7,7 +7,7 @@ import type { Diagnostic } from "../diag/index.js";
 import { parseAddress, type Address } from "./address.js";
 import { isPlainObject } from "./json.js";
 import type { PositionIndex, SourcePosition } from "./positions.js";
-import { didYouMean } from "./suggest.js";
+import { didYouMean } from "../diag/suggest.js";
 import { placeDiagnostic } from "./validate.js";
 
 export const MOVED_SECTION = "moved";

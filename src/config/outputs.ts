@@ -8,7 +8,7 @@ import type { Diagnostic } from "../diag/index.js";
 import { interpolate, newResult, type InterpolationScope } from "./interpolate.js";
 import { isPlainObject } from "./json.js";
 import type { PositionIndex, SourcePosition } from "./positions.js";
-import { didYouMean } from "./suggest.js";
+import { didYouMean } from "../diag/suggest.js";
 import { placeDiagnostic } from "./validate.js";
 import type { Reference } from "./values.js";
 

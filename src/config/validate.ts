@@ -13,7 +13,7 @@ import { spanAt, type PositionIndex, type SourcePosition } from "./positions.js"
 import { ruleContext, validationView, valueAt, UNKNOWN, type RuleReport } from "./rules-context.js";
 import { METRO_CODES } from "./metros.js";
 import { metaShape } from "./schema-meta.js";
-import { didYouMean } from "./suggest.js";
+import { didYouMean } from "../diag/suggest.js";
 
 const resourceSchemas = new WeakMap<KindSchema, z.ZodObject>();
 /** The meta keys' schemas by the list of kind names they were built for: one build for every kind of a load. */

@@ -9,7 +9,7 @@ import { fileProblem, type Diagnostic } from "../diag/index.js";
 import { parseYaml, type SourcePosition } from "./positions.js";
 import { Sensitive } from "./sensitive.js";
 import { Invalid } from "./values.js";
-import { didYouMean } from "./suggest.js";
+import { didYouMean } from "../diag/suggest.js";
 import { VARIABLE_NAME, type VariableType } from "./schema-meta.js";
 
 export interface VariableDeclaration {

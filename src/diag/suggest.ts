@@ -1,4 +1,4 @@
-// "Did you mean" suggestions for misspelt field names, enumeration values, kinds and addresses.
+// "Did you mean" suggestions for misspelt field names, enumeration values, kinds, addresses and flags.
 
 /** Levenshtein distance, case-insensitive, bounded work for short identifiers. */
 export function distance(a: string, b: string): number {
