@@ -62,14 +62,22 @@ describe("postgres backend under faults", () => {
     // Every request takes a second: the holder keeps the lock, and requests are handled in the order sent.
     t.sim.faults.configure({ latencyMs: 1000 });
     const holder = start(["apply", "--auto-approve"], { cwd: first.ws.dir, env: first.env });
-    await t.eventually(() => lockRow(name), "the first runner to hold the lock");
+    const { id: holderLock } = await t.eventually(() => lockRow(name), "the first runner to hold the lock");
     const waiter = start(["apply", "--auto-approve", "--lock-timeout", "5m"], { cwd: second.ws.dir, env: second.env });
     let waiting = "";
     waiter.child.stderr!.on("data", (d: Buffer) => (waiting += d.toString()));
     await t.eventually(async () => (waiting.includes("waiting for the state lock") ? true : undefined), "the second runner to wait");
 
+    // The holder is paused (as a stalled machine is) until the waiter has taken the lock over after the
+    // restart: however slow the restart, the holder then finds the database answering and the lock taken.
+    holder.child.kill("SIGSTOP");
     await db.stop();
     await db.start();
+    await t.eventually(async () => {
+      const row = await lockRow(name).catch(() => undefined);
+      return row && row.id !== holderLock ? true : undefined;
+    }, "the waiter to take the lock over");
+    holder.child.kill("SIGCONT");
 
     const held = await holder.done;
     expectClearFailure(held);
