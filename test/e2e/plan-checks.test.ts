@@ -93,6 +93,16 @@ describe("a plan the service would refuse", () => {
     await nothingMade();
   });
 
+  it("many connections that overflow a port together: the refusal names the first few and counts the rest", { timeout: 60_000 }, async () => {
+    const many = Array.from({ length: 11 }, (_, i) => dcConnectionYaml(`c${i}`, 1701 + i, 1801 + i, 1000)).join("");
+    const plan = await runner(t, workspace(withConnections(many)))("plan");
+    expect(plan.code, out(plan)).toBe(1);
+    expect(plan.stderr).toMatch(
+      /connections\.c10\.bandwidth {2}port \S+ has 10000 Mbps left, and this plan's connections on it need 11000 Mbps \(connections\.c0 1000, connections\.c1 1000, connections\.c2 1000, connections\.c3 1000, connections\.c4 1000, 5 more connections, this one 1000\)/,
+    );
+    await nothingMade();
+  });
+
   it("a DIRECT subnet another connection of the cloud router already uses: refused at plan by the router's validation", { timeout: 60_000 }, async () => {
     const ROUTER_REFERENCE = "${cloudRouters.edge.uuid}";
     const team = (name: string, vlan: number, subnet: string, routerUuid?: string) => `${CONFIG_HEADER}${

@@ -125,7 +125,11 @@ async function portBandwidth(reads: Reads, creates: readonly ConfigResource[]): 
     const raw = reveal(connection.spec.bandwidth);
     if (typeof raw !== "number") continue;
     const ports = new Set(SIDES.map((side) => known(readPath(connection.spec, `${side}.accessPoint.port.uuid`))?.toLowerCase()).filter((p) => p !== undefined));
-    for (const port of ports) byPort.set(port, [...(byPort.get(port) ?? []), { connection, bandwidth: raw }]);
+    for (const port of ports) {
+      const uses = byPort.get(port);
+      if (uses) uses.push({ connection, bandwidth: raw });
+      else byPort.set(port, [{ connection, bandwidth: raw }]);
+    }
   }
   const diagnostics: Diagnostic[] = [];
   await Promise.all(
@@ -134,17 +138,16 @@ async function portBandwidth(reads: Reads, creates: readonly ConfigResource[]): 
       const left = typeof port?.availableBandwidth === "number" ? port.availableBandwidth : typeof port?.bandwidth === "number" ? port.bandwidth - (typeof port.usedBandwidth === "number" ? port.usedBandwidth : 0) : undefined;
       if (left === undefined) return;
       let total = 0;
-      for (const use of uses) {
+      for (const [at, use] of uses.entries()) {
         total += use.bandwidth;
         if (total <= left) continue;
-        const others = uses.filter((u) => u !== use && uses.indexOf(u) < uses.indexOf(use));
         diagnostics.push(
           placeDiagnostic(
             { address: use.connection.address, positions: use.connection.positions },
             {
               path: ["bandwidth"],
               code: "plan.port-bandwidth",
-              message: `port ${uuid} has ${left} Mbps left, and this plan's connections on it need ${total} Mbps (${[...others.map((u) => `${u.connection.address} ${u.bandwidth}`), `this one ${use.bandwidth}`].join(", ")}); the service refuses the connection that no longer fits`,
+              message: `port ${uuid} has ${left} Mbps left, and this plan's connections on it need ${total} Mbps (${namedUses(uses.slice(0, at))}this one ${use.bandwidth}); the service refuses the connection that no longer fits`,
               hint: "lower the bandwidths, or move a connection to another port",
             },
           ),
@@ -154,6 +157,13 @@ async function portBandwidth(reads: Reads, creates: readonly ConfigResource[]): 
     }),
   );
   return diagnostics;
+}
+
+/** The connections before the one that no longer fits, each with its bandwidth: the first few, then how many more (a port may carry hundreds). */
+function namedUses(before: ReadonlyArray<{ connection: ConfigResource; bandwidth: number }>): string {
+  const SHOWN = 5;
+  const named = before.slice(0, SHOWN).map((u) => `${u.connection.address} ${u.bandwidth}, `).join("");
+  return before.length > SHOWN ? `${named}${before.length - SHOWN} more connections, ` : named;
 }
 
 const writtenAt = (c: ConfigResource) => [c.file, c.position.line] as const;
