@@ -5,7 +5,7 @@ import { copyFileSync, existsSync, readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startSimulator, type Exchange, type RunningSimulator } from "../../src/simulator/index.js";
 import { netform, simEnv, start, workspace } from "./cli.js";
-import { exchangesOfCleanApply, killAndResume, type KillHarness } from "./journal-kills.js";
+import { changesOfCleanApply, killAndResume, type KillHarness } from "./journal-kills.js";
 import { CONFIG_HEADER, out } from "./service.js";
 
 let sim: RunningSimulator;
@@ -21,9 +21,9 @@ afterAll(async () => {
 
 describe("the state journal under SIGKILL", () => {
   it("replays what a killed apply journaled, and the next apply finishes it without making anything twice", { timeout: 300_000 }, async () => {
-    const exchanges = await exchangesOfCleanApply(harness());
+    const changes = await changesOfCleanApply(harness());
     let killed = 0;
-    for (const seed of [1, 2]) if (await killAndResume(harness(), seed, exchanges)) killed++;
+    for (const seed of [1, 2]) if (await killAndResume(harness(), seed, changes)) killed++;
     expect(killed).toBeGreaterThan(0);
   });
 });

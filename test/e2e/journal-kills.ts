@@ -31,19 +31,23 @@ export const DECLARED: Record<string, number> = { routeFilters: CONNECTIONS, con
 const ENDED = /DEPROVISION|DETACH|DELETED|CANCELLED/;
 
 /**
- * A small deterministic generator: the seed names the kill point, so a failure can be run again. Points
- * fall within the first three quarters of a clean apply's exchanges: a run's number of polls varies with
- * timing, and a point past the end of a shorter run would kill nothing.
+ * Where the seed kills an apply: at its k-th change (a request other than a GET: a create, a token, a
+ * search) or, every other seed, at the exchange that follows it (a poll, usually). A run's number of polls
+ * varies with timing (and with the machine's load), its changes do not: counted by changes, every point
+ * falls inside every run. k lies within the first three quarters of a clean apply's changes. A small
+ * deterministic generator, so that a failure can be run again.
  */
-function pointFor(seed: number, exchanges: number): number {
+function pointFor(seed: number, changes: number): { change: number; after: boolean } {
   let x = (seed * 2654435761) >>> 0 || 1;
   x ^= x << 13;
   x ^= x >>> 17;
   x ^= x << 5;
-  return 1 + ((x >>> 0) % Math.max(1, Math.floor((exchanges * 3) / 4)));
+  x >>>= 0;
+  return { change: 1 + (Math.floor(x / 2) % Math.max(1, Math.floor((changes * 3) / 4))), after: x % 2 === 1 };
 }
 
 const isApi = (e: Exchange) => !e.path.startsWith("/__sim");
+const isChange = (e: Exchange) => isApi(e) && e.method !== "GET";
 
 interface StateJson {
   serial: number;
@@ -60,12 +64,12 @@ async function everything(sim: RunningSimulator, kind: string): Promise<Obj[]> {
   return ((await (await fetch(`${sim.url}/__sim/objects?kind=${kind}`)).json()) as { data: Obj[] }).data;
 }
 
-/** How many exchanges an uninterrupted apply of the topology makes: the range kill points are drawn from. */
-export async function exchangesOfCleanApply(h: KillHarness): Promise<number> {
+/** How many changes (requests other than GETs) an uninterrupted apply of the topology makes: the range kill points are drawn from. */
+export async function changesOfCleanApply(h: KillHarness): Promise<number> {
   h.sim.reset();
   const ws = workspace(TOPOLOGY);
   let count = 0;
-  h.observe((e) => void (isApi(e) && count++));
+  h.observe((e) => void (isChange(e) && count++));
   const applied = await netform(["apply", "--auto-approve"], { cwd: ws.dir, env: simEnv(h.sim.url) });
   h.observe(undefined);
   expect(applied.code, out(applied)).toBe(0);
@@ -78,15 +82,23 @@ export async function exchangesOfCleanApply(h: KillHarness): Promise<number> {
  * the next apply finishes with exactly one object per declared resource and nothing made twice, folds
  * the journal away, and a plan after it is clean. Returns whether the kill landed before the apply ended.
  */
-export async function killAndResume(h: KillHarness, seed: number, exchanges: number): Promise<boolean> {
+export async function killAndResume(h: KillHarness, seed: number, changes: number): Promise<boolean> {
   h.sim.reset();
   const ws = workspace(TOPOLOGY);
   const env = simEnv(h.sim.url);
-  const point = pointFor(seed, exchanges);
+  const point = pointFor(seed, changes);
   let seen = 0;
+  let armed = false;
   const { child, done } = start(["apply", "--auto-approve"], { cwd: ws.dir, env });
   h.observe((e) => {
-    if (isApi(e) && ++seen === point) child.kill("SIGKILL");
+    if (!isApi(e)) return;
+    if (armed) {
+      armed = false;
+      child.kill("SIGKILL");
+    } else if (isChange(e) && ++seen === point.change) {
+      if (point.after) armed = true;
+      else child.kill("SIGKILL");
+    }
   });
   const first = await done;
   h.observe(undefined);
@@ -113,7 +125,7 @@ export async function killAndResume(h: KillHarness, seed: number, exchanges: num
   }
 
   const resumed = await netform(["apply", "--auto-approve"], { cwd: ws.dir, env });
-  expect(resumed.code, `seed ${seed} (killed at exchange ${point} of ${exchanges}): ${out(resumed)}`).toBe(0);
+  expect(resumed.code, `seed ${seed} (killed ${point.after ? "after" : "at"} change ${point.change} of ${changes}): ${out(resumed)}`).toBe(0);
   expect(existsSync(journalPath), "the apply folded the journal into the state").toBe(false);
   const state = ws.state();
   expect(Object.keys(state.resources)).toHaveLength(Object.values(DECLARED).reduce((a, b) => a + b, 0));

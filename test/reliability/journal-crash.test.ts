@@ -4,7 +4,7 @@
 
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startSimulator, type Exchange, type RunningSimulator } from "../../src/simulator/index.js";
-import { exchangesOfCleanApply, killAndResume, type KillHarness } from "../e2e/journal-kills.js";
+import { changesOfCleanApply, killAndResume, type KillHarness } from "../e2e/journal-kills.js";
 
 let sim: RunningSimulator;
 let observe: ((exchange: Exchange) => void) | undefined;
@@ -19,11 +19,11 @@ afterAll(async () => {
 
 describe("reliability: the state journal", () => {
   it("an apply killed at any seeded point is replayed and finished by the next, with nothing made twice", { timeout: 1_800_000 }, async () => {
-    const exchanges = await exchangesOfCleanApply(harness());
+    const changes = await changesOfCleanApply(harness());
     const seeds = Number(process.env.NETFORM_RELIABILITY_SEEDS ?? 12);
     let killed = 0;
-    for (let seed = 100; seed < 100 + seeds; seed++) if (await killAndResume(harness(), seed, exchanges)) killed++;
-    console.log(`reliability: ${seeds} seeded kill points over ${exchanges} exchanges; ${killed} applies killed before they ended, all converged`);
+    for (let seed = 100; seed < 100 + seeds; seed++) if (await killAndResume(harness(), seed, changes)) killed++;
+    console.log(`reliability: ${seeds} seeded kill points over ${changes} changes; ${killed} applies killed before they ended, all converged`);
     expect(killed).toBe(seeds);
   });
 });
