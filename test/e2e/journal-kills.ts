@@ -7,7 +7,7 @@ import { existsSync } from "node:fs";
 import { expect } from "vitest";
 import type { Exchange, RunningSimulator } from "../../src/simulator/index.js";
 import { netform, simEnv, start, workspace } from "./cli.js";
-import { CONFIG_HEADER, dcConnectionYaml, out, type Obj } from "./service.js";
+import { CONFIG_HEADER, dcConnectionYaml, isChangeSent, out, type Obj } from "./service.js";
 
 const CONNECTIONS = 3;
 
@@ -46,8 +46,11 @@ function pointFor(seed: number, changes: number): { change: number; after: boole
 }
 
 const isApi = (e: Exchange) => !e.path.startsWith("/__sim");
-/** A request that asks for a change (or its dry run): not a read, a search (polls are searches too) or a token, whose numbers vary with timing. */
-const isChange = (e: Exchange) => isApi(e) && e.method !== "GET" && !e.path.endsWith("/search") && !e.path.startsWith("/oauth2/");
+/**
+ * A change (isChangeSent): not a read, a search (polls are searches too) or a token, whose numbers vary
+ * with timing. An exchange carries no query string, so a dry run counts too: a plan makes as many each time.
+ */
+const isChange = (e: Exchange) => isApi(e) && isChangeSent(e);
 
 interface StateJson {
   serial: number;

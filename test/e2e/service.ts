@@ -38,9 +38,12 @@ export const requestLog = async (t: TestSim): Promise<Logged[]> => (await t.call
 /** A request that changes nothing: a dry run, which the service checks and does not act on. */
 export const isDryRun = (r: { query?: unknown }): boolean => /(^|&)dryRun=true(&|$)/.test(typeof r.query === "string" ? r.query : "");
 
-/** The requests that could change the service: no reads, searches, dry runs or token requests. */
-export const changesSent = <T extends { method?: unknown; path?: unknown; query?: unknown }>(log: readonly T[]): T[] =>
-  log.filter((r) => r.method !== "GET" && !String(r.path).startsWith("/oauth2") && !String(r.path).endsWith("/search") && !isDryRun(r));
+/** A request that could change the service: not a read, a search, a dry run or a token request. */
+export const isChangeSent = (r: { method?: unknown; path?: unknown; query?: unknown }): boolean =>
+  r.method !== "GET" && !String(r.path).startsWith("/oauth2") && !String(r.path).endsWith("/search") && !isDryRun(r);
+
+/** The requests that could change the service (isChangeSent). */
+export const changesSent = <T extends { method?: unknown; path?: unknown; query?: unknown }>(log: readonly T[]): T[] => log.filter(isChangeSent);
 
 /** Runs netform in the workspace against the test simulator. */
 export function runner(t: TestSim, ws: Workspace, extra: Record<string, string> = {}): (...args: string[]) => Promise<CliResult> {
