@@ -87,7 +87,6 @@ const ENDPOINTS: ReadonlyArray<{ field: string; role: NodeRole }> = [
   { field: "accessPoint.profile", role: "service profile" },
 ];
 
-
 /** A value known before apply: not the unknown marker, nor a reference object of a configuration. */
 const knownText = (v: unknown): string | undefined => (typeof v === "string" && v !== UNKNOWN_TEXT && !v.includes("${") ? v : typeof v === "number" ? String(v) : undefined);
 

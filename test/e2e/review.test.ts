@@ -5,7 +5,7 @@
 import { describe, expect, it } from "vitest";
 import { useSimulator } from "../support/sim.js";
 import { netform, workspace } from "./cli.js";
-import { CONFIG_HEADER, dcConnectionYaml, out, PORTS, PROFILE, runner } from "./service.js";
+import { CONFIG_HEADER, dcConnectionYaml, out, PORTS, PROFILE, profileConnectionYaml, runner } from "./service.js";
 
 const t = useSimulator({ speed: 2000 });
 
@@ -62,21 +62,7 @@ describe("the review", () => {
     ws.write(`${CONFIG_HEADER}lookups:
   cloud: { kind: serviceProfile, where: { name: CloudExchange Direct } }
 ${ROUTER}connections:
-${routerConnection("new-link", 2302)}  to-cloud:
-    type: EVPL_VC
-    bandwidth: 50
-    aSide:
-      accessPoint:
-        type: COLO
-        port: { uuid: ${PORTS.dcSecondary} }
-        linkProtocol: { type: DOT1Q, vlanTag: 2303 }
-    zSide:
-      accessPoint:
-        type: SP
-        profile: { type: L2_PROFILE, uuid: "\${lookups.cloud.uuid}" }
-        location: { metroCode: SV }
-    notifications: [{ type: ALL, emails: [noc@example.com] }]
-`);
+${routerConnection("new-link", 2302)}${profileConnectionYaml("to-cloud", { port: PORTS.dcSecondary, vlanTag: 2303, profile: "${lookups.cloud.uuid}", metroCode: "SV" })}`);
     const graph = await run("graph", "--topology");
     expect(graph.code, out(graph)).toBe(0);
     const lines = graph.stdout.split("\n");
@@ -121,21 +107,7 @@ ${routerConnection("new-link", 2302)}  to-cloud:
   port: { kind: port, where: { metroCode: DC, priority: PRIMARY } }
   cloud: { kind: serviceProfile, where: { name: CloudExchange Direct } }
 connections:
-  to-cloud:
-    type: EVPL_VC
-    bandwidth: 50
-    aSide:
-      accessPoint:
-        type: COLO
-        port: { uuid: "\${lookups.port.uuid}" }
-        linkProtocol: { type: DOT1Q, vlanTag: 2401 }
-    zSide:
-      accessPoint:
-        type: SP
-        profile: { type: L2_PROFILE, uuid: "\${lookups.cloud.uuid}" }
-        location: { metroCode: SV }
-    notifications: [{ type: ALL, emails: [noc@example.com] }]
-`);
+${profileConnectionYaml("to-cloud", { port: '"${lookups.port.uuid}"', vlanTag: 2401, profile: "${lookups.cloud.uuid}", metroCode: "SV" })}`);
     const planned = await runner(t, ws)("plan");
     expect(planned.code, out(planned)).toBe(0);
     const lines = planned.stdout.split("\n");

@@ -67,6 +67,23 @@ provider:
   projectId: ${PROJECT}
 `;
 
+/** A connection from a port to a service profile (`profile`: its uuid, or a reference to one), as YAML under `connections:`. */
+export const profileConnectionYaml = (name: string, c: { port: string; vlanTag: number; profile: string; metroCode: string }): string => `  ${name}:
+    type: EVPL_VC
+    bandwidth: 50
+    aSide:
+      accessPoint:
+        type: COLO
+        port: { uuid: ${c.port} }
+        linkProtocol: { type: DOT1Q, vlanTag: ${c.vlanTag} }
+    zSide:
+      accessPoint:
+        type: SP
+        profile: { type: L2_PROFILE, uuid: "${c.profile}" }
+        location: { metroCode: ${c.metroCode} }
+    notifications: [{ type: ALL, emails: [noc@example.com] }]
+`;
+
 /** A port-to-port connection, as YAML under `connections:`. */
 export const portConnectionYaml = (name: string, c: { aPort: string; vlanA: number | string; zPort: string; vlanZ: number | string; bandwidth?: number | string }): string => `  ${name}:
     type: EVPL_VC
