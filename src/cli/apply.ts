@@ -48,14 +48,14 @@ function refuseRisks(plan: Planned["plan"], flags: RunFlags, operation: "apply" 
  * is, for a wrapper that answers the prompt through a pipe (and for the tests of the prompt, as Node
  * cannot open a pseudo-terminal).
  */
-function canAsk(output: Output): boolean {
-  return (Boolean(process.stdin.isTTY) && output.interactive) || process.env.NETFORM_ASK_ON_STDIN === "1";
+function canAsk({ output, stdin, env }: RunContext): boolean {
+  return (Boolean(stdin.isTTY) && output.interactive) || env.NETFORM_ASK_ON_STDIN === "1";
 }
 
 /** `apply FILE`: exactly the saved plan, against the state and configuration it was made from, or nothing. */
 async function applySaved(ctx: RunContext, path: string, flags: RunFlags): Promise<number> {
   refuseFlagsOfAPlan(flags);
-  const file = readPlanFile(path, process.env);
+  const file = readPlanFile(path, ctx.env);
   const saved = savedPaths(file, path);
   const reporter = reporterFor(ctx.output, parseFormat(flags.format, FORMATS), flags);
   // The run the plan was made for: its configuration, state and inputs; only --state, --workspace,
@@ -129,7 +129,7 @@ async function applyCommand(ctx: RunContext, flags: RunFlags, operation: "apply"
       hint: `add --auto-approve to ${operation} without asking, or apply a saved plan: netform plan${operation === "destroy" ? " --destroy" : ""} --out FILE, then netform apply FILE`,
     });
   }
-  if (!flags.autoApprove && !canAsk(output)) {
+  if (!flags.autoApprove && !canAsk(ctx)) {
     throw new NetformError({
       code: "apply.no-terminal",
       message: `${operation} needs approval, and there is no terminal to ask on`,
@@ -154,7 +154,7 @@ async function applyCommand(ctx: RunContext, flags: RunFlags, operation: "apply"
       const where = planned.plan.workspace === undefined ? "" : ` in workspace ${planned.plan.workspace}`;
       const question =
         operation === "destroy" ? `Do you really want to destroy all these resources${where}?` : refreshOnly ? `Do you want to record these changes in the state${where}?` : `Do you want to perform these actions${where}?`;
-      if (!(await confirm(output, question, process.stdin, interrupts))) {
+      if (!(await confirm(output, question, ctx.stdin, interrupts))) {
         output.err(`${operation === "destroy" ? "Destroy" : "Apply"} cancelled.`);
         return 1;
       }

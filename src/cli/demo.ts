@@ -22,8 +22,8 @@ function shellWord(word: string): string {
 
 /** Where `name` resolves on the user's PATH, leaving out the node_modules/.bin folders that npm adds only
  * for the commands it runs (`npm run`, `npx`): a name found only there does not run from the user's shell. */
-function onUserPath(name: string): string | undefined {
-  for (const folder of (process.env.PATH ?? "").split(delimiter)) {
+function onUserPath(name: string, env: NodeJS.ProcessEnv): string | undefined {
+  for (const folder of (env.PATH ?? "").split(delimiter)) {
     if (!folder || (basename(folder) === ".bin" && basename(dirname(folder)) === "node_modules")) continue;
     try {
       const candidate = join(folder, name);
@@ -39,21 +39,25 @@ function onUserPath(name: string): string | undefined {
 /** The command line that runs this same netform from any folder in the user's shell: `netform` when that
  * name on their PATH is this program, else node with the absolute path to it. Never `npx netform`, which
  * outside a project that installs netform would fetch whatever the public registry has under that name. */
-function netformCommand(): string {
+function netformCommand(env: NodeJS.ProcessEnv): string {
   const self = realpathSync(process.argv[1]!);
-  if (onUserPath("netform") === self) return "netform";
-  const node = onUserPath("node") === realpathSync(process.execPath) ? "node" : shellWord(process.execPath);
+  if (onUserPath("netform", env) === self) return "netform";
+  const node = onUserPath("node", env) === realpathSync(process.execPath) ? "node" : shellWord(process.execPath);
   return `${node} ${shellWord(self)}`;
 }
 
-/** Runs netform itself as a child, showing the command line first, as a shell session would. */
-function step(output: Output, netform: string, dir: string, speed: string, args: string[]): Promise<number> {
+/**
+ * Runs netform itself as a child, showing the command line first, as a shell session would: the process's
+ * own entry point again (process.argv[1]), with the terminal handed over. The demo is a process's whole
+ * session, which is why it reads the process, not only its invocation.
+ */
+function step(output: Output, env: NodeJS.ProcessEnv, netform: string, dir: string, speed: string, args: string[]): Promise<number> {
   output.out(`\n${output.c.bold(`$ ${netform} ${args.join(" ")}`)}`);
   return new Promise((resolveStep, reject) => {
     const child = spawn(process.execPath, [process.argv[1]!, ...args], {
       cwd: dir,
       stdio: "inherit",
-      env: { ...process.env, NETFORM_EMBEDDED_SPEED: speed },
+      env: { ...env, NETFORM_EMBEDDED_SPEED: speed },
     });
     child.on("error", reject);
     child.on("close", (code) => resolveStep(code ?? 1));
@@ -66,13 +70,13 @@ export function registerDemo(program: Command): void {
     .option("--dir <dir>", "work in this directory instead of a new temporary one")
     .option("--speed <x>", "how much faster than the real service the simulator runs", "60")
     .action(
-      run(async ({ output }, flags: { dir?: string; speed: string }) => {
+      run(async ({ output, env }, flags: { dir?: string; speed: string }) => {
         if (!(Number(flags.speed) > 0)) throw new NetformError({ code: "usage", message: `--speed must be a positive number, got "${flags.speed}"` });
         const dir = flags.dir ? resolve(flags.dir) : mkdtempSync(join(tmpdir(), "netform-quickstart-"));
         cpSync(QUICKSTART, dir, { recursive: true });
         output.out(`${output.c.bold("netform quick start")} in ${dir}`);
         output.out(output.c.dim("A route filter, a port-to-port connection with DIRECT and BGP routing, and the filter's attachment, on the embedded simulator."));
-        const netform = netformCommand();
+        const netform = netformCommand(env);
         const started = Date.now();
         const steps: Array<{ args: string[]; ok: number[] }> = [
           { args: ["validate"], ok: [0] },
@@ -81,7 +85,7 @@ export function registerDemo(program: Command): void {
           { args: ["plan", "--detailed-exitcode"], ok: [0] },
         ];
         for (const s of steps) {
-          const code = await step(output, netform, dir, flags.speed, s.args);
+          const code = await step(output, env, netform, dir, flags.speed, s.args);
           if (!s.ok.includes(code)) {
             output.err(output.c.red(`netform ${s.args.join(" ")} exited ${code}; the demo stops here.`));
             return 1;

@@ -55,15 +55,15 @@ export function registerGraph(program: Command): void {
     .option("--var-file <file>", "read variables from a YAML file (repeatable)", collect, [])
     .option("--workspace <name>", "the workspace ${workspace} names (default: NETFORM_WORKSPACE, else the one netform workspace select chose, else default)")
     .action(
-      run(async ({ output }, flags: GraphFlags) => {
+      run(async ({ output, env }, flags: GraphFlags) => {
         const format = graphFormat(flags.format ?? "dot");
         if (flags.topology && flags.format !== undefined && format !== "mermaid") throw new NetformError({ code: "usage", message: `--topology is drawn as a Mermaid flowchart, not ${format}`, hint: "leave out --format, or give --format mermaid" });
-        const { config, diagnostics } = readConfiguration(flags.config, { vars: varFlags(flags.var), varFiles: flags.varFile, env: process.env, missing: "unknown", workspace: selectedWorkspace(flags.config, flags.workspace, process.env).name });
+        const { config, diagnostics } = readConfiguration(flags.config, { vars: varFlags(flags.var), varFiles: flags.varFile, env, missing: "unknown", workspace: selectedWorkspace(flags.config, flags.workspace, env).name });
         for (const d of diagnostics.filter(worthShowing)) printDiagnostic(output, d);
         // With errors the configuration may be partial (or cyclic): a graph of it would mislead.
         if (hasErrors(diagnostics)) return 1;
         if (flags.topology) {
-          output.out(renderTopologyMermaid(configurationTopology(config, await recordedState(flags))).trimEnd());
+          output.out(renderTopologyMermaid(configurationTopology(config, await recordedState(flags, env))).trimEnd());
           return 0;
         }
         const { graph, kinds, kindOrder } = dependencyGraph(config);
@@ -74,13 +74,13 @@ export function registerGraph(program: Command): void {
 }
 
 /** What the state records, to mark what the configuration adds and removes; none when there is no state yet. */
-async function recordedState(flags: GraphFlags) {
+async function recordedState(flags: GraphFlags, env: NodeJS.ProcessEnv) {
   const target: StateTarget = {
     configPath: flags.config,
     ...(flags.state ? { statePath: flags.state } : {}),
     ...(flags.workspace !== undefined ? { workspace: flags.workspace } : {}),
     inputs: { vars: varFlags(flags.var), varFiles: flags.varFile },
-    env: process.env,
+    env,
   };
   try {
     return await readState(target);

@@ -46,7 +46,7 @@ Run it again: it finds the same, and changes nothing. Exit 0 when all is in plac
         lockRequest(flags);
         if (flags.backend !== "true" && flags.backend !== "false") throw new NetformError({ code: "usage", message: `--backend takes true or false, got "${flags.backend}"` });
         const reporter = quietReporter(ctx.output, { compactWarnings: Boolean(flags.compactWarnings) });
-        const initialized = await initialize({ ...locatingRequest(flags), env: process.env, backend: flags.backend === "true", resolveEndpoint, emit: reporter.emit });
+        const initialized = await initialize({ ...locatingRequest(flags), env: ctx.env, backend: flags.backend === "true", resolveEndpoint, emit: reporter.emit });
         if (!initialized.ok) return 1;
         ctx.output.out(renderInitReport(initialized.report, ctx.output.c));
         return 0;

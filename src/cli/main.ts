@@ -8,6 +8,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { commandNamed } from "./args.js";
 import { CodeCache } from "./code-cache.js";
+import type { Invocation } from "./program.js";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const named = commandNamed(process.argv.slice(2));
@@ -23,14 +24,30 @@ const load = createRequire(bundle);
 if (named !== undefined) (load("node:v8") as typeof import("node:v8")).setFlagsFromString("--liftoff-only");
 // Either spelling: netform.ts turns Terraform's one-dash flags into commander's (args.ts).
 const debug = process.argv.includes("--debug") || process.argv.includes("-debug");
+type Program = { commandNames: readonly string[]; runNetform(invocation: Invocation): Promise<number> };
+let program: Program;
 if (debug || process.env.NODE_DISABLE_COMPILE_CACHE) {
   // With --debug, stack traces give the sources' lines: Node's loader reads the bundle's source map.
   if (debug) process.setSourceMapsEnabled(true);
-  load(bundle);
+  program = load(bundle) as Program;
 } else {
   const cache = new CodeCache(join(here, "compile-cache"), named === undefined ? "program" : /^[a-z][a-z-]*$/.test(named) ? named : "other");
-  const { commandNames } = cache.run(bundle) as { commandNames: readonly string[] };
+  program = cache.run(bundle) as Program;
   // Saved for the program, each command and `help COMMAND`, not for a mistyped name, which would keep a
   // cache of its own. At exit, so that what the run loaded later (the simulator, the HTTP client) is in it.
-  if (named === undefined || named === "help" || commandNames.includes(named)) process.once("exit", () => cache.save());
+  if (named === undefined || named === "help" || program.commandNames.includes(named)) process.once("exit", () => cache.save());
 }
+const invocation: Invocation = {
+  args: process.argv.slice(2),
+  env: process.env,
+  // Opening standard input costs a handle and some start-up: only a command that reads it does.
+  get stdin() {
+    return process.stdin;
+  },
+  stdout: process.stdout,
+  stderr: process.stderr,
+};
+// The process ends when its work does (the state saved, connections closed), not at the exit code.
+void program.runNetform(invocation).then((code) => {
+  process.exitCode = code;
+});

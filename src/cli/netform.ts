@@ -4,6 +4,7 @@
 
 import { createRequire } from "node:module";
 import type { Command } from "commander";
+import type { Invocation } from "./program.js";
 import { commandNamed, oneDashProblem, withDoubleDashes } from "./args.js";
 
 type Register = (program: Command) => void;
@@ -56,17 +57,15 @@ async function register(program: Command, args: readonly string[]): Promise<void
   for (const c of COMMANDS) program.command(c.usage).description(c.summary);
 }
 
-async function main(): Promise<void> {
-  const { createProgram } = await import("./program.js");
+/** Runs one invocation of netform (main.ts runs the process's): its exit code. */
+export async function runNetform(invocation: Invocation): Promise<number> {
+  const { createProgram, runProgram } = await import("./program.js");
   const { version } = createRequire(import.meta.url)("../../package.json") as { version: string };
-  const program = createProgram(version);
-  const args = process.argv.slice(2);
-  await register(program, args);
+  const program = createProgram(version, invocation);
+  await register(program, invocation.args);
   const names = longOptionNames(program);
-  const rewritten = withDoubleDashes(args, names);
-  const problem = oneDashProblem(rewritten, names, shortOptionsWithValue(program));
-  if (problem !== undefined) program.error(`error: ${problem}`, { code: "netform.unknownOption" });
-  await program.parseAsync([...process.argv.slice(0, 2), ...rewritten]);
+  const rewritten = withDoubleDashes(invocation.args, names);
+  return runProgram(program, rewritten, oneDashProblem(rewritten, names, shortOptionsWithValue(program)));
 }
 
 /** The short options that take a value (-c for --config), by letter, with their long name. */
@@ -83,4 +82,3 @@ function longOptionNames(cmd: Command, names = new Set(["help"])): Set<string> {
   return names;
 }
 
-void main();

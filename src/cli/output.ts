@@ -19,10 +19,10 @@ export function registerOutput(program: Command): void {
     .option("--json", "print JSON: every output as { NAME: { sensitive, value } }, sensitive values included, or with NAME the value")
     .option("--raw", "with NAME: the value alone, as Terraform's output -raw gives it (what NAME prints without a flag)")
     .action(
-      run(async ({ output }, name: string | undefined, flags: OutputFlags) => {
+      run(async ({ output, env }, name: string | undefined, flags: OutputFlags) => {
         if (flags.raw && name === undefined) throw new NetformError({ code: "usage", message: "--raw prints one output's value: name it", hint: "e.g. netform output --raw NAME; for every output, use --json" });
         if (flags.raw && flags.json) throw new NetformError({ code: "usage", message: "--raw and --json cannot be used together", hint: "leave out one of them" });
-        const target = stateTarget(flags, output);
+        const target = stateTarget(flags, output, env);
         // Sensitive values are computed only where they are printed: by name, or in the JSON a program reads.
         const outputs = await readOutputs(target, { ...(name !== undefined ? { only: name } : {}), reveal: name !== undefined || flags.json === true });
         const one = name !== undefined ? outputs[0] : undefined;

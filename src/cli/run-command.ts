@@ -112,7 +112,7 @@ export async function withRun(
       ...(request.lockTimeoutMs !== undefined ? { lockTimeoutMs: request.lockTimeoutMs } : {}),
       lock: request.lock,
       inputs: request.inputs,
-      env: process.env,
+      env: ctx.env,
       ...(request.parallelism !== undefined ? { parallelism: request.parallelism } : {}),
       emit: reporter.emit,
       operation,

@@ -66,11 +66,11 @@ export function locatingRequest(flags: LocatingFlags): { configPath: string; sta
 }
 
 /** The state a state command works on, from its locating flags (and --lock-timeout, for those that write). */
-export function stateTarget(flags: LocatingFlags & { lockTimeout?: string }, output: Output): StateTarget {
+export function stateTarget(flags: LocatingFlags & { lockTimeout?: string }, output: Output, env: NodeJS.ProcessEnv): StateTarget {
   const { lockTimeoutMs } = lockRequest(flags);
   return {
     ...locatingRequest(flags),
-    env: process.env,
+    env,
     ...(lockTimeoutMs !== undefined ? { lockTimeoutMs } : {}),
     onLockWait: (message) => output.err(output.c.yellow(`Waiting for the state lock: ${message}`)),
   };

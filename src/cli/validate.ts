@@ -62,9 +62,9 @@ export function registerValidate(program: Command): void {
     .option("--var-file <file>", "read variables from a YAML file (repeatable)", collect, [])
     .option("--workspace <name>", "the workspace ${workspace} names (default: NETFORM_WORKSPACE, else the one netform workspace select chose, else default)")
     .action(
-      run(({ output }, flags: ValidateFlags) => {
+      run(({ output, env }, flags: ValidateFlags) => {
         const fmt = format(flags.format);
-        const { config, diagnostics } = readConfiguration(flags.config, { vars: varFlags(flags.var), varFiles: flags.varFile, env: process.env, missing: "unknown", workspace: selectedWorkspace(flags.config, flags.workspace, process.env).name });
+        const { config, diagnostics } = readConfiguration(flags.config, { vars: varFlags(flags.var), varFiles: flags.varFile, env, missing: "unknown", workspace: selectedWorkspace(flags.config, flags.workspace, env).name });
         switch (fmt) {
           case "text":
             renderDiagnosticsText(output, diagnostics, { resources: config.resources.size, files: config.files.length });

@@ -29,9 +29,9 @@ function withBackend(cmd: Command, options: { locks: boolean }): Command {
   return cmd;
 }
 
-function target(flags: WorkspaceFlags, onLockWait: (message: string) => void) {
+function target(flags: WorkspaceFlags, env: NodeJS.ProcessEnv, onLockWait: (message: string) => void) {
   const { lockTimeoutMs } = lockRequest(flags);
-  return { configPath: flags.config, inputs: { vars: varFlags(flags.var), varFiles: flags.varFile }, env: process.env, ...(lockTimeoutMs !== undefined ? { lockTimeoutMs } : {}), onLockWait };
+  return { configPath: flags.config, inputs: { vars: varFlags(flags.var), varFiles: flags.varFile }, env, ...(lockTimeoutMs !== undefined ? { lockTimeoutMs } : {}), onLockWait };
 }
 
 export function registerWorkspace(program: Command): void {
@@ -45,8 +45,8 @@ The workspace a command works in: --workspace NAME, else NETFORM_WORKSPACE, else
 \${workspace} in the configuration is its name.`,
     );
   withBackend(workspace.command("list").description("list the workspaces the backend keeps; * marks the selected one"), { locks: false }).action(
-    run(async ({ output }, flags: WorkspaceFlags) => {
-      const { names, selected } = await listWorkspaces(target(flags, () => {}));
+    run(async ({ output, env }, flags: WorkspaceFlags) => {
+      const { names, selected } = await listWorkspaces(target(flags, env, () => {}));
       renderWorkspaceList(output, names, { name: selected.name, by: selectedBy(selected) });
       return 0;
     }),
@@ -56,25 +56,25 @@ The workspace a command works in: --workspace NAME, else NETFORM_WORKSPACE, else
     .description("print the name of the selected workspace")
     .option("-c, --config <path>", "the configuration whose selected workspace to print (a file or a directory)", ".")
     .action(
-      run(({ output }, flags: { config: string }) => {
-        output.out(selectedWorkspace(flags.config, undefined, process.env).name);
+      run(({ output, env }, flags: { config: string }) => {
+        output.out(selectedWorkspace(flags.config, undefined, env).name);
         return 0;
       }),
     );
   withBackend(workspace.command("new <name>").description("make a workspace with an empty state, and select it"), { locks: true }).action(
-    run(async ({ output }, name: string, flags: WorkspaceFlags) => {
-      const made = await createWorkspace(target(flags, (message) => output.err(output.c.yellow(`Waiting for the state lock: ${message}`))), name);
+    run(async ({ output, env }, name: string, flags: WorkspaceFlags) => {
+      const made = await createWorkspace(target(flags, env, (message) => output.err(output.c.yellow(`Waiting for the state lock: ${message}`))), name);
       output.out(`Created workspace ${name} (${made.location}), with an empty state.`);
       if (made.selected) output.out(`Switched to workspace ${name}: commands here work in it until another is selected.`);
-      else output.err(output.c.yellow(`NETFORM_WORKSPACE=${process.env.NETFORM_WORKSPACE ?? ""} still selects the workspace here: set it to ${name} to work in the new one.`));
+      else output.err(output.c.yellow(`NETFORM_WORKSPACE=${env.NETFORM_WORKSPACE ?? ""} still selects the workspace here: set it to ${name} to work in the new one.`));
       return 0;
     }),
   );
   withBackend(workspace.command("select <name>").description("work in this workspace from now on (here: it is remembered beside the configuration)"), { locks: true })
     .option("--or-create", "make the workspace, with an empty state, when it does not exist")
     .action(
-      run(async ({ output }, name: string, flags: WorkspaceFlags & { orCreate?: boolean }) => {
-        const { created } = await selectWorkspace(target(flags, (message) => output.err(output.c.yellow(`Waiting for the state lock: ${message}`))), name, Boolean(flags.orCreate));
+      run(async ({ output, env }, name: string, flags: WorkspaceFlags & { orCreate?: boolean }) => {
+        const { created } = await selectWorkspace(target(flags, env, (message) => output.err(output.c.yellow(`Waiting for the state lock: ${message}`))), name, Boolean(flags.orCreate));
         if (created) output.out(`Created workspace ${name}, with an empty state.`);
         output.out(`Switched to workspace ${name}.`);
         return 0;
@@ -83,8 +83,8 @@ The workspace a command works in: --workspace NAME, else NETFORM_WORKSPACE, else
   withBackend(workspace.command("delete <name>").description("delete a workspace's state; refused for default, for the selected one, and for one that still manages objects"), { locks: true })
     .option("--force", "delete it even though its state still records objects: the service keeps them, and netform forgets them")
     .action(
-      run(async ({ output }, name: string, flags: WorkspaceFlags & { force?: boolean }) => {
-        const { forgotten } = await deleteWorkspace(target(flags, (message) => output.err(output.c.yellow(`Waiting for the state lock: ${message}`))), name, Boolean(flags.force));
+      run(async ({ output, env }, name: string, flags: WorkspaceFlags & { force?: boolean }) => {
+        const { forgotten } = await deleteWorkspace(target(flags, env, (message) => output.err(output.c.yellow(`Waiting for the state lock: ${message}`))), name, Boolean(flags.force));
         output.out(`Deleted workspace ${name}.`);
         if (forgotten.length > 0) output.err(output.c.yellow(`Its state recorded ${forgotten.length} ${forgotten.length === 1 ? "object" : "objects"}, which the service keeps and netform no longer manages: ${forgotten.join(", ")}`));
         return 0;

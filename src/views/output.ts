@@ -17,6 +17,8 @@ export interface OutputOptions {
   color?: boolean;
   stdout?: NodeJS.WritableStream & { isTTY?: boolean };
   stderr?: NodeJS.WritableStream & { isTTY?: boolean };
+  /** The environment NO_COLOR and FORCE_COLOR are read from; the process's by default. */
+  env?: NodeJS.ProcessEnv;
 }
 
 /** Colour follows the terminal unless NO_COLOR (any value) or --no-color turns it off. */
@@ -52,7 +54,7 @@ export class Output {
     this.stdout = options.stdout ?? process.stdout;
     this.stderr = options.stderr ?? process.stderr;
     dropOutputWhenReaderGoes();
-    this.color = colorWanted(this.stdout, options.color);
+    this.color = colorWanted(this.stdout, options.color, options.env);
     this.c = pc.createColors(this.color);
   }
 

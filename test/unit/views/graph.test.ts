@@ -4,12 +4,13 @@
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterEach, describe, expect, it, vi } from "vitest";
+import { describe, expect, it } from "vitest";
 import { registerGraph } from "../../../src/cli/graph.js";
-import { createProgram } from "../../../src/cli/program.js";
+import { createProgram, runProgram } from "../../../src/cli/program.js";
 import { dependencyGraph, readConfiguration } from "../../../src/engine/index.js";
 import { Graph } from "../../../src/graph/index.js";
 import { renderGraphDot, renderGraphMermaid, type GraphKinds } from "../../../src/views/graph.js";
+import { memoryInvocation } from "../../support/invocation.js";
 import { expectGolden } from "./golden.js";
 
 const EXAMPLES = join(import.meta.dirname, "../../../examples");
@@ -56,22 +57,12 @@ describe("graph renderings", () => {
 });
 
 describe("netform graph", () => {
-  afterEach(() => {
-    vi.restoreAllMocks();
-    process.exitCode = undefined;
-  });
-
-  async function cli(args: string[]): Promise<{ code: number | undefined; stdout: string; stderr: string }> {
-    let stdout = "";
-    let stderr = "";
-    vi.spyOn(process.stdout, "write").mockImplementation((chunk: string | Uint8Array) => ((stdout += chunk.toString()), true));
-    vi.spyOn(process.stderr, "write").mockImplementation((chunk: string | Uint8Array) => ((stderr += chunk.toString()), true));
-    const program = createProgram("0.0.0-test");
+  async function cli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+    const run = memoryInvocation(["graph", ...args], process.env);
+    const program = createProgram("0.0.0-test", run.invocation);
     registerGraph(program);
-    await program.parseAsync(["node", "netform", "graph", ...args]);
-    const code = typeof process.exitCode === "number" ? process.exitCode : undefined;
-    vi.restoreAllMocks();
-    return { code, stdout, stderr };
+    const code = await runProgram(program, run.invocation.args);
+    return { code, stdout: run.stdout(), stderr: run.stderr() };
   }
 
   it("prints the Mermaid graph of an example that reads secrets, without them and without warnings", async () => {
