@@ -1,11 +1,22 @@
 // Running the built netform command line from tests: a temporary workspace with a configuration, the
-// environment that points it at a test simulator, and the process's exit code and output.
+// environment that points it at a test simulator, and the command's exit code and output.
+//
+// `netform` runs the built program (dist/cli/netform.cjs, the bundle the installed command runs) inside
+// this process, as an invocation of its own: starting a Node process for each of the suite's commands
+// took most of its CPU. A command runs as a process of its own where the process is what is tested or
+// needed: `start` (a test that signals, kills or races it), `netformMerged` (one stream, as a shell's
+// 2>&1 gives it), demo and sim, a command while another runs in this process (the working directory is
+// the process's), and every command with NETFORM_TEST_PROCESSES=1.
 
 import { spawn, type ChildProcess } from "node:child_process";
+import { createRequire } from "node:module";
 import { mkdtempSync, readFileSync, writeFileSync, existsSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { commandNamed } from "../../src/cli/args.js";
+import type { Invocation } from "../../src/cli/program.js";
+import { memoryInvocation } from "../support/invocation.js";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 export const CLI = join(root, "dist/cli/main.js");
@@ -86,10 +97,19 @@ export function simEnv(url: string, extra: Record<string, string> = {}): Record<
   };
 }
 
-export function start(args: string[], options: { cwd: string; env?: Record<string, string>; input?: string }): { child: ChildProcess; done: Promise<CliResult> } {
+interface RunOptions {
+  cwd: string;
+  env?: Record<string, string>;
+  input?: string;
+}
+
+/** A command's environment: what the test gives, on a PATH and HOME of the test's own. */
+const commandEnv = (options: RunOptions): Record<string, string> => ({ PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", ...options.env });
+
+export function start(args: string[], options: RunOptions): { child: ChildProcess; done: Promise<CliResult> } {
   const child = spawn(process.execPath, [CLI, ...args], {
     cwd: options.cwd,
-    env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", ...options.env },
+    env: commandEnv(options),
     stdio: ["pipe", "pipe", "pipe"],
   });
   let stdout = "";
@@ -102,15 +122,46 @@ export function start(args: string[], options: { cwd: string; env?: Record<strin
   return { child, done };
 }
 
-export function netform(args: string[], options: { cwd: string; env?: Record<string, string>; input?: string }): Promise<CliResult> {
-  return start(args, options).done;
+/** Commands that are a process's whole session: demo runs its own entry point again, sim runs until a signal. */
+const OWN_PROCESS = new Set(["demo", "sim"]);
+
+let program: { runNetform(invocation: Invocation): Promise<number> } | undefined;
+let running = false;
+
+export function netform(args: string[], options: RunOptions): Promise<CliResult> {
+  const command = commandNamed(args);
+  if (running || process.env.NETFORM_TEST_PROCESSES === "1" || (command !== undefined && OWN_PROCESS.has(command))) return start(args, options).done;
+  return inThisProcess(args, options);
+}
+
+/**
+ * Runs the command in this process, in its working directory, with its environment and input; what it
+ * writes is kept as a pipe would receive it. A defect that escapes the program is reported as the
+ * process would report it: exit 1, the stack on standard error.
+ */
+async function inThisProcess(args: string[], options: RunOptions): Promise<CliResult> {
+  running = true;
+  const previous = process.cwd();
+  const run = memoryInvocation(args, commandEnv(options), options.input);
+  try {
+    process.chdir(options.cwd);
+    program ??= createRequire(import.meta.url)(join(root, "dist/cli/netform.cjs")) as NonNullable<typeof program>;
+    const code = await program.runNetform(run.invocation).catch((error: unknown) => {
+      run.invocation.stderr.write(`${error instanceof Error ? error.stack : String(error)}\n`);
+      return 1;
+    });
+    return { code, stdout: run.stdout(), stderr: run.stderr() };
+  } finally {
+    process.chdir(previous);
+    running = false;
+  }
 }
 
 /** The command's standard output and error as one stream, in the order a pipeline's log shows them (stdout of the result). */
-export function netformMerged(args: string[], options: { cwd: string; env?: Record<string, string> }): Promise<CliResult> {
+export function netformMerged(args: string[], options: Omit<RunOptions, "input">): Promise<CliResult> {
   const child = spawn("sh", ["-c", 'exec "$0" "$@" 2>&1', process.execPath, CLI, ...args], {
     cwd: options.cwd,
-    env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", ...options.env },
+    env: commandEnv(options),
     stdio: ["ignore", "pipe", "pipe"],
   });
   let stdout = "";
