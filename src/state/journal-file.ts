@@ -7,7 +7,8 @@ import { syncDirectory } from "./atomic.js";
 import type { StateJournal } from "./journal.js";
 
 export class FileJournal implements StateJournal {
-  private file: FileHandle | undefined;
+  /** The open file, from the first append to close: a promise, so that a close during the open closes what it opens. */
+  private file: Promise<FileHandle> | undefined;
 
   constructor(readonly path: string) {}
 
@@ -23,12 +24,13 @@ export class FileJournal implements StateJournal {
   async append(line: string): Promise<void> {
     try {
       if (!this.file) {
-        this.file = await open(this.path, "a", 0o600);
+        this.file = open(this.path, "a", 0o600);
         // The file's name must survive a crash as surely as its first record.
-        syncDirectory(this.path);
+        await this.file.then(() => syncDirectory(this.path));
       }
-      await this.file.appendFile(line);
-      await this.file.datasync();
+      const file = await this.file;
+      await file.appendFile(line);
+      await file.datasync();
     } catch (e) {
       throw new NetformError({ code: "state.write", message: `cannot append to the state journal ${this.path}: ${fileProblem(e)}`, hint: "free space or fix the permissions of the state's folder, then run again: the steps already recorded are kept", cause: e });
     }
@@ -43,6 +45,6 @@ export class FileJournal implements StateJournal {
   async close(): Promise<void> {
     const file = this.file;
     this.file = undefined;
-    await file?.close();
+    await (await file?.catch(() => undefined))?.close();
   }
 }

@@ -5,8 +5,9 @@
 // this process, as an invocation of its own: starting a Node process for each of the suite's commands
 // took most of its CPU. A command runs as a process of its own where the process is what is tested or
 // needed: `start` (a test that signals, kills or races it), `netformMerged` (one stream, as a shell's
-// 2>&1 gives it), demo and sim, a command while another runs in this process (the working directory is
-// the process's), and every command with NETFORM_TEST_PROCESSES=1.
+// 2>&1 gives it), demo and sim, --debug (the entry point turns on source maps), a command while another
+// runs in this process (the working directory is the process's), and every command with
+// NETFORM_TEST_PROCESSES=1.
 
 import { spawn, type ChildProcess } from "node:child_process";
 import { createRequire } from "node:module";
@@ -125,12 +126,15 @@ export function start(args: string[], options: RunOptions): { child: ChildProces
 /** Commands that are a process's whole session: demo runs its own entry point again, sim runs until a signal. */
 const OWN_PROCESS = new Set(["demo", "sim"]);
 
+/** What the entry point does for the whole process: --debug turns on source maps for its stack traces. */
+const forTheProcess = (args: readonly string[]): boolean => args.includes("--debug") || args.includes("-debug");
+
 let program: { runNetform(invocation: Invocation): Promise<number> } | undefined;
 let running = false;
 
 export function netform(args: string[], options: RunOptions): Promise<CliResult> {
   const command = commandNamed(args);
-  if (running || process.env.NETFORM_TEST_PROCESSES === "1" || (command !== undefined && OWN_PROCESS.has(command))) return start(args, options).done;
+  if (running || process.env.NETFORM_TEST_PROCESSES === "1" || (command !== undefined && OWN_PROCESS.has(command)) || forTheProcess(args)) return start(args, options).done;
   return inThisProcess(args, options);
 }
 
