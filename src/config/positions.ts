@@ -6,6 +6,7 @@ import { Lexer, LineCounter, isAlias, isMap, isPair, isScalar, isSeq, parseDocum
 import type { Diagnostic } from "../diag/index.js";
 import { formatPath, type FieldPath } from "./address.js";
 import { findYamlMistake } from "./yaml-mistakes.js";
+import { readSubset } from "./yaml-subset.js";
 
 export interface SourcePosition {
   file: string;
@@ -72,8 +73,24 @@ export interface Sections {
 
 const NO_SECTIONS: Sections = { has: () => false };
 
-/** Parses one YAML text; syntax errors become diagnostics and the value is whatever could be read. */
+/**
+ * Parses one YAML text; syntax errors become diagnostics and the value is whatever could be read. The
+ * subset of YAML configurations are written in is read directly (yaml-subset.ts), anything else by the yaml
+ * package.
+ */
 export function parseYaml(file: string, text: string, sections: Sections = NO_SECTIONS): ParsedFile {
+  const deep = mayBeTooDeep(text) ? tooDeepAt(text) : undefined;
+  if (deep !== undefined) {
+    const lines = text.slice(0, deep).split("\n");
+    return { file, value: null, index: { root: new Map(), scopes: new Map() }, diagnostics: [tooDeep({ file, line: lines.length, column: (lines.at(-1)?.length ?? 0) + 1 })] };
+  }
+  const index: FileIndex = { root: new Map(), scopes: new Map() };
+  const subset = readSubset<Scope>(file, text, { positions: index.root, base: 0, prefix: 0 }, (level, key, scope, span) => record(index, level, key, scope, span), MAX_NESTING);
+  return subset ? { file, value: subset.value, index, diagnostics: [] } : parseYamlDocument(file, text, sections);
+}
+
+/** Parses one YAML text with the yaml package: what parseYaml does for a text outside the subset, and the tests hold the subset's reading to. */
+export function parseYamlDocument(file: string, text: string, sections: Sections = NO_SECTIONS): ParsedFile {
   return withPlainEnv(() => parseYamlText(file, text, sections));
 }
 
@@ -275,12 +292,12 @@ interface Scope {
 const DISCARD: Scope = { positions: new Map(), base: 0, prefix: 0 };
 
 /** `key` is the path's formatPath, built incrementally by the walk rather than joined at every node; `level` is the path's length. */
-function record(ctx: Walk, level: number, key: string, scope: Scope, span: NodeSpan): Scope {
+function record(index: FileIndex, level: number, key: string, scope: Scope, span: NodeSpan): Scope {
   if (scope === DISCARD) return scope;
   if (level === 2) {
     scope.positions.set(key, span);
     const inner: Scope = { positions: new Map([["", span]]), base: 2, prefix: key.length };
-    ctx.index.scopes.set(key, inner.positions);
+    index.scopes.set(key, inner.positions);
     return inner;
   }
   if (scope.base === 0) scope.positions.set(key, span);
@@ -297,7 +314,7 @@ function toValue(ctx: Walk, node: Node, level: number, outer: Scope, key: Source
   const { doc, pos } = ctx;
   const start = node.range?.[0] ?? 0;
   if (ctx.stopped) return null;
-  const scope = record(ctx, level, pathKey, outer, key ? { key, value: pos(start) } : { value: pos(start) });
+  const scope = record(ctx.index, level, pathKey, outer, key ? { key, value: pos(start) } : { value: pos(start) });
   if (depth > MAX_NESTING) return stop(ctx, tooDeep(pos(start)));
   if (ctx.expanding && ++ctx.aliased > MAX_ALIASED_VALUES) {
     return stop(ctx, { severity: "error", code: "yaml.alias-expansion", ...ctx.expanding, message: `the aliases here expand to more than ${MAX_ALIASED_VALUES} values`, hint: "an anchor is reused a few times, not nested in aliases of itself: write the value out, or share it with a variable" });
@@ -334,7 +351,7 @@ function toValue(ctx: Walk, node: Node, level: number, outer: Scope, key: Source
       }
       const ck = childKey(pathKey, name);
       if (v === null || v === undefined) {
-        record(ctx, level + 1, ck, scope, { key: pos(keyOffset), value: pos(keyOffset) });
+        record(ctx.index, level + 1, ck, scope, { key: pos(keyOffset), value: pos(keyOffset) });
         out[name] = null;
       } else {
         out[name] = toValue(ctx, v, level + 1, scope, pos(keyOffset), ck, depth + 1);
