@@ -335,24 +335,20 @@ export class PostgresBackend implements StateBackend {
         held.id = info.id;
         held.session = rows[0]!.pid;
         this.held = held;
-        // The run asks before each change, and changes start side by side: the changes that ask while a
-        // question is on its way share its answer, for a session answers one query at a time.
-        let asking: Promise<void> | undefined;
-        const ask = async () => {
-          await this.failIfLockLost("go on");
-          // Asked on the lock's own session: once force-unlock has ended it, the question fails too.
-          const alive = await session
-            .query<{ held: boolean }>(`SELECT EXISTS (SELECT 1 FROM ${this.t.locks} WHERE name = $1 AND id = $2 AND session = pg_backend_pid()) AS held`, [this.settings.name, held.id])
-            .then((r) => r.rows[0]!.held)
-            .catch(() => false);
-          if (!alive) throw await this.lockTaken(held);
-        };
         return {
           info,
-          check: () => (asking ??= ask().finally(() => (asking = undefined))),
+          // The run's fence asks one question at a time (engine/fence.ts): the session answers one query at a time.
+          check: async () => {
+            await this.failIfLockLost("go on");
+            // Asked on the lock's own session: once force-unlock has ended it, the question fails too.
+            const alive = await session
+              .query<{ held: boolean }>(`SELECT EXISTS (SELECT 1 FROM ${this.t.locks} WHERE name = $1 AND id = $2 AND session = pg_backend_pid()) AS held`, [this.settings.name, held.id])
+              .then((r) => r.rows[0]!.held)
+              .catch(() => false);
+            if (!alive) throw await this.lockTaken(held);
+          },
           release: async () => {
             if (this.held === held) this.held = undefined;
-            await asking?.catch(() => {});
             try {
               // A lock taken is someone else's row now, or nobody's: nothing to give back but the session.
               if (!held.lost && !held.taken) await session.query(`DELETE FROM ${this.t.locks} WHERE name = $1 AND id = $2`, [this.settings.name, info.id]);

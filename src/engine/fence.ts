@@ -13,6 +13,8 @@ export class RunFence {
   private lostBy: NetformError | undefined;
   /** Per address, the ID of an object this run created. */
   private readonly createdIds = new Map<string, string>();
+  /** The backend's answer on its way, which the changes that ask meanwhile share. */
+  private asking: Promise<void> | undefined;
 
   constructor(private readonly lock: HeldLock) {}
 
@@ -26,9 +28,19 @@ export class RunFence {
     return this.lostBy;
   }
 
-  /** Right before a change to the service: rejects, and stops the run, once the lock is not this run's. */
-  async check(): Promise<void> {
-    if (this.lostBy) throw this.lostBy;
+  /**
+   * Right before a change to the service: rejects, and stops the run, once the lock is not this run's.
+   * Changes go out side by side, and the backend's answer is the same for all that ask while it is on its
+   * way: they share it. One question, not one per change: a file read (local), a query on the lock's
+   * session, which answers one at a time (postgres), a LOCK request (http).
+   */
+  check(): Promise<void> {
+    if (this.lostBy) return Promise.reject(this.lostBy);
+    this.asking ??= this.ask().finally(() => (this.asking = undefined));
+    return this.asking;
+  }
+
+  private async ask(): Promise<void> {
     try {
       await this.lock.check();
     } catch (error) {
