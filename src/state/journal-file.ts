@@ -23,12 +23,19 @@ export class FileJournal implements StateJournal {
 
   async append(line: string): Promise<void> {
     try {
-      if (!this.file) {
-        this.file = open(this.path, "a", 0o600);
+      let opened = this.file;
+      if (!opened) {
+        const opening = open(this.path, "a", 0o600);
+        this.file = opened = opening;
+        // An open that failed is tried again by the next append, not remembered.
+        await opening.catch((error: unknown) => {
+          if (this.file === opening) this.file = undefined;
+          throw error;
+        });
         // The file's name must survive a crash as surely as its first record.
-        await this.file.then(() => syncDirectory(this.path));
+        syncDirectory(this.path);
       }
-      const file = await this.file;
+      const file = await opened;
       await file.appendFile(line);
       await file.datasync();
     } catch (e) {

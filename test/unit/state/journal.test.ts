@@ -4,11 +4,12 @@
 // record holds anything in clear.
 
 import { randomBytes } from "node:crypto";
-import { existsSync, mkdtempSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { LocalBackend } from "../../../src/backends/index.js";
+import { FileJournal } from "../../../src/state/journal-file.js";
 import { StateStore, stateKeys, type ResourceState, type StateKeys } from "../../../src/state/index.js";
 
 const statePath = () => join(mkdtempSync(join(tmpdir(), "netform-journal-")), "netform.state.json");
@@ -166,5 +167,19 @@ describe("the state journal", () => {
     const [one, two] = journal.trimEnd().split("\n").map((l) => JSON.parse(l) as { sealed: unknown });
     writeFileSync(`${path}.journal`, `${JSON.stringify({ ...one, sealed: two!.sealed })}\n`);
     await expect(open(path, keys)).rejects.toMatchObject({ code: "state.tampered" });
+  });
+});
+
+describe("the journal file", () => {
+  it("opens its file again at the next append when an open failed, and after a close", async () => {
+    const folder = join(mkdtempSync(join(tmpdir(), "netform-journal-")), "later");
+    const journal = new FileJournal(join(folder, "netform.state.json.journal"));
+    await expect(journal.append("one\n")).rejects.toMatchObject({ code: "state.write" });
+    mkdirSync(folder);
+    await journal.append("two\n");
+    await journal.close();
+    await journal.append("three\n");
+    await journal.close();
+    expect(await journal.read()).toBe("two\nthree\n");
   });
 });
