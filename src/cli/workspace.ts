@@ -7,8 +7,7 @@ import type { Command } from "commander";
 import { createWorkspace, deleteWorkspace, listWorkspaces, selectedBy, selectedWorkspace, selectWorkspace } from "../engine/index.js";
 import { renderWorkspaceList } from "../views/index.js";
 import { run } from "./program.js";
-import { lockRequest } from "./run-options.js";
-import { varFlags } from "./validate.js";
+import { stateTarget } from "./run-options.js";
 
 interface WorkspaceFlags {
   config: string;
@@ -29,11 +28,6 @@ function withBackend(cmd: Command, options: { locks: boolean }): Command {
   return cmd;
 }
 
-function target(flags: WorkspaceFlags, env: NodeJS.ProcessEnv, onLockWait: (message: string) => void) {
-  const { lockTimeoutMs } = lockRequest(flags);
-  return { configPath: flags.config, inputs: { vars: varFlags(flags.var), varFiles: flags.varFile }, env, ...(lockTimeoutMs !== undefined ? { lockTimeoutMs } : {}), onLockWait };
-}
-
 export function registerWorkspace(program: Command): void {
   const workspace = program
     .command("workspace")
@@ -46,7 +40,7 @@ The workspace a command works in: --workspace NAME, else NETFORM_WORKSPACE, else
     );
   withBackend(workspace.command("list").description("list the workspaces the backend keeps; * marks the selected one"), { locks: false }).action(
     run(async ({ output, env }, flags: WorkspaceFlags) => {
-      const { names, selected } = await listWorkspaces(target(flags, env, () => {}));
+      const { names, selected } = await listWorkspaces(stateTarget(flags, output, env));
       renderWorkspaceList(output, names, { name: selected.name, by: selectedBy(selected) });
       return 0;
     }),
@@ -63,7 +57,7 @@ The workspace a command works in: --workspace NAME, else NETFORM_WORKSPACE, else
     );
   withBackend(workspace.command("new <name>").description("make a workspace with an empty state, and select it"), { locks: true }).action(
     run(async ({ output, env }, name: string, flags: WorkspaceFlags) => {
-      const made = await createWorkspace(target(flags, env, (message) => output.err(output.c.yellow(`Waiting for the state lock: ${message}`))), name);
+      const made = await createWorkspace(stateTarget(flags, output, env), name);
       output.out(`Created workspace ${name} (${made.location}), with an empty state.`);
       if (made.selected) output.out(`Switched to workspace ${name}: commands here work in it until another is selected.`);
       else output.err(output.c.yellow(`NETFORM_WORKSPACE=${env.NETFORM_WORKSPACE ?? ""} still selects the workspace here: set it to ${name} to work in the new one.`));
@@ -74,7 +68,7 @@ The workspace a command works in: --workspace NAME, else NETFORM_WORKSPACE, else
     .option("--or-create", "make the workspace, with an empty state, when it does not exist")
     .action(
       run(async ({ output, env }, name: string, flags: WorkspaceFlags & { orCreate?: boolean }) => {
-        const { created } = await selectWorkspace(target(flags, env, (message) => output.err(output.c.yellow(`Waiting for the state lock: ${message}`))), name, Boolean(flags.orCreate));
+        const { created } = await selectWorkspace(stateTarget(flags, output, env), name, Boolean(flags.orCreate));
         if (created) output.out(`Created workspace ${name}, with an empty state.`);
         output.out(`Switched to workspace ${name}.`);
         return 0;
@@ -84,7 +78,7 @@ The workspace a command works in: --workspace NAME, else NETFORM_WORKSPACE, else
     .option("--force", "delete it even though its state still records objects: the service keeps them, and netform forgets them")
     .action(
       run(async ({ output, env }, name: string, flags: WorkspaceFlags & { force?: boolean }) => {
-        const { forgotten } = await deleteWorkspace(target(flags, env, (message) => output.err(output.c.yellow(`Waiting for the state lock: ${message}`))), name, Boolean(flags.force));
+        const { forgotten } = await deleteWorkspace(stateTarget(flags, output, env), name, Boolean(flags.force));
         output.out(`Deleted workspace ${name}.`);
         if (forgotten.length > 0) output.err(output.c.yellow(`Its state recorded ${forgotten.length} ${forgotten.length === 1 ? "object" : "objects"}, which the service keeps and netform no longer manages: ${forgotten.join(", ")}`));
         return 0;
