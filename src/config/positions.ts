@@ -79,28 +79,28 @@ const NO_SECTIONS: Sections = { has: () => false };
  * package.
  */
 export function parseYaml(file: string, text: string, sections: Sections = NO_SECTIONS): ParsedFile {
-  const deep = mayBeTooDeep(text) ? tooDeepAt(text) : undefined;
-  if (deep !== undefined) {
-    const lines = text.slice(0, deep).split("\n");
-    return { file, value: null, index: { root: new Map(), scopes: new Map() }, diagnostics: [tooDeep({ file, line: lines.length, column: (lines.at(-1)?.length ?? 0) + 1 })] };
-  }
+  const refused = refusedTooDeep(file, text);
+  if (refused) return refused;
   const index: FileIndex = { root: new Map(), scopes: new Map() };
   const subset = readSubset<Scope>(file, text, { positions: index.root, base: 0, prefix: 0 }, (level, key, scope, span) => record(index, level, key, scope, span), MAX_NESTING);
-  return subset ? { file, value: subset.value, index, diagnostics: [] } : parseYamlDocument(file, text, sections);
+  return subset ? { file, value: subset.value, index, diagnostics: [] } : withPlainEnv(() => parseYamlText(file, text, sections));
 }
 
 /** Parses one YAML text with the yaml package: what parseYaml does for a text outside the subset, and the tests hold the subset's reading to. */
 export function parseYamlDocument(file: string, text: string, sections: Sections = NO_SECTIONS): ParsedFile {
-  return withPlainEnv(() => parseYamlText(file, text, sections));
+  return refusedTooDeep(file, text) ?? withPlainEnv(() => parseYamlText(file, text, sections));
+}
+
+/** A text that nests deeper than MAX_NESTING: refused where it does, before either reader recurses into it. */
+function refusedTooDeep(file: string, text: string): ParsedFile | undefined {
+  const deep = mayBeTooDeep(text) ? tooDeepAt(text) : undefined;
+  if (deep === undefined) return undefined;
+  const lines = text.slice(0, deep).split("\n");
+  return { file, value: null, index: { root: new Map(), scopes: new Map() }, diagnostics: [tooDeep({ file, line: lines.length, column: (lines.at(-1)?.length ?? 0) + 1 })] };
 }
 
 function parseYamlText(file: string, text: string, sections: Sections): ParsedFile {
   const lineCounter = new LineCounter();
-  const deep = mayBeTooDeep(text) ? tooDeepAt(text) : undefined;
-  if (deep !== undefined) {
-    const lines = text.slice(0, deep).split("\n");
-    return { file, value: null, index: { root: new Map(), scopes: new Map() }, diagnostics: [tooDeep({ file, line: lines.length, column: (lines.at(-1)?.length ?? 0) + 1 })] };
-  }
   const doc = parseDocument(text, { ...PARSE_OPTIONS, lineCounter });
   const lineStarts = lineCounter.lineStarts;
   // Positions are asked for in document order, so the line is found by stepping forward from the last one
