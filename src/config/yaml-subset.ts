@@ -81,6 +81,11 @@ class SubsetReader<S> {
     return { file: this.file, line: this.line, column: offset - this.lineStart + 1 };
   }
 
+  /** Where a value is written: at `at` on the current line, under its key's position when it has one. */
+  private span(keyPos: SourcePosition | undefined, at: number): NodeSpan {
+    return keyPos ? { key: keyPos, value: this.pos(at) } : { value: this.pos(at) };
+  }
+
   /** Moves to the line after the current one. */
   private nextLine(): void {
     const end = this.text.indexOf("\n", this.lineStart);
@@ -93,8 +98,7 @@ class SubsetReader<S> {
     const text = this.text;
     this.commentIndent = -1;
     for (;;) {
-      let i = this.lineStart;
-      while (text.charCodeAt(i) === SPACE) i++;
+      const i = this.skipSpaces(this.lineStart);
       if (i >= text.length) return -1;
       const c = text.charCodeAt(i);
       if (c !== NEWLINE && c !== HASH) return i - this.lineStart;
@@ -116,22 +120,27 @@ class SubsetReader<S> {
     return i >= this.text.length || c === NEWLINE || (c === HASH && spaced);
   }
 
-  /** The end of the plain key starting at `i` when a mapping's ": " or ":" at the line's end follows it, else -1. */
-  private keyEnd(i: number): number {
-    const text = this.text;
-    if (!isKeyStart(text.charCodeAt(i))) return -1;
+  /** The end of the plain key starting at `i` when a colon follows it, else -1. */
+  private keyBeforeColon(i: number): number {
+    if (!isKeyStart(this.text.charCodeAt(i))) return -1;
     let e = i + 1;
-    while (isKeyChar(text.charCodeAt(e))) e++;
-    if (text.charCodeAt(e) !== COLON) return -1;
-    const after = text.charCodeAt(e + 1);
-    return after === SPACE || after === NEWLINE || e + 1 >= text.length ? e : -1;
+    while (isKeyChar(this.text.charCodeAt(e))) e++;
+    return this.text.charCodeAt(e) === COLON ? e : -1;
+  }
+
+  /** The end of the plain key starting at `i` when a block mapping's ": " or ":" at the line's end follows it, else -1. */
+  private keyEnd(i: number): number {
+    const e = this.keyBeforeColon(i);
+    if (e < 0) return -1;
+    const after = this.text.charCodeAt(e + 1);
+    return after === SPACE || after === NEWLINE || e + 1 >= this.text.length ? e : -1;
   }
 
   /** The block collection whose first line (at indentation `indent`) is the current one. */
   private block(indent: number, level: number, key: string, outer: S, keyPos: SourcePosition | undefined, depth: number): unknown {
     if (depth > this.maxDepth) throw DECLINE;
     const start = this.lineStart + indent;
-    const scope = this.record(level, key, outer, keyPos ? { key: keyPos, value: this.pos(start) } : { value: this.pos(start) });
+    const scope = this.record(level, key, outer, this.span(keyPos, start));
     if (this.text.charCodeAt(start) === DASH) return this.sequence(indent, level, key, scope, depth);
     if (this.keyEnd(start) < 0) throw DECLINE;
     return this.mapping(indent, start, level, key, scope, depth);
@@ -206,8 +215,7 @@ class SubsetReader<S> {
 
   /** Where the next content line is once a nested mapping has returned: it stopped on that line already. */
   private skipToContentAfter(): number {
-    let i = this.lineStart;
-    while (this.text.charCodeAt(i) === SPACE) i++;
+    const i = this.skipSpaces(this.lineStart);
     return i >= this.text.length ? -1 : i - this.lineStart;
   }
 
@@ -225,7 +233,7 @@ class SubsetReader<S> {
   /** A value on the current line from `at`: a flow collection, a quoted or a plain scalar; the rest of the line holds at most a comment. */
   private inline(at: number, level: number, key: string, scope: S, keyPos: SourcePosition | undefined, depth: number): unknown {
     if (depth > this.maxDepth) throw DECLINE;
-    const span = keyPos ? { key: keyPos, value: this.pos(at) } : { value: this.pos(at) };
+    const span = this.span(keyPos, at);
     const c = this.text.charCodeAt(at);
     let value: unknown;
     let end: number;
@@ -286,17 +294,14 @@ class SubsetReader<S> {
 
   /** The end of a flow mapping's plain key at `i`, which ": " follows. */
   private flowKeyEnd(i: number): number {
-    const text = this.text;
-    if (!isKeyStart(text.charCodeAt(i))) throw DECLINE;
-    let e = i + 1;
-    while (isKeyChar(text.charCodeAt(e))) e++;
-    if (text.charCodeAt(e) !== COLON || text.charCodeAt(e + 1) !== SPACE) throw DECLINE;
+    const e = this.keyBeforeColon(i);
+    if (e < 0 || this.text.charCodeAt(e + 1) !== SPACE) throw DECLINE;
     return e;
   }
 
   private flowValue(at: number, level: number, key: string, scope: S, keyPos: SourcePosition | undefined, depth: number): [unknown, number] {
     if (depth > this.maxDepth) throw DECLINE;
-    const span = keyPos ? { key: keyPos, value: this.pos(at) } : { value: this.pos(at) };
+    const span = this.span(keyPos, at);
     const c = this.text.charCodeAt(at);
     if (c === 0x7b || c === 0x5b) {
       return this.flow(at, level, key, this.record(level, key, scope, span), depth);
