@@ -8,6 +8,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { commandNamed } from "./args.js";
 import { CodeCache } from "./code-cache.js";
+import type * as Netform from "./netform.js";
 import type { Invocation } from "./program.js";
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -24,15 +25,14 @@ const load = createRequire(bundle);
 if (named !== undefined) (load("node:v8") as typeof import("node:v8")).setFlagsFromString("--liftoff-only");
 // Either spelling: netform.ts turns Terraform's one-dash flags into commander's (args.ts).
 const debug = process.argv.includes("--debug") || process.argv.includes("-debug");
-type Program = { commandNames: readonly string[]; runNetform(invocation: Invocation): Promise<number> };
-let program: Program;
+let program: typeof Netform;
 if (debug || process.env.NODE_DISABLE_COMPILE_CACHE) {
   // With --debug, stack traces give the sources' lines: Node's loader reads the bundle's source map.
   if (debug) process.setSourceMapsEnabled(true);
-  program = load(bundle) as Program;
+  program = load(bundle) as typeof Netform;
 } else {
   const cache = new CodeCache(join(here, "compile-cache"), named === undefined ? "program" : /^[a-z][a-z-]*$/.test(named) ? named : "other");
-  program = cache.run(bundle) as Program;
+  program = cache.run(bundle) as typeof Netform;
   // Saved for the program, each command and `help COMMAND`, not for a mistyped name, which would keep a
   // cache of its own. At exit, so that what the run loaded later (the simulator, the HTTP client) is in it.
   if (named === undefined || named === "help" || program.commandNames.includes(named)) process.once("exit", () => cache.save());

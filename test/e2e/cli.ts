@@ -16,7 +16,7 @@ import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { commandNamed } from "../../src/cli/args.js";
-import type { Invocation } from "../../src/cli/program.js";
+import type * as Netform from "../../src/cli/netform.js";
 import { memoryInvocation } from "../support/invocation.js";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
@@ -129,7 +129,7 @@ const OWN_PROCESS = new Set(["demo", "sim"]);
 /** What the entry point does for the whole process: --debug turns on source maps for its stack traces. */
 const forTheProcess = (args: readonly string[]): boolean => args.includes("--debug") || args.includes("-debug");
 
-let program: { runNetform(invocation: Invocation): Promise<number> } | undefined;
+let program: typeof Netform | undefined;
 let running = false;
 
 export function netform(args: string[], options: RunOptions): Promise<CliResult> {
@@ -149,7 +149,7 @@ async function inThisProcess(args: string[], options: RunOptions): Promise<CliRe
   const run = memoryInvocation(args, commandEnv(options), options.input);
   try {
     process.chdir(options.cwd);
-    program ??= createRequire(import.meta.url)(join(root, "dist/cli/netform.cjs")) as NonNullable<typeof program>;
+    program ??= createRequire(import.meta.url)(join(root, "dist/cli/netform.cjs")) as typeof Netform;
     const code = await program.runNetform(run.invocation).catch((error: unknown) => {
       run.invocation.stderr.write(`${error instanceof Error ? error.stack : String(error)}\n`);
       return 1;
