@@ -67,27 +67,10 @@ provider:
   projectId: ${PROJECT}
 `;
 
-/** A connection from a port to a service profile (`profile`: its uuid, or a reference to one), as YAML under `connections:`. */
-export const profileConnectionYaml = (name: string, c: { port: string; vlanTag: number; profile: string; metroCode: string }): string => `  ${name}:
+/** A connection from a port (its aSide), as YAML under `connections:`; `zSide` is its access point's lines. */
+const connectionYaml = (name: string, c: { bandwidth: number | string; aPort: string; vlanA: number | string; zSide: string }): string => `  ${name}:
     type: EVPL_VC
-    bandwidth: 50
-    aSide:
-      accessPoint:
-        type: COLO
-        port: { uuid: ${c.port} }
-        linkProtocol: { type: DOT1Q, vlanTag: ${c.vlanTag} }
-    zSide:
-      accessPoint:
-        type: SP
-        profile: { type: L2_PROFILE, uuid: "${c.profile}" }
-        location: { metroCode: ${c.metroCode} }
-    notifications: [{ type: ALL, emails: [noc@example.com] }]
-`;
-
-/** A port-to-port connection, as YAML under `connections:`. */
-export const portConnectionYaml = (name: string, c: { aPort: string; vlanA: number | string; zPort: string; vlanZ: number | string; bandwidth?: number | string }): string => `  ${name}:
-    type: EVPL_VC
-    bandwidth: ${c.bandwidth ?? 50}
+    bandwidth: ${c.bandwidth}
     aSide:
       accessPoint:
         type: COLO
@@ -95,11 +78,26 @@ export const portConnectionYaml = (name: string, c: { aPort: string; vlanA: numb
         linkProtocol: { type: DOT1Q, vlanTag: ${c.vlanA} }
     zSide:
       accessPoint:
-        type: COLO
-        port: { uuid: ${c.zPort} }
-        linkProtocol: { type: DOT1Q, vlanTag: ${c.vlanZ} }
-    notifications: [{ type: ALL, emails: [noc@example.com] }]
+${c.zSide}    notifications: [{ type: ALL, emails: [noc@example.com] }]
 `;
+
+/** A connection from a port to a service profile (`profile`: its uuid, or a reference to one), as YAML under `connections:`. */
+export const profileConnectionYaml = (name: string, c: { port: string; vlanTag: number; profile: string; metroCode: string }): string =>
+  connectionYaml(name, {
+    bandwidth: 50,
+    aPort: c.port,
+    vlanA: c.vlanTag,
+    zSide: `        type: SP\n        profile: { type: L2_PROFILE, uuid: "${c.profile}" }\n        location: { metroCode: ${c.metroCode} }\n`,
+  });
+
+/** A port-to-port connection, as YAML under `connections:`. */
+export const portConnectionYaml = (name: string, c: { aPort: string; vlanA: number | string; zPort: string; vlanZ: number | string; bandwidth?: number | string }): string =>
+  connectionYaml(name, {
+    bandwidth: c.bandwidth ?? 50,
+    aPort: c.aPort,
+    vlanA: c.vlanA,
+    zSide: `        type: COLO\n        port: { uuid: ${c.zPort} }\n        linkProtocol: { type: DOT1Q, vlanTag: ${c.vlanZ} }\n`,
+  });
 
 /** A port-to-port connection between the two DC ports. */
 export const dcConnectionYaml = (name: string, vlanA: number, vlanZ: number, bandwidth = 50): string =>
