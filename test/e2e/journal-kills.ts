@@ -33,8 +33,9 @@ const ENDED = /DEPROVISION|DETACH|DELETED|CANCELLED/;
 /**
  * Where the seed kills an apply: at its k-th change (isChange) or, every other seed, at the exchange that
  * follows it (a poll, usually). A run's number of polls and tokens varies with timing (and with the
- * machine's load), its changes do not: counted by changes, every point falls inside every run. k lies within the first three quarters of a clean apply's changes. A small
- * deterministic generator, so that a failure can be run again.
+ * machine's load), its changes do not: counted by changes, every point falls inside every run. k lies
+ * within the first three quarters of a clean apply's changes. A small deterministic generator, so that a
+ * failure can be run again.
  */
 function pointFor(seed: number, changes: number): { change: number; after: boolean } {
   let x = (seed * 2654435761) >>> 0 || 1;
