@@ -114,7 +114,6 @@ interface ActionRecord {
 }
 
 const actionsOf = (router: SimObject): ActionRecord[] => (router.meta.actions ?? []) as unknown as ActionRecord[];
-const actionState = (world: World, action: ActionRecord) => (world.now() >= action.doneAt ? "SUCCEEDED" : "PENDING");
 
 /** The official Operation counts of a set of routes. */
 function counted(routes: JsonObject[]): JsonObject {
@@ -124,8 +123,9 @@ function counted(routes: JsonObject[]): JsonObject {
   return { bgpIpv4RoutesCount: bgp(4), bgpIpv6RoutesCount: bgp(6), distinctIpv4PrefixesCount: distinct(4), distinctIpv6PrefixesCount: distinct(6) };
 }
 
-function renderAction(world: World, router: SimObject, action: ActionRecord): JsonObject {
-  const state = actionState(world, action);
+/** The action as it is at `at`: now, or for the answer to its POST, when it was made (however fast a test's clock moved on meanwhile). */
+function renderAction(world: World, router: SimObject, action: ActionRecord, at = world.now()): JsonObject {
+  const state = at >= action.doneAt ? "SUCCEEDED" : "PENDING";
   // The counts are the action's result: the description's examples show them once it has SUCCEEDED.
   const reference = (ref: JsonObject | undefined) => {
     if (!ref) return undefined;
@@ -244,7 +244,8 @@ export function routerOperationRoutes(app: SimApp, world: World): void {
     rejectUnknownQuery(c, []);
     const body = await readObject(c);
     const router = routerOf(c, world);
-    return c.json(renderAction(world, router, createAction(world, c.get("principal"), router, body)), 202);
+    const action = createAction(world, c.get("principal"), router, body);
+    return c.json(renderAction(world, router, action, action.createdAt), 202);
   });
 
   app.post(`${BASE}/actions/search`, async (c) => {
