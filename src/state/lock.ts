@@ -10,7 +10,7 @@
 // even process.exit() runs).
 
 import { randomUUID } from "node:crypto";
-import { closeSync, linkSync, openSync, readFileSync, rmSync, writeSync } from "node:fs";
+import { closeSync, linkSync, openSync, readFileSync, rmSync, statSync, type BigIntStats, writeSync } from "node:fs";
 import { hostname, userInfo } from "node:os";
 import { NetformError } from "../diag/index.js";
 import { writeFileAtomic } from "./atomic.js";
@@ -128,6 +128,9 @@ function lockedBy(holder: Holder): NetformError {
   });
 }
 
+/** What tells one version of a file from another without reading it. */
+const fileIdentity = (s: BigIntStats): string => `${s.dev}:${s.ino}:${s.size}:${s.mtimeNs}:${s.ctimeNs}`;
+
 export class StateLock {
   private readonly releaseAtExit = () => this.release();
   private readonly renewal: NodeJS.Timeout;
@@ -173,10 +176,24 @@ export class StateLock {
     }
   }
 
-  /** Whether the lock file still names this run: force-unlock, or a takeover, replaces or removes it. */
+  /** The lock file as it was when it was last read and found to name this run. */
+  private confirmed: string | undefined;
+
+  /**
+   * Whether the lock file still names this run: force-unlock, or a takeover, replaces or removes it. It is
+   * asked before every change an apply sends, so a file unchanged since it last named this run (the same
+   * inode, size and times, to the nanosecond) is not read again: removing, replacing or rewriting it
+   * changes one of them.
+   */
   held(): boolean {
+    const stats = statSync(this.path, { bigint: true, throwIfNoEntry: false });
+    if (!stats) return false;
+    if (this.confirmed === fileIdentity(stats)) return true;
     const holder = readHolder(this.path);
-    return holder?.readable === true && holder.info.id === this.info.id;
+    const ours = holder?.readable === true && holder.info.id === this.info.id;
+    // Statted before the read: a change in between leaves an identity that matches no later stat.
+    this.confirmed = ours ? fileIdentity(stats) : undefined;
+    return ours;
   }
 
   /** Extends the lock, as long as it is still this run's. */

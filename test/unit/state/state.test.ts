@@ -104,6 +104,24 @@ describe("StateLock", () => {
     }
   });
 
+  it("notices at once that its lock file was removed, replaced or rewritten in place, though asked before every change", () => {
+    const path = join(dir(), "s.json");
+    const lock = StateLock.acquire(path, "apply");
+    const file = lockPathFor(path);
+    expect([lock.held(), lock.held()]).toEqual([true, true]);
+    // Another run's lock of the same length, written over this one's in place: same inode, new times.
+    const other = readFileSync(file, "utf8").replace(lock.info.id, lock.info.id.replace(/[0-9a-f]/g, "0"));
+    writeFileSync(file, other);
+    expect(lock.held()).toBe(false);
+    writeFileSync(file, `${JSON.stringify(lock.info, null, 2)}\n`);
+    expect(lock.held()).toBe(true);
+    forceUnlock(path, lock.info.id);
+    expect(lock.held()).toBe(false);
+    // Taken over: a new file in its place.
+    writeFileAtomic(file, other);
+    expect(lock.held()).toBe(false);
+  });
+
   it("force-unlocks only with the right ID", () => {
     const path = join(dir(), "s.json");
     const lock = StateLock.acquire(path, "apply");
