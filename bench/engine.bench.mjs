@@ -33,6 +33,8 @@ const LATENCY_MS = 100;
 const SIZES = (process.env.NETFORM_BENCH_SIZES ?? "200,1000,3000,10000").split(",").map((n) => Number(n.trim()));
 const PROJECT = "5c1a4b6e-6b55-4c34-8a4f-2a9f1d0c7e01";
 const PER_CONNECTION = 5;
+/** Room for every request of the largest apply and its plan (about 2.3 per resource) in the simulator's log. */
+const REQUEST_LOG_SIZE = 5 * Math.max(...SIZES);
 
 /** The simulator's seeded DOT1Q port pairs of the production project, one pair per metro (uuids as its seed makes them). */
 const portUuid = (n) => (n === 1 ? "c791f8cb-5cc8-cc80-8ce0-306a5c00a4ee" : `c791f8cb-0000-4000-8000-${n.toString(16).padStart(12, "0")}`);
@@ -148,8 +150,10 @@ function byKind(log) {
 
 /** One apply of `resources` resources on a fresh simulator, and a no-change plan after it. */
 async function applyOnce(resources, speed, latencyMs) {
-  const log = [];
-  const sim = await startSimulator({ port: 0, speed, seed: 42, onExchange: (e) => log.push({ method: e.method, path: e.path }), ...(latencyMs ? { faults: { latencyMs } } : {}) });
+  // The simulator's own request log, not an exchange listener: a listener is handed each answer's body, a
+  // copy of every response that would slow the simulator down beside the netform it measures.
+  const sim = await startSimulator({ port: 0, speed, seed: 42, requestLogSize: REQUEST_LOG_SIZE, ...(latencyMs ? { faults: { latencyMs } } : {}) });
+  const log = sim.requests;
   const dir = mkdtempSync(join(tmpdir(), "netform-bench-engine-"));
   try {
     const { yaml, count } = topology(resources);
