@@ -439,7 +439,7 @@ async function create(input: StepContext, change: ResourceChange): Promise<strin
   // A saved plan may be applied to a state lost since its objects were made: look before creating again.
   const existing = input.plan.lookBeforeCreateSince !== undefined ? await lookFor(input, resource, kind, spec, input.plan.lookBeforeCreateSince, false) : undefined;
   const begun = await input.records.beginCreate(resource, spec, dependencies, change.action === "replace" && change.createBeforeDestroy === true);
-  const since = input.records.recorded(change.address)?.pending?.startedAt ?? new Date().toISOString();
+  const since = input.records.pendingSince(change.address) ?? new Date().toISOString();
   let created: Observed;
   try {
     created = existing ?? (await sendObserving(input, `${change.address}+`, (urgency) => input.creates.create(kind, spec, urgency), () => lookFor(input, resource, kind, spec, since, true)));

@@ -43,6 +43,11 @@ export class Recorder {
     return this.store.resource(address);
   }
 
+  /** When the change under way at `address` began, as its pending record says. */
+  pendingSince(address: string): string | undefined {
+    return this.store.peek(address)?.pending?.startedAt;
+  }
+
   /**
    * Before a create: the pending record, with what the object can be found by (its spec, secrets removed),
    * written before the call so that a run that dies before the answer lets the next one look it up, and the
@@ -211,7 +216,7 @@ export class Recorder {
   }
 
   private observedRecord(resource: ConfigResource, ref: ObjectRef, body: Body, spec: Body, dependencies: string[]): ResourceState {
-    const recorded = this.store.resource(resource.address);
+    const recorded = this.store.peek(resource.address);
     // Write-only fields stay as they were sent when the object was made: an update does not send them.
     const made = !recorded || recorded.pending?.operation === "create";
     const writeOnlyHashes = made ? hashesUnder(spec, resource.writeOnly, this.hash) : recorded.writeOnlyHashes;

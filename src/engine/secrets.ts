@@ -164,8 +164,11 @@ export function reconciledHashes(recorded: Readonly<Record<string, string>>, spe
   return changed ? out : undefined;
 }
 
-/** A copy of an API body with every secret leaf replaced by "(sensitive)": what the state may hold. */
-export const scrubbed = (body: Record<string, unknown>, secrets: SecretPaths): Record<string, unknown> => secrets.mask(body, { keepAbsent: true });
+/**
+ * An API body with every secret leaf replaced by "(sensitive)": what the state may hold. A body with no
+ * secret to mask is not copied: every record it goes into is copied by the store as it records it.
+ */
+export const scrubbed = (body: Record<string, unknown>, secrets: SecretPaths): Record<string, unknown> => (secrets.empty ? body : secrets.mask(body, { keepAbsent: true }));
 
 /** Every secret value a configuration holds (in its specs and its sensitive variables). */
 export function secretValues(config: Configuration): string[] {

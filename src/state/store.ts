@@ -202,6 +202,14 @@ export class StateStore {
     return r && copyJson(r);
   }
 
+  /**
+   * The record as it is now, not a copy: for reading a field of it at once, never for changing or
+   * keeping (every step reads its record a few times, and a copy of it each time is most of a step's own work).
+   */
+  peek(address: string): Readonly<ResourceState> | undefined {
+    return this.current.resources[address];
+  }
+
   /** An attribute of a recorded object, without copying the state: a path of fields and list indexes. */
   attribute(address: string, path: readonly (string | number)[]): unknown {
     let cur: unknown = this.current.resources[address]?.attributes;
