@@ -51,7 +51,7 @@ export type { BackendConfig, ConfigResource, HttpBackendConfig, Configuration, M
 export { placeDiagnostic, validateSpec } from "./validate.js";
 export { Invalid, Reference, Template, Unresolved } from "./values.js";
 export { parseVarFlag, type VariableInputs } from "./variables.js";
-export { absentPath, isPlainObject, pathSegments, readPath, type AbsentPath } from "./json.js";
+export { absentPath, hasOwnKeys, isPlainObject, mapValues, pathSegments, readPath, type AbsentPath } from "./json.js";
 export { identityOf } from "./references.js";
 export { formatConfiguration, isConfigurationText, type FormatResult } from "./format.js";
 export { evaluateCondition, parseCondition, UNKNOWN, type Condition, type ConditionKind, type Evaluation, type Expression } from "./conditions.js";

@@ -12,6 +12,27 @@ export function isPlainObject(v: unknown): v is Record<string, unknown> {
   return proto === Object.prototype || proto === null;
 }
 
+/**
+ * A copy of a mapping with each value replaced by `f` of it: what Object.fromEntries of its mapped entries
+ * gives (a "__proto__" key stays a field), without the pair arrays, which every walk of every resource's spec
+ * would allocate and drop.
+ */
+export function mapValues(v: Record<string, unknown>, f: (value: unknown, key: string) => unknown): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const key of Object.keys(v)) {
+    const value = f(v[key], key);
+    if (key === "__proto__") Object.defineProperty(out, key, { value, writable: true, enumerable: true, configurable: true });
+    else out[key] = value;
+  }
+  return out;
+}
+
+/** Whether an object has a field of its own (what Object.keys(v).length > 0 says, without listing them). */
+export function hasOwnKeys(v: object): boolean {
+  for (const key in v) if (Object.hasOwn(v, key)) return true;
+  return false;
+}
+
 const INDEXED = /^([^[\]]*)((?:\[\d+\])+)$/;
 
 /**

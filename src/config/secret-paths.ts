@@ -3,7 +3,7 @@
 // and the state walk leaves as dotted paths without indexes ("sshUsers"): one value type reads all three
 // forms, so every layer answers "is this secret?" the same way.
 
-import { isPlainObject } from "./json.js";
+import { isPlainObject, mapValues } from "./json.js";
 import { SENSITIVE_TEXT } from "./sensitive.js";
 
 /** A path's segments with list indexes left out: a secret in one item of a list is a secret in all of them. */
@@ -88,12 +88,12 @@ export class SecretPaths {
     const text = options.text ?? SENSITIVE_TEXT;
     const leaf = options.transform ?? ((value: unknown) => value);
     // Below a path that holds no secret, and leads to none, the copy needs no more path checks.
-    const copy = (value: unknown): unknown => (isPlainObject(value) ? Object.fromEntries(Object.entries(value).map(([k, v]) => [k, copy(v)])) : leaf(value));
+    const copy = (value: unknown): unknown => (isPlainObject(value) ? mapValues(value, copy) : leaf(value));
     // Most kinds have no secret at all: nothing to look for on the way down.
     if (this.paths.length === 0) return copy(body) as Record<string, unknown>;
     const walk = (value: unknown, path: string): unknown => {
       if (path && !this.mayHold(path)) return copy(value);
-      if (isPlainObject(value)) return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, walk(v, path ? `${path}.${k}` : k)]));
+      if (isPlainObject(value)) return mapValues(value, (v, k) => walk(v, path ? `${path}.${k}` : k));
       if (path && this.holdsSecret(path)) return options.keepAbsent && (value === undefined || value === null) ? value : text;
       return leaf(value);
     };

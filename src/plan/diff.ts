@@ -196,6 +196,8 @@ function withoutAbsent(body: Body): Body {
 function afterView(resource: ConfigResource, desired: Body, spec: Body): Record<string, unknown> {
   const secrets = resource.secrets;
   const view = masked(withoutAbsent(desired), secrets);
+  // Most kinds have no secret: no leaf of the spec to look for.
+  if (secrets.empty) return view;
   for (const [path] of leaves(spec)) {
     if (!secrets.holdsSecret(path)) continue;
     let cur = view;
@@ -206,7 +208,11 @@ function afterView(resource: ConfigResource, desired: Body, spec: Body): Record<
   return view;
 }
 
-const unknownPaths = (desired: Body): string[] => [...leaves(desired)].filter(([, v]) => isUnknownValue(v)).map(([p]) => p);
+function unknownPaths(desired: Body): string[] {
+  const out: string[] = [];
+  for (const [path, value] of leaves(desired)) if (isUnknownValue(value)) out.push(path);
+  return out;
+}
 
 export function makePlan(given: PlanInput): PlanResult {
   const input = withBlockAddresses(given);

@@ -4,7 +4,7 @@
 // keys are dropped. A reference's path below the attribute the kind lists is known to exist only once
 // the object is read: `absentReferences` says where one does not.
 
-import { absentPath, Invalid, isLookupAddress, isPlainObject, placeDiagnostic, readPath, Reference, Sensitive, Template, Unresolved, type ConfigResource } from "../config/index.js";
+import { absentPath, Invalid, isLookupAddress, isPlainObject, mapValues, placeDiagnostic, readPath, Reference, Sensitive, Template, Unresolved, type ConfigResource } from "../config/index.js";
 import type { Diagnostic } from "../diag/index.js";
 import type { StateFile } from "../state/index.js";
 import type { Refreshed } from "./diff.js";
@@ -94,7 +94,7 @@ export function resolveSpec(spec: Record<string, unknown>, lookup: AttributeLook
       throw new Error(`unresolved value ${String(v)} reached the planner`);
     }
     if (Array.isArray(v)) return v.map(walk);
-    if (isPlainObject(v)) return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, walk(x)]));
+    if (isPlainObject(v)) return mapValues(v, walk);
     return v;
   };
   return { spec: walk(spec) as Record<string, unknown>, waitingFor };

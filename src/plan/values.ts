@@ -1,7 +1,7 @@
 // Values inside a plan: the marker for a value not known until apply, walking an object into its leaf
 // fields (objects are walked, lists are compared whole), and masking secrets and unknowns for display.
 
-import { isPlainObject, type SecretPaths } from "../config/index.js";
+import { hasOwnKeys, isPlainObject, type SecretPaths } from "../config/index.js";
 import { UNKNOWN_TEXT } from "./types.js";
 
 /**
@@ -17,13 +17,19 @@ export const isUnknownValue = (v: unknown): boolean =>
 /** The leaf fields of an object: dotted path -> value; lists and scalars are leaves. */
 export function leaves(body: Record<string, unknown>, prefix = ""): Map<string, unknown> {
   const out = new Map<string, unknown>();
-  for (const [key, value] of Object.entries(body)) {
+  addLeaves(body, prefix, out);
+  return out;
+}
+
+/** Adds the leaves below `prefix` to `out` in place: one map for the whole walk, not one per level copied into the next. */
+function addLeaves(body: Record<string, unknown>, prefix: string, out: Map<string, unknown>): void {
+  for (const key of Object.keys(body)) {
+    const value = body[key];
     if (value === undefined) continue;
     const path = prefix ? `${prefix}.${key}` : key;
-    if (isPlainObject(value) && Object.keys(value).length > 0) for (const [p, v] of leaves(value, path)) out.set(p, v);
+    if (isPlainObject(value) && hasOwnKeys(value)) addLeaves(value, path, out);
     else out.set(path, value);
   }
-  return out;
 }
 
 /** Keyed hashes of the leaves of `body` under any of `prefixes` (a write-only field's value as sent). */

@@ -3,7 +3,7 @@
 // it reaches, in words a diagnostic can show.
 
 import { describe, expect, it } from "vitest";
-import { absentPath, pathSegments, readPath } from "../../../src/config/index.js";
+import { absentPath, hasOwnKeys, mapValues, pathSegments, readPath } from "../../../src/config/index.js";
 
 describe("readPath", () => {
   const body = {
@@ -64,5 +64,31 @@ describe("absentPath", () => {
     ["description", { reason: 'the object has no field "description"; its fields are uuid, bandwidth, accessPointTypeConfigs, metros, aSide, empty, nothing' }],
   ] as const)("%s: %j", (path, expected) => {
     expect(absentPath(body, path)).toEqual(expected);
+  });
+});
+
+describe("mapValues and hasOwnKeys", () => {
+  // Each mapping as Object.fromEntries of its mapped entries makes it, and as Object.keys sees it.
+  const mappings: [string, Record<string, unknown>][] = [
+    ["empty", {}],
+    ["fields", { a: 1, b: "two", c: null, d: undefined }],
+    ["integer-like keys", { b: 1, "10": 2, "2": 3, a: 4 }],
+    ["a __proto__ field", JSON.parse('{"__proto__": {"polluted": true}, "x": 1}') as Record<string, unknown>],
+    ["no prototype", Object.assign(Object.create(null) as Record<string, unknown>, { k: "v" })],
+    ["only a non-enumerable field", Object.defineProperty({}, "hidden", { value: 1, enumerable: false })],
+    ["only inherited fields", Object.create({ inherited: 1 }) as Record<string, unknown>],
+  ];
+  const double = (v: unknown, k: string): unknown => (typeof v === "number" ? v * 2 : `${k}:${String(v)}`);
+
+  it.each(mappings)("mapValues of %s is what Object.fromEntries of the mapped entries is", (_, mapping) => {
+    const expected = Object.fromEntries(Object.entries(mapping).map(([k, v]) => [k, double(v, k)]));
+    const actual = mapValues(mapping, double);
+    expect(Object.getPrototypeOf(actual)).toBe(Object.prototype);
+    expect(Object.keys(actual)).toEqual(Object.keys(expected));
+    expect(Object.entries(actual)).toEqual(Object.entries(expected));
+  });
+
+  it.each(mappings)("hasOwnKeys of %s is whether Object.keys lists a field", (_, mapping) => {
+    expect(hasOwnKeys(mapping)).toBe(Object.keys(mapping).length > 0);
   });
 });
