@@ -234,8 +234,10 @@ export function makePlan(given: PlanInput): PlanResult {
   };
   const attribute: AttributeLookup = (address, attr) => (made(address) ? undefined : known(address, attr));
 
+  // The dependency order, worked out once: the changes are planned in it, and listed in it.
+  const order = graph.order();
   if (input.mode !== "destroy") {
-    for (const address of graph.order()) {
+    for (const address of order) {
       const resource = resourceAt(config, address)!;
       if (!selected.has(address)) continue;
       const fresh = input.refreshed.get(address);
@@ -320,7 +322,7 @@ export function makePlan(given: PlanInput): PlanResult {
     }
   }
 
-  const changes = orderChanges([...planned.values()], graph);
+  const changes = orderChanges([...planned.values()], order);
   const plan: Plan = {
     formatVersion: 1,
     mode: input.mode,
@@ -521,10 +523,9 @@ function deleteDecision(mode: PlanMode, gone: boolean, removal: RemovedBlock | u
   return { action: "delete", reasonCode: "no-longer-configured", reason: "no longer in the configuration" };
 }
 
-/** Dependency order for creates and updates, then deletes in reverse dependency order. */
-function orderChanges(changes: ResourceChange[], graph: Graph): ResourceChange[] {
+/** Dependency order (`order`, the configuration graph's) for creates and updates, then deletes in reverse dependency order. */
+function orderChanges(changes: ResourceChange[], order: readonly string[]): ResourceChange[] {
   const byAddress = new Map(changes.map((c) => [c.address, c]));
-  const order = graph.order();
   const position = new Map(order.map((a, i) => [a, i]));
   const deletes = changes.filter((c) => c.action === "delete");
   const deleteGraph = new Graph();
