@@ -12,7 +12,7 @@ import { fileProblem, sortDiagnostics } from "../diag/index.js";
 import { address as makeAddress, compareAddresses, formatPath, NAME_PATTERN, parseAddress, parsePath, type Address, type FieldPath } from "./address.js";
 import type { KindCatalog } from "./catalog.js";
 import { collapseInstanceDiagnostics, expandForEach, instanceName, type RawResource } from "./for-each.js";
-import { isPlainObject, readPath } from "./json.js";
+import { isPlainObject, mapValues, readPath } from "./json.js";
 import { interpolate, newResult, type InterpolationResult, type InterpolationScope, type MissingValues } from "./interpolate.js";
 import { parseYaml, type FileIndex, type NodeSpan, type ParsedFile, type PositionIndex, type SourcePosition } from "./positions.js";
 import { conditionAddresses, dependencyEdges, findCycles, parentReferenceProblems } from "./references.js";
@@ -509,22 +509,33 @@ function revealAll(v: unknown): unknown {
 }
 
 /** Wraps the kind's secret fields written as literals, and warns: a secret belongs in the environment. */
-function markSecrets(secrets: SecretPaths, value: unknown, path: (string | number)[], found: Set<string>, literals: FieldPath[], formatted = formatPath(path)): unknown {
-  if (secrets.empty) return value;
-  // Only descend where a secret field may be: the walk is on every resource's load path.
-  if (path.length > 0 && !secrets.mayHold(formatted)) return value;
-  if (path.length > 0 && secrets.covers(formatted)) {
-    found.add(formatted);
-    if (typeof value === "string" || typeof value === "number") {
-      literals.push([...path]);
-      return new Sensitive(value);
+function markSecrets(secrets: SecretPaths, spec: Record<string, unknown>, found: Set<string>, literals: FieldPath[]): Record<string, unknown> {
+  if (secrets.empty) return spec;
+  // The path is pushed and popped along the walk, and copied only for a literal found.
+  const path: (string | number)[] = [];
+  // `formatted` is formatPath(path), grown one segment at a time.
+  const mark = (value: unknown, formatted: string): unknown => {
+    // Only descend where a secret field may be: the walk is on every resource's load path.
+    if (path.length > 0 && !secrets.mayHold(formatted)) return value;
+    if (path.length > 0 && secrets.covers(formatted)) {
+      found.add(formatted);
+      if (typeof value === "string" || typeof value === "number") {
+        literals.push([...path]);
+        return new Sensitive(value);
+      }
+      return value;
     }
+    if (Array.isArray(value)) return value.map((x, i) => below(i, x, `${formatted}[${i}]`));
+    if (isPlainObject(value)) return mapValues(value, (x, k) => below(k, x, formatted === "" ? k : `${formatted}.${k}`));
     return value;
-  }
-  // `formatted` grows as formatPath builds it, one segment at a time.
-  if (Array.isArray(value)) return value.map((x, i) => markSecrets(secrets, x, [...path, i], found, literals, `${formatted}[${i}]`));
-  if (isPlainObject(value)) return Object.fromEntries(Object.entries(value).map(([k, x]) => [k, markSecrets(secrets, x, [...path, k], found, literals, formatted === "" ? k : `${formatted}.${k}`)]));
-  return value;
+  };
+  const below = (segment: string | number, value: unknown, formatted: string): unknown => {
+    path.push(segment);
+    const marked = mark(value, formatted);
+    path.pop();
+    return marked;
+  };
+  return mark(spec, "") as Record<string, unknown>;
 }
 
 function buildResource(addr: Address, raw: RawResource, scope: InterpolationScope, provider: ProviderConfig, kindNames: readonly string[], diagnostics: Diagnostic[]): ConfigResource | undefined {
@@ -577,7 +588,7 @@ function buildResource(addr: Address, raw: RawResource, scope: InterpolationScop
   kind.defaults?.({ name: serviceName, provider, spec, set: setDefault, file: raw.file, report });
 
   const literals: FieldPath[] = [];
-  const marked = markSecrets(kind.sensitive, spec, [], out.sensitive, literals) as Record<string, unknown>;
+  const marked = markSecrets(kind.sensitive, spec, out.sensitive, literals);
   for (const p of literals) {
     diagnostics.push(placeDiagnostic(loc, { path: p, code: "sensitive.literal", severity: "warning", message: `${formatPath(p)} is a secret written in the file`, hint: "read it from the environment: ${secret.NAME}" }));
   }

@@ -50,9 +50,10 @@ export class SecretPaths {
     this.prefixes = prefixes;
   }
 
-  /** These paths and those of `others`. */
+  /** These paths and those of `others`: these themselves when the others add none (every resource without a secret of its own asks). */
   with(...others: Iterable<string>[]): SecretPaths {
-    return new SecretPaths([...this.declared, ...others.flatMap((o) => [...o])]);
+    const added = others.flatMap((o) => [...o]);
+    return added.length === 0 ? this : new SecretPaths([...this.declared, ...added]);
   }
 
   get empty(): boolean {
