@@ -33,7 +33,7 @@ export function crossRules(own: readonly ConfigResource[], all: ReadonlyMap<stri
     for (const side of SIDES) {
       for (const field of ENDPOINT_FIELDS) {
         const at = [side, ...field.path];
-        const ref = readPath(r.spec, at.join("."));
+        const ref = readPath(r.spec, at);
         if (!(ref instanceof Reference)) continue;
         if (ref.kind !== field.kind) {
           report(at, "reference.endpoint-kind", `${at.join(".")} takes the uuid of one of ${field.kind}, not of ${ref.address}`, `e.g. \${${field.kind}.NAME.uuid}`);

@@ -56,21 +56,31 @@ export function crossRules(own: readonly ConfigResource[], all: ReadonlyMap<stri
 const ipv4Number = (address: string) => address.split(".").reduce((n, octet) => n * 256 + Number(octet), 0);
 
 /** Why the service refuses this BGP peer address over this DIRECT subnet (as the simulator's peerProblem), or undefined. */
-function peerProblem(subnet: string, peer: string): string | undefined {
+export function peerProblem(subnet: string, peer: string): string | undefined {
   const [address = "", prefixText = ""] = subnet.split("/");
   const prefix = Number(prefixText);
   const family = isIP(address) === 4 ? "ipv4" : "ipv6";
   if (isIP(address) === 0 || isIP(peer) !== isIP(address) || !Number.isInteger(prefix)) return undefined; // malformed: the kind's own rules say so
+  // Block lists are native objects, two made and dropped for every BGP instance: IPv4 is answered in
+  // arithmetic instead, as they answer it. An IPv4 prefix out of range is still theirs to refuse.
+  if (family === "ipv4" && prefix >= 0 && prefix <= 32) return ipv4PeerProblem(ipv4Number(address), prefix, ipv4Number(peer));
   const inside = new BlockList();
   inside.addSubnet(address, prefix, family);
   if (!inside.check(peer, family)) return "is not inside the subnet";
   const itself = new BlockList();
   itself.addAddress(address, family);
   if (itself.check(peer, family)) return "is the provider's interface address";
-  if (family === "ipv4" && prefix <= 30) {
-    const host = 2 ** (32 - prefix) - 1;
-    const offset = ipv4Number(peer) % (host + 1);
-    if (offset === 0 || offset === host) return "is the subnet's network or broadcast address";
+  return undefined;
+}
+
+/** peerProblem for an IPv4 subnet (`address`/`prefix`, 0 to 32) and peer, as 32-bit numbers. */
+function ipv4PeerProblem(address: number, prefix: number, peer: number): string | undefined {
+  const size = 2 ** (32 - prefix);
+  if (Math.floor(peer / size) !== Math.floor(address / size)) return "is not inside the subnet";
+  if (peer === address) return "is the provider's interface address";
+  if (prefix <= 30) {
+    const offset = peer % size;
+    if (offset === 0 || offset === size - 1) return "is the subnet's network or broadcast address";
   }
   return undefined;
 }
