@@ -538,6 +538,8 @@ function markSecrets(secrets: SecretPaths, spec: Record<string, unknown>, found:
   return mark(spec, "") as Record<string, unknown>;
 }
 
+const META_KEY_SET: ReadonlySet<string> = new Set(META_KEYS);
+
 function buildResource(addr: Address, raw: RawResource, scope: InterpolationScope, provider: ProviderConfig, kindNames: readonly string[], diagnostics: Diagnostic[]): ConfigResource | undefined {
   const kind = raw.kind;
   const loc = { address: addr, positions: raw.positions };
@@ -547,17 +549,20 @@ function buildResource(addr: Address, raw: RawResource, scope: InterpolationScop
     return undefined;
   }
   // Conditions are expressions of their own (conditions.ts), whose ${self.x} is no interpolation.
-  const { preconditions, postconditions, ...written } = body;
+  const { preconditions, postconditions } = body;
   const out = newResult();
-  const interpolated = interpolate(written, [], scope, out) as Record<string, unknown>;
-  for (const p of out.problems) diagnostics.push(placeDiagnostic(loc, p));
-
   const spec: Record<string, unknown> = {};
   const meta: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(interpolated)) {
-    if ((META_KEYS as readonly string[]).includes(k)) meta[k] = v;
-    else spec[k] = v;
+  let hasMeta = false;
+  for (const k of Object.keys(body)) {
+    if (k === "preconditions" || k === "postconditions") continue;
+    const v = interpolate(body[k], [k], scope, out);
+    if (META_KEY_SET.has(k)) {
+      meta[k] = v;
+      hasMeta = true;
+    } else spec[k] = v;
   }
+  for (const p of out.problems) diagnostics.push(placeDiagnostic(loc, p));
   const references = out.references.filter((ref) => {
     const head = ref.path[0];
     if (typeof head === "string" && (META_KEYS as readonly string[]).includes(head)) {
@@ -593,7 +598,9 @@ function buildResource(addr: Address, raw: RawResource, scope: InterpolationScop
     diagnostics.push(placeDiagnostic(loc, { path: p, code: "sensitive.literal", severity: "warning", message: `${formatPath(p)} is a secret written in the file`, hint: "read it from the environment: ${secret.NAME}" }));
   }
 
-  for (const item of validateSpec(kind, { ...marked, ...meta }, { ...loc, defaulted, withMetaFor: kindNames })) diagnostics.push(item);
+  // The meta keys are validated after the spec's fields; a resource without any (most) is validated as its spec.
+  const validated = hasMeta ? { ...marked, ...meta } : marked;
+  for (const item of validateSpec(kind, validated, { address: addr, positions: raw.positions, defaulted, withMetaFor: kindNames })) diagnostics.push(item);
 
   const resource: ConfigResource = {
     kind: kind.name,
