@@ -41,32 +41,40 @@ export function parentReferenceProblems(kind: KindSchema, resource: Pick<ConfigR
 /**
  * Every cycle, each as the addresses in order starting from the smallest, with the edge that leaves the
  * first. Found without recursion: sinks are peeled off repeatedly, and from what is left every walk along
- * remaining edges must come back on itself.
+ * remaining edges must come back on itself. What peeling leaves does not depend on the order it goes in, so
+ * only that (in a configuration without cycles, nothing) is sorted, and lists are made for the nodes with
+ * edges only.
  */
 export function findCycles(nodes: Iterable<Address>, edges: readonly DependencyEdge[]): { cycle: Address[]; edge: DependencyEdge }[] {
+  const all = new Set(nodes);
   const out = new Map<Address, DependencyEdge[]>();
   const into = new Map<Address, DependencyEdge[]>();
-  const all = [...nodes].sort();
-  for (const n of all) {
-    out.set(n, []);
-    into.set(n, []);
-  }
+  const add = (lists: Map<Address, DependencyEdge[]>, node: Address, e: DependencyEdge) => {
+    const list = lists.get(node);
+    if (list) list.push(e);
+    else lists.set(node, [e]);
+  };
   for (const e of edges) {
-    if (!out.has(e.to) || !out.has(e.from)) continue;
-    out.get(e.from)?.push(e);
-    into.get(e.to)?.push(e);
+    if (!all.has(e.to) || !all.has(e.from)) continue;
+    add(out, e.from, e);
+    add(into, e.to, e);
   }
-  const outDegree = new Map(all.map((n) => [n, new Set((out.get(n) ?? []).map((e) => e.to)).size]));
+  // How many distinct nodes each node waits for.
+  const outDegree = new Map<Address, number>();
+  for (const [n, list] of out) outDegree.set(n, list.length === 1 ? 1 : new Set(list.map((e) => e.to)).size);
   const removed = new Set<Address>();
-  const queue = all.filter((n) => outDegree.get(n) === 0);
+  const queue = [...all].filter((n) => !outDegree.has(n));
   while (queue.length > 0) {
     const n = queue.pop() as Address;
     if (removed.has(n)) continue;
     removed.add(n);
-    const seen = new Set<Address>();
-    for (const e of into.get(n) ?? []) {
-      if (seen.has(e.from)) continue;
-      seen.add(e.from);
+    const waiting = into.get(n) ?? [];
+    const seen = waiting.length > 1 ? new Set<Address>() : undefined;
+    for (const e of waiting) {
+      if (seen) {
+        if (seen.has(e.from)) continue;
+        seen.add(e.from);
+      }
       const d = (outDegree.get(e.from) ?? 1) - 1;
       outDegree.set(e.from, d);
       if (d === 0) queue.push(e.from);
@@ -74,8 +82,8 @@ export function findCycles(nodes: Iterable<Address>, edges: readonly DependencyE
   }
   const cycles: { cycle: Address[]; edge: DependencyEdge }[] = [];
   const done = new Set<Address>();
-  for (const start of all) {
-    if (removed.has(start) || done.has(start)) continue;
+  for (const start of [...all].filter((n) => !removed.has(n)).sort()) {
+    if (done.has(start)) continue;
     const onPath = new Map<Address, number>();
     const path: Address[] = [];
     let cur: Address | undefined = start;
