@@ -6,7 +6,7 @@ import { Lexer, LineCounter, isAlias, isMap, isPair, isScalar, isSeq, parseDocum
 import type { Diagnostic } from "../diag/index.js";
 import { formatPath, type FieldPath } from "./address.js";
 import { findYamlMistake } from "./yaml-mistakes.js";
-import { readSubset } from "./yaml-subset.js";
+import { readSubset, type Deferral } from "./yaml-subset.js";
 
 export interface SourcePosition {
   file: string;
@@ -24,6 +24,71 @@ export interface NodeSpan {
 
 /** Spans by path, `formatPath` form, relative to whatever the index was built for. */
 export type PositionIndex = Map<string, NodeSpan>;
+
+/**
+ * The positions of a value two levels down (a resource), whose own span is known at once and the rest, when
+ * the subset reader read it, only once something asks: then they are read again from the text, as they
+ * would have been recorded, before the question is answered. Every read of the map fills it first.
+ */
+class DeferredPositions extends Map<string, NodeSpan> {
+  private pending: (() => void) | undefined;
+
+  /** What fills the map when it is first read. */
+  fillWith(fill: () => void): void {
+    this.pending = fill;
+  }
+
+  private fill(): void {
+    const fill = this.pending;
+    if (!fill) return;
+    this.pending = undefined;
+    fill();
+  }
+
+  override get size(): number {
+    this.fill();
+    return super.size;
+  }
+  override get(key: string): NodeSpan | undefined {
+    this.fill();
+    return super.get(key);
+  }
+  override has(key: string): boolean {
+    this.fill();
+    return super.has(key);
+  }
+  override set(key: string, span: NodeSpan): this {
+    this.fill();
+    return super.set(key, span);
+  }
+  override delete(key: string): boolean {
+    this.fill();
+    return super.delete(key);
+  }
+  override clear(): void {
+    this.pending = undefined;
+    super.clear();
+  }
+  override forEach(each: (span: NodeSpan, key: string, map: Map<string, NodeSpan>) => void, thisArg?: unknown): void {
+    this.fill();
+    super.forEach(each, thisArg);
+  }
+  override entries(): MapIterator<[string, NodeSpan]> {
+    this.fill();
+    return super.entries();
+  }
+  override keys(): MapIterator<string> {
+    this.fill();
+    return super.keys();
+  }
+  override values(): MapIterator<NodeSpan> {
+    this.fill();
+    return super.values();
+  }
+  override [Symbol.iterator](): MapIterator<[string, NodeSpan]> {
+    return this.entries();
+  }
+}
 
 /**
  * A file's positions. Values two levels down (a resource under its kind, `provider.timeouts`) open a scope
@@ -82,7 +147,7 @@ export function parseYaml(file: string, text: string, sections: Sections = NO_SE
   const refused = refusedTooDeep(file, text);
   if (refused) return refused;
   const index: FileIndex = { root: new Map(), scopes: new Map() };
-  const subset = readSubset<Scope>(file, text, { positions: index.root, base: 0, prefix: 0 }, (level, key, scope, span) => record(index, level, key, scope, span), MAX_NESTING);
+  const subset = readSubset<Scope>(file, text, { positions: index.root, base: 0, prefix: 0 }, (level, key, scope, span) => record(index, level, key, scope, span), MAX_NESTING, DEFER_SCOPES);
   return subset ? { file, value: subset.value, index, diagnostics: [] } : withPlainEnv(() => parseYamlText(file, text, sections));
 }
 
@@ -291,12 +356,15 @@ interface Scope {
 /** Aliased values keep the anchor's positions (that is where they are written), so they are not indexed again. */
 const DISCARD: Scope = { positions: new Map(), base: 0, prefix: 0 };
 
+/** The positions inside a scope are read when first asked for (the subset reader can read them again). */
+const DEFER_SCOPES: Deferral<Scope> = { level: 2, defer: (scope, fill) => (scope.positions as DeferredPositions).fillWith(fill) };
+
 /** `key` is the path's formatPath, built incrementally by the walk rather than joined at every node; `level` is the path's length. */
 function record(index: FileIndex, level: number, key: string, scope: Scope, span: NodeSpan): Scope {
   if (scope === DISCARD) return scope;
   if (level === 2) {
     scope.positions.set(key, span);
-    const inner: Scope = { positions: new Map([["", span]]), base: 2, prefix: key.length };
+    const inner: Scope = { positions: new DeferredPositions([["", span]]), base: 2, prefix: key.length };
     index.scopes.set(key, inner.positions);
     return inner;
   }

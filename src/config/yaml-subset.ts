@@ -16,6 +16,17 @@ import type { NodeSpan, SourcePosition } from "./positions.js";
  */
 export type Recorder<S> = (level: number, key: string, scope: S, span: NodeSpan) => S;
 
+/**
+ * Leaves the positions below the values at `level` unrecorded while the text is read: `defer` is given the
+ * scope such a value opened, and `fill`, which records them into it when they are first needed. Most are
+ * never needed (they place diagnostics), and recording every one is much of reading a large configuration
+ * and, kept for the whole run, half the memory its resources take.
+ */
+export interface Deferral<S> {
+  level: number;
+  defer: (scope: S, fill: () => void) => void;
+}
+
 /** Thrown to give the text to the yaml package. */
 const DECLINE = new Error("not in the subset");
 
@@ -42,9 +53,9 @@ const isKeyChar = (c: number): boolean => isKeyStart(c) || (c >= 0x30 && c <= 0x
  * The value of `text` and its positions, recorded from `root` on, or undefined when the text is not in the
  * subset (then nothing is to be used of what was recorded).
  */
-export function readSubset<S>(file: string, text: string, root: S, record: Recorder<S>, maxDepth: number): { value: unknown } | undefined {
+export function readSubset<S>(file: string, text: string, root: S, record: Recorder<S>, maxDepth: number, deferral?: Deferral<S>): { value: unknown } | undefined {
   if (UNUSUAL.test(text)) return undefined;
-  const reader = new SubsetReader(file, text, record, maxDepth);
+  const reader = new SubsetReader(file, text, record, maxDepth, deferral);
   try {
     return { value: reader.document(root) };
   } catch (e) {
@@ -59,12 +70,15 @@ class SubsetReader<S> {
   private line = 1;
   /** The deepest indentation of the comment lines the last skipToContent passed. */
   private commentIndent = -1;
+  /** Off below a deferred value: its positions (and the keys and spans they are made of) are left for later. */
+  private recording = true;
 
   constructor(
     private readonly file: string,
     private readonly text: string,
     private readonly record: Recorder<S>,
     private readonly maxDepth: number,
+    private readonly deferral?: Deferral<S>,
   ) {}
 
   document(root: S): unknown {
@@ -84,6 +98,50 @@ class SubsetReader<S> {
   /** Where a value is written: at `at` on the current line, under its key's position when it has one. */
   private span(keyPos: SourcePosition | undefined, at: number): NodeSpan {
     return keyPos ? { key: keyPos, value: this.pos(at) } : { value: this.pos(at) };
+  }
+
+  /** Records the span of the value at `key` when recording, and returns the scope its children go into. */
+  private open(level: number, key: string, scope: S, keyPos: SourcePosition | undefined, at: number): S {
+    return this.recording ? this.record(level, key, scope, this.span(keyPos, at)) : scope;
+  }
+
+  /** `key` and a segment after it, in formatPath form; only needed for what is recorded. */
+  private childKey(key: string, name: string): string {
+    return this.recording ? (key === "" ? name : `${key}.${name}`) : "";
+  }
+
+  /** `key` and a list index after it, in formatPath form; only needed for what is recorded. */
+  private itemKey(key: string, index: number): string {
+    return this.recording ? `${key}[${index}]` : "";
+  }
+
+  /** A key's position on the current line; only needed for what is recorded. */
+  private keyPos(at: number): SourcePosition | undefined {
+    return this.recording ? this.pos(at) : undefined;
+  }
+
+  /**
+   * Reads the children of a value at `level` (in `scope`), from the current line on; when the value is one the
+   * deferral names, without recording them, and hands over how to read them again, recording, from here.
+   */
+  private children<T>(level: number, scope: S, read: (reader: SubsetReader<S>) => T): T {
+    if (!this.recording || this.deferral?.level !== level) return read(this);
+    const { file, text, record, maxDepth, lineStart, line } = this;
+    this.recording = false;
+    let value: T;
+    try {
+      value = read(this);
+    } finally {
+      this.recording = true;
+    }
+    this.deferral.defer(scope, () => {
+      // The same text from the same place: it reads as it did, this time recording.
+      const again = new SubsetReader(file, text, record, maxDepth);
+      again.lineStart = lineStart;
+      again.line = line;
+      read(again);
+    });
+    return value;
   }
 
   /** Moves to the line after the current one. */
@@ -140,10 +198,10 @@ class SubsetReader<S> {
   private block(indent: number, level: number, key: string, outer: S, keyPos: SourcePosition | undefined, depth: number): unknown {
     if (depth > this.maxDepth) throw DECLINE;
     const start = this.lineStart + indent;
-    const scope = this.record(level, key, outer, this.span(keyPos, start));
-    if (this.text.charCodeAt(start) === DASH) return this.sequence(indent, level, key, scope, depth);
+    const scope = this.open(level, key, outer, keyPos, start);
+    if (this.text.charCodeAt(start) === DASH) return this.children(level, scope, (r) => r.sequence(indent, level, key, scope, depth));
     if (this.keyEnd(start) < 0) throw DECLINE;
-    return this.mapping(indent, start, level, key, scope, depth);
+    return this.children(level, scope, (r) => r.mapping(indent, start, level, key, scope, depth));
   }
 
   /** A block mapping whose keys are at column `indent`, the first of them at `first` on the current line. */
@@ -157,13 +215,13 @@ class SubsetReader<S> {
       const name = text.slice(at, end);
       // A key written twice is the yaml package's walk to report; a null or boolean key is not the string written.
       if (Object.hasOwn(out, name) || name === "__proto__" || NOT_A_STRING_KEY.has(name)) throw DECLINE;
-      const childKey = key === "" ? name : `${key}.${name}`;
-      const keyPos = this.pos(at);
+      const childKey = this.childKey(key, name);
+      const keyPos = this.keyPos(at);
       const valueAt = this.skipSpaces(end + 1);
       let next: number;
       if (this.atLineEnd(valueAt, true)) {
         // Nothing after the colon: a collection on the lines below, or null (placed where the yaml package places it).
-        const nullPos = this.pos(valueAt);
+        const nullPos = this.keyPos(valueAt);
         this.nextLine();
         next = this.skipToContent();
         if (next > indent) {
@@ -172,7 +230,7 @@ class SubsetReader<S> {
         } else {
           // A sequence at the key's own indentation is valid YAML, left to the yaml package.
           if ((next === indent && text.charCodeAt(this.lineStart + next) === DASH) || depth + 1 > this.maxDepth) throw DECLINE;
-          this.record(level + 1, childKey, scope, { key: keyPos, value: nullPos });
+          if (this.recording) this.record(level + 1, childKey, scope, { key: keyPos, value: nullPos as SourcePosition });
           out[name] = null;
         }
       } else {
@@ -194,15 +252,15 @@ class SubsetReader<S> {
       const dash = this.lineStart + indent;
       if (text.charCodeAt(dash) !== DASH || text.charCodeAt(dash + 1) !== SPACE) throw DECLINE;
       const at = this.skipSpaces(dash + 1);
-      const itemKey = `${key}[${out.length}]`;
+      const itemKey = this.itemKey(key, out.length);
       let next: number;
       if (this.atLineEnd(at, true) || (text.charCodeAt(at) === DASH && text.charCodeAt(at + 1) === SPACE)) throw DECLINE;
       if (this.keyEnd(at) >= 0) {
         // A mapping begun on the dash's line: its keys are at the first one's column.
         if (depth + 1 > this.maxDepth) throw DECLINE;
-        const inner = this.record(level + 1, itemKey, scope, { value: this.pos(at) });
+        const inner = this.open(level + 1, itemKey, scope, undefined, at);
         const column = at - this.lineStart;
-        out.push(this.mapping(column, at, level + 1, itemKey, inner, depth + 1));
+        out.push(this.children(level + 1, inner, (r) => r.mapping(column, at, level + 1, itemKey, inner, depth + 1)));
         next = this.skipToContentAfter();
       } else {
         out.push(this.inline(at, level + 1, itemKey, scope, undefined, depth + 1));
@@ -233,15 +291,14 @@ class SubsetReader<S> {
   /** A value on the current line from `at`: a flow collection, a quoted or a plain scalar; the rest of the line holds at most a comment. */
   private inline(at: number, level: number, key: string, scope: S, keyPos: SourcePosition | undefined, depth: number): unknown {
     if (depth > this.maxDepth) throw DECLINE;
-    const span = this.span(keyPos, at);
     const c = this.text.charCodeAt(at);
     let value: unknown;
     let end: number;
     if (c === 0x7b || c === 0x5b) {
-      const inner = this.record(level, key, scope, span);
-      [value, end] = this.flow(at, level, key, inner, depth);
+      const inner = this.open(level, key, scope, keyPos, at);
+      [value, end] = this.children(level, inner, (r) => r.flow(at, level, key, inner, depth));
     } else {
-      this.record(level, key, scope, span);
+      this.open(level, key, scope, keyPos, at);
       if (c === 0x22 || c === 0x27) [value, end] = this.quoted(at);
       else [value, end] = this.plain(at, false);
     }
@@ -264,20 +321,20 @@ class SubsetReader<S> {
         const end = this.flowKeyEnd(i);
         const name = text.slice(i, end);
         if (Object.hasOwn(map, name) || name === "__proto__" || NOT_A_STRING_KEY.has(name)) throw DECLINE;
-        const childKey = key === "" ? name : `${key}.${name}`;
-        const keyPos = this.pos(i);
+        const childKey = this.childKey(key, name);
+        const keyPos = this.keyPos(i);
         const valueAt = this.skipSpaces(end + 1);
         const v = text.charCodeAt(valueAt);
         if (v === COMMA || v === close) {
           if (depth + 1 > this.maxDepth) throw DECLINE;
-          this.record(level + 1, childKey, scope, { key: keyPos, value: this.pos(valueAt) });
+          if (this.recording) this.record(level + 1, childKey, scope, { key: keyPos as SourcePosition, value: this.pos(valueAt) });
           map[name] = null;
           i = valueAt;
         } else {
           [map[name], i] = this.flowValue(valueAt, level + 1, childKey, scope, keyPos, depth + 1);
         }
       } else {
-        const itemKey = `${key}[${seq.length}]`;
+        const itemKey = this.itemKey(key, seq.length);
         let value: unknown;
         [value, i] = this.flowValue(i, level + 1, itemKey, scope, undefined, depth + 1);
         seq.push(value);
@@ -301,12 +358,12 @@ class SubsetReader<S> {
 
   private flowValue(at: number, level: number, key: string, scope: S, keyPos: SourcePosition | undefined, depth: number): [unknown, number] {
     if (depth > this.maxDepth) throw DECLINE;
-    const span = this.span(keyPos, at);
     const c = this.text.charCodeAt(at);
     if (c === 0x7b || c === 0x5b) {
-      return this.flow(at, level, key, this.record(level, key, scope, span), depth);
+      const inner = this.open(level, key, scope, keyPos, at);
+      return this.children(level, inner, (r) => r.flow(at, level, key, inner, depth));
     }
-    this.record(level, key, scope, span);
+    this.open(level, key, scope, keyPos, at);
     const read = c === 0x22 || c === 0x27 ? this.quoted(at) : this.plain(at, true);
     // A quoted key of an implicit mapping in a sequence (["a": 1]) is the yaml package's.
     if (this.text.charCodeAt(this.skipSpaces(read[1])) === COLON) throw DECLINE;

@@ -155,6 +155,31 @@ describe("the YAML subset reader", () => {
     expectSameReading(BENCHMARK);
   });
 
+  it("answers each position of a resource when first asked for, as when they are listed", () => {
+    // A resource's positions are read again from the text by the first question: any question.
+    const expected = parseYamlDocument("f.yaml", BENCHMARK).index.scopes;
+    const asked = parseYaml("f.yaml", BENCHMARK).index.scopes;
+    expect([...asked.keys()]).toEqual([...expected.keys()]);
+    const questions: [string, (positions: Map<string, unknown>) => unknown][] = [
+      ["get", (m) => m.get("type")],
+      ["has", (m) => m.has("aSide.accessPoint.port.uuid")],
+      ["size", (m) => m.size],
+      ["keys", (m) => [...m.keys()]],
+      ["values", (m) => [...m.values()]],
+      ["forEach", (m) => {
+        const seen: unknown[] = [];
+        m.forEach((span, key) => seen.push([key, span]));
+        return seen;
+      }],
+    ];
+    [...asked.entries()].forEach(([scope, positions], i) => {
+      const [name, ask] = questions[i % questions.length]!;
+      const reference = expected.get(scope)!;
+      expect(ask(positions), `${name} of ${scope}`).toEqual(ask(reference));
+      expect([...positions], scope).toEqual([...reference]);
+    });
+  });
+
   it("reads small edits of the configurations as the yaml package does, or declines them", () => {
     const texts = [...CONSTRUCTS, BENCHMARK, ...yamlFiles(join(repo, "examples")).map((f) => readFileSync(f, "utf8"))];
     const pieces = [" ", "  ", "\n", "#", ":", ": ", "-", "- ", "'", '"', "[", "]", "{", "}", ",", "x", "1", "0x1F", "~", "null", "true", "&a", "*a", "|", "\\", "?", "1.5", ".inf", "a: b", "\n  ", "\n- ", "<<: ", "%", "!", "@", "  #c", ": {a: 1}", "[1, 2]", "'it''s'"];
