@@ -418,17 +418,21 @@ function planResource(resource: ConfigResource, input: PlanInput, attribute: Att
   const kind = input.kinds.get(resource.kind)!;
   const prior = input.state.resources[resource.address];
   const { spec } = resolveSpec(resource.spec, attribute);
+  // A change is these fields and then its own, assigned onto a new object rather than written after a spread
+  // of them ({ ...base, action }): V8 adds every field that follows such a spread on its slowest path, and a
+  // plan makes a change for every resource.
   const base = {
     address: resource.address,
     kind: resource.kind,
     dependencies: resource.dependencies,
     sensitive: [...resource.secrets.paths],
   };
+  const change = (fields: Omit<ResourceChange, keyof typeof base>): ResourceChange => Object.assign({}, base, fields);
   const fresh = input.refreshed.get(resource.address);
 
   const created = (reasonCode: ReasonCode, reason?: string): ResourceChange => {
     const desired = kind.desired(spec);
-    return { ...base, action: "create", reasonCode, ...(reason ? { reason } : {}), after: afterView(resource, desired, spec), changes: [], unknown: unknownPaths(desired) };
+    return change({ action: "create", reasonCode, ...(reason ? { reason } : {}), after: afterView(resource, desired, spec), changes: [], unknown: unknownPaths(desired) });
   };
 
   // A create an earlier run left unfinished, whose object the refresh found: planned like any existing object.
@@ -439,8 +443,7 @@ function planResource(resource: ConfigResource, input: PlanInput, attribute: Att
       const target = input.imports.get(resource.address);
       if (target?.status !== "present") return created("import-missing", `import ${resource.import}: no such object`);
       const { changes, desired, observed, notCompared, notReturned } = compareFields(resource, kind, spec, target.body, undefined, input.hash);
-      return {
-        ...base,
+      return change({
         action: "import",
         reasonCode: "import",
         importId: resource.import,
@@ -452,7 +455,7 @@ function planResource(resource: ConfigResource, input: PlanInput, attribute: Att
         unknown: unknownPaths(desired),
         ...(notCompared.length ? { notCompared } : {}),
         ...(notReturned.length ? { notReturned } : {}),
-      };
+      });
     }
     if (prior?.pending?.operation === "create" && fresh?.status === "absent") return created("create-not-reached", "the previous run's create did not reach the service");
     return created("create");
@@ -466,8 +469,7 @@ function planResource(resource: ConfigResource, input: PlanInput, attribute: Att
   }
   if (!forcedReplace.has(resource.address)) writeOnlyWarnings(resource, kind, spec, prior, input.hash).forEach(warn);
   const { changes, desired, observed, notCompared, notReturned } = compareFields(resource, kind, spec, observedBody, prior, input.hash);
-  const common = {
-    ...base,
+  const common = Object.assign({}, base, {
     id,
     before: masked(observed, resource.secrets),
     after: afterView(resource, desired, spec),
@@ -475,19 +477,21 @@ function planResource(resource: ConfigResource, input: PlanInput, attribute: Att
     unknown: unknownPaths(desired),
     ...(notCompared.length ? { notCompared } : {}),
     ...(notReturned.length ? { notReturned } : {}),
-  };
+  });
+  // Each outcome below is the common fields and then its own (common is this resource's alone).
+  const outcome = (fields: Pick<ResourceChange, "action" | "reasonCode"> & Partial<ResourceChange>): ResourceChange => Object.assign(common, fields);
   const failed = kind.readiness(observedBody, "create");
-  if (typeof failed === "object") return { ...common, action: "replace", reasonCode: "failed-state", reason: `the service reports ${failed.failed}`, createBeforeDestroy: resource.lifecycle.createBeforeDestroy };
-  if (forcedReplace.has(resource.address)) return { ...common, action: "replace", reasonCode: "replace-requested", reason: "replacement requested (--replace)", createBeforeDestroy: resource.lifecycle.createBeforeDestroy };
+  if (typeof failed === "object") return outcome({ action: "replace", reasonCode: "failed-state", reason: `the service reports ${failed.failed}`, createBeforeDestroy: resource.lifecycle.createBeforeDestroy });
+  if (forcedReplace.has(resource.address)) return outcome({ action: "replace", reasonCode: "replace-requested", reason: "replacement requested (--replace)", createBeforeDestroy: resource.lifecycle.createBeforeDestroy });
   const forcing = changes.filter((c) => c.forcesReplacement);
   if (forcing.length) {
-    return { ...common, action: "replace", reasonCode: "force-new-field", reason: `${forcing.map((c) => c.path).join(", ")} cannot change in place`, createBeforeDestroy: resource.lifecycle.createBeforeDestroy };
+    return outcome({ action: "replace", reasonCode: "force-new-field", reason: `${forcing.map((c) => c.path).join(", ")} cannot change in place`, createBeforeDestroy: resource.lifecycle.createBeforeDestroy });
   }
-  if (changes.length) return { ...common, action: "update", reasonCode: "update" };
+  if (changes.length) return outcome({ action: "update", reasonCode: "update" });
   // An earlier run started a create or update and stopped before it finished: apply waits for it.
   const awaiting = prior.pending?.operation === "create" || prior.pending?.operation === "update" ? prior.pending.operation : undefined;
-  if (awaiting) return { ...common, action: "no-op", reasonCode: "awaiting-earlier", awaiting, reason: `waiting for the ${awaiting} an earlier run started` };
-  return { ...common, action: "no-op", reasonCode: "unchanged" };
+  if (awaiting) return outcome({ action: "no-op", reasonCode: "awaiting-earlier", awaiting, reason: `waiting for the ${awaiting} an earlier run started` });
+  return outcome({ action: "no-op", reasonCode: "unchanged" });
 }
 
 /**
