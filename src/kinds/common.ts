@@ -98,7 +98,10 @@ export function compact(v: unknown): unknown {
   if (Array.isArray(v)) return v.map(compact);
   if (v === null || typeof v !== "object") return v;
   const out: Body = {};
-  for (const [k, x] of Object.entries(v)) if (x !== undefined && x !== null) out[k] = compact(x);
+  for (const k of Object.keys(v)) {
+    const x = (v as Body)[k];
+    if (x !== undefined && x !== null) out[k] = compact(x);
+  }
   return out;
 }
 

@@ -2,7 +2,7 @@
 // what the state recorded, and decides per address what to do and why. Pure: no I/O; the refresh has
 // already read everything it needs.
 
-import { configGraph, expandBlockAddresses, isPlainObject, placeDiagnostic, readPath, resourceAt, secretsAt, SENSITIVE_TEXT, type ConfigResource, type Configuration, type RemovedBlock } from "../config/index.js";
+import { configGraph, expandBlockAddresses, hasOwnKeys, isPlainObject, placeDiagnostic, readPath, resourceAt, secretsAt, SENSITIVE_TEXT, type ConfigResource, type Configuration, type RemovedBlock } from "../config/index.js";
 import type { Diagnostic } from "../diag/index.js";
 import { Graph } from "../graph/index.js";
 import { isLeaving } from "../kinds/common.js";
@@ -179,7 +179,8 @@ export function compareFields(
 /** A copy without null leaves: in a desired form they mean "absent", which an object as it will be does not show. */
 function withoutAbsent(body: Body): Body {
   const out: Body = {};
-  for (const [key, value] of Object.entries(body)) {
+  for (const key of Object.keys(body)) {
+    const value = body[key];
     if (value === null || value === undefined) continue;
     if (!isPlainObject(value)) {
       out[key] = value;
@@ -187,7 +188,7 @@ function withoutAbsent(body: Body): Body {
     }
     const inner = withoutAbsent(value);
     // An object that held only absent fields is absent itself.
-    if (Object.keys(inner).length > 0 || Object.keys(value).length === 0) out[key] = inner;
+    if (hasOwnKeys(inner) || !hasOwnKeys(value)) out[key] = inner;
   }
   return out;
 }
