@@ -205,7 +205,8 @@ export function buildConfiguration(sources: readonly Source[], options: LoadOpti
           continue;
         }
         for (const [name, body] of Object.entries(value)) {
-          const rspan = file.index.root.get(`${key}.${name}`) as NodeSpan;
+          const path = `${key}.${name}`;
+          const rspan = file.index.root.get(path) as NodeSpan;
           const addr = makeAddress(key, name);
           if (!NAME_PATTERN.test(name)) {
             diagnostics.push({ severity: "error", code: "config.name", address: addr, ...where(rspan.key), message: `resource name "${name}" must be lowercase letters, digits, "-" and "_", starting with a letter or digit`, hint: `e.g. ${name.toLowerCase().replace(/[^a-z0-9_-]+/g, "-").replace(/^[-_]+/, "") || "my-resource"}` });
@@ -215,7 +216,7 @@ export function buildConfiguration(sources: readonly Source[], options: LoadOpti
             diagnostics.push({ severity: "error", code: "config.duplicate", address: addr, ...where(rspan.key), message: `${addr} is declared twice: ${at(first.span.key ?? first.span.value)} and ${at(rspan.key ?? rspan.value)}`, hint: "rename one of them, or remove the one not meant" });
             continue;
           }
-          raws.set(addr, { kind: kinds.get(key)!, name, body, file: file.file, span: rspan, positions: file.index.scopes.get(`${key}.${name}`) ?? new Map([["", rspan]]) });
+          raws.set(addr, { kind: kinds.get(key)!, name, body, file: file.file, span: rspan, positions: file.index.scopes.get(path) ?? new Map([["", rspan]]) });
         }
       } else {
         // A file without "netform:" may be variable values read as configuration: say how to keep it beside it.
