@@ -112,14 +112,49 @@ const where = (p: SourcePosition | undefined): Pick<Diagnostic, "file" | "line" 
 const at = (p: SourcePosition): string => `${p.file}:${p.line}:${p.column}`;
 
 
+/** A path's text up to its first "." or "[": what every path under it, and every path it lies under, begins with. */
+const headOf = (path: string): string => {
+  const end = path.search(/[.[]/);
+  return end < 0 ? path : path.slice(0, end);
+};
+
+/** A file's index grouped by the head of each path, in the index's order. */
+interface IndexByHead {
+  root: Map<string, [string, NodeSpan][]>;
+  scopes: Map<string, [string, PositionIndex][]>;
+}
+
+const indexesByHead = new WeakMap<FileIndex, IndexByHead>();
+
+/** The grouping blockIndex reads, made once per file: a block is looked for among its own section's paths, not every resource's. */
+function indexByHead(index: FileIndex): IndexByHead {
+  let grouped = indexesByHead.get(index);
+  if (!grouped) {
+    grouped = { root: new Map(), scopes: new Map() };
+    const add = <T>(groups: Map<string, [string, T][]>, path: string, value: T) => {
+      const head = headOf(path);
+      const group = groups.get(head);
+      if (group) group.push([path, value]);
+      else groups.set(head, [[path, value]]);
+    };
+    for (const [k, v] of index.root) add(grouped.root, k, v);
+    for (const [scope, positions] of index.scopes) add(grouped.scopes, scope, positions);
+    indexesByHead.set(index, grouped);
+  }
+  return grouped;
+}
+
 /** Positions of a top-level block (provider, variables.NAME...) relative to it, across the file's scopes. */
 function blockIndex(index: FileIndex, prefix: FieldPath): PositionIndex {
   const out: PositionIndex = new Map();
   const p = formatPath(prefix);
   const rel = (k: string, base: string): string => (k === base ? "" : k.slice(base.length + (k[base.length] === "[" ? 0 : 1)));
   const under = (k: string, base: string) => k === base || k.startsWith(`${base}.`) || k.startsWith(`${base}[`);
-  for (const [k, v] of index.root) if (under(k, p)) out.set(rel(k, p), v);
-  for (const [scope, positions] of index.scopes) {
+  // Only paths with the block's head can be under it, or have it under them.
+  const grouped = indexByHead(index);
+  const head = headOf(p);
+  for (const [k, v] of grouped.root.get(head) ?? []) if (under(k, p)) out.set(rel(k, p), v);
+  for (const [scope, positions] of grouped.scopes.get(head) ?? []) {
     if (under(scope, p)) {
       const r = rel(scope, p);
       for (const [k, v] of positions) out.set(k === "" ? r : r === "" ? k : k.startsWith("[") ? `${r}${k}` : `${r}.${k}`, v);

@@ -210,3 +210,32 @@ routeAggregationAttachments:
     expect(r.diagnostics[0]?.code).toBe("config.unreadable");
   });
 });
+
+describe("the positions of the top-level blocks", () => {
+  // Each block's positions are found among the paths of its own section only: resources named like a block,
+  // and a variable whose name holds a dot, change nothing of where the blocks' values are.
+  const text = `netform: 1
+routeFilters:
+  provider: { type: BGP_IPv4_PREFIX_FILTER }
+  variables: { type: BGP_IPv4_PREFIX_FILTER }
+provider:
+  endpoint: embedded
+  projectId: 5c1a4b6e-6b55-4c34-8a4f-2a9f1d0c7e01
+  parallelism: many
+variables:
+  region:
+    type: string
+    default: am
+  a.b: { type: string }
+  count: { type: number, default: none }
+`;
+
+  it("places the provider's and the variables' diagnostics and declarations where they are written", () => {
+    const { config, diagnostics } = load(text);
+    const at = (d: { file?: string; line?: number; column?: number }) => `${d.line ?? "-"}:${d.column ?? "-"}`;
+    expect(diagnostics.map((d) => `${at(d)} ${d.code} ${d.path ?? ""}`).sort()).toEqual(["13:3 variables.name variables.a.b", "14:35 variables.type variables.count", "8:16 schema.invalid-type parallelism"].sort());
+    const region = config.variables.get("region")?.declaration;
+    expect(region && at(region.position)).toBe("10:3");
+    expect(region?.defaultPosition && at(region.defaultPosition)).toBe("12:14");
+  });
+});
