@@ -48,7 +48,7 @@ const LOOKUP_LIST = new RegExp(`^\\$\\{\\s*${LOOKUPS_SECTION}\\.([A-Za-z0-9][A-Z
 
 export interface Expansion {
   /** Resources without forEach as they are, and every instance of those with it, by address. */
-  resources: Map<Address, RawResource>;
+  resources: ReadonlyMap<Address, RawResource>;
   /** The blocks whose keys are a list lookup's objects, with that lookup's address. */
   fromLookups: Map<Address, string>;
   /** The keys of each forEach block, by block address (see InterpolationScope.forEach). */
@@ -69,13 +69,17 @@ const describe = (v: unknown): string => {
   return "a value of another type";
 };
 
+const hasForEach = (raw: RawResource): raw is RawResource & { body: Record<string, unknown> } => isPlainObject(raw.body) && FOR_EACH in raw.body;
+
 /** Expands every forEach block of `raws`; a block whose forEach is in error gives no instance, and is reported once. */
 export function expandForEach(raws: ReadonlyMap<Address, RawResource>, scope: InterpolationScope, diagnostics: Diagnostic[], lists?: ForEachLookups): Expansion {
-  const resources = new Map<Address, RawResource>();
   const fromLookups = new Map<Address, string>();
   const keys = new Map<string, readonly string[] | Unresolved | Invalid>();
+  // Without a forEach (most configurations) there is nothing to expand, and no copy of thousands of entries to make.
+  if (![...raws.values()].some(hasForEach)) return { resources: raws, keys, fromLookups };
+  const resources = new Map<Address, RawResource>();
   for (const [addr, raw] of raws) {
-    if (!isPlainObject(raw.body) || !(FOR_EACH in raw.body)) {
+    if (!hasForEach(raw)) {
       resources.set(addr, raw);
       continue;
     }
