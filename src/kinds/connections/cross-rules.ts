@@ -102,9 +102,11 @@ interface VlanClaim {
 function claimsOf(r: ConfigResource): VlanClaim[] {
   const claims: VlanClaim[] = [];
   for (const side of SIDES) {
-    const port = identityOf(readPath(r.spec, `${side}.accessPoint.port.uuid`));
+    // Read as segments: a path written as text is split again at every read, for every connection.
+    const port = identityOf(readPath(r.spec, [side, "accessPoint", "port", "uuid"]));
+    const linkProtocol = readPath(r.spec, [side, "accessPoint", "linkProtocol"]);
     const tag = (name: string) => {
-      const v = reveal(readPath(r.spec, `${side}.accessPoint.linkProtocol.${name}`));
+      const v = reveal(readPath(linkProtocol, [name]));
       return typeof v === "number" ? v : undefined;
     };
     const outerField = tag("vlanTag") !== undefined ? "vlanTag" : "vlanSTag";
