@@ -420,11 +420,14 @@ class SubsetReader<S> {
   }
 }
 
+/** The first characters of the scalars the core schema reads as other than strings: ~, null, booleans, numbers. */
+const MAY_NOT_BE_A_STRING: ReadonlySet<number> = new Set([..."~nNtTfF0123456789+-."].map((ch) => ch.charCodeAt(0)));
+
 /** A plain scalar's value under the core schema, as the yaml package resolves it (its tests, in its order). */
 export function scalarValue(s: string): unknown {
-  const c = s.charCodeAt(0);
-  // Strings that begin with a letter other than those of null, ~, booleans: most of them.
-  if (((c >= 0x61 && c <= 0x7a) || (c >= 0x41 && c <= 0x5a)) && c !== 0x6e && c !== 0x4e && c !== 0x74 && c !== 0x54 && c !== 0x66 && c !== 0x46) return s;
+  // Strings whose first character begins none of the forms below (null, ~, booleans, numbers): most of them,
+  // references ("${...}") among them.
+  if (s !== "" && !MAY_NOT_BE_A_STRING.has(s.charCodeAt(0))) return s;
   if (/^(?:~|[Nn]ull|NULL)?$/.test(s)) return null;
   if (/^(?:[Tt]rue|TRUE|[Ff]alse|FALSE)$/.test(s)) return s[0] === "t" || s[0] === "T";
   if (/^0o[0-7]+$/.test(s)) return parseInt(s.substring(2), 8);

@@ -210,7 +210,7 @@ describe("the YAML subset reader", () => {
   });
 
   it("resolves plain scalars as the core schema does", () => {
-    for (const s of ["x", "null", "~", "True", "false", "0", "-0", "+12", "0o17", "0o8", "0x1f", "0X1F", "1.0", "1.", ".5", "1e3", "1E+3", ".Inf", "-.inf", ".NaN", "nan", "1_0", "10.0.0.1", "n", "Y"]) {
+    for (const s of ["x", "null", "~", "True", "false", "0", "-0", "+12", "0o17", "0o8", "0x1f", "0X1F", "1.0", "1.", ".5", "1e3", "1E+3", ".Inf", "-.inf", ".NaN", "nan", "1_0", "10.0.0.1", "n", "Y", "$x", "${var.x}", "_1", "/1", "=1", "(null)", "é", "N", "t", "Fa", "+", ".", "+.5", "-.5e1"]) {
       const read = (parseYamlDocument("f.yaml", `a: ${s}\n`).value as { a: unknown }).a;
       expect(Object.is(scalarValue(s), read), s).toBe(true);
     }
