@@ -60,10 +60,11 @@ export function peerProblem(subnet: string, peer: string): string | undefined {
   const [address = "", prefixText = ""] = subnet.split("/");
   const prefix = Number(prefixText);
   const family = isIP(address) === 4 ? "ipv4" : "ipv6";
-  if (isIP(address) === 0 || isIP(peer) !== isIP(address) || !Number.isInteger(prefix)) return undefined; // malformed: the kind's own rules say so
+  const malformed = isIP(address) === 0 || isIP(peer) !== isIP(address) || !Number.isInteger(prefix) || prefix < 0 || prefix > (family === "ipv4" ? 32 : 128);
+  if (malformed) return undefined; // the kind's own rules say so
   // Block lists are native objects, two made and dropped for every BGP instance: IPv4 is answered in
-  // arithmetic instead, as they answer it. An IPv4 prefix out of range is still theirs to refuse.
-  if (family === "ipv4" && prefix >= 0 && prefix <= 32) return ipv4PeerProblem(ipv4Number(address), prefix, ipv4Number(peer));
+  // arithmetic instead, as they answer it.
+  if (family === "ipv4") return ipv4PeerProblem(ipv4Number(address), prefix, ipv4Number(peer));
   const inside = new BlockList();
   inside.addSubnet(address, prefix, family);
   if (!inside.check(peer, family)) return "is not inside the subnet";

@@ -53,6 +53,14 @@ describe("peerProblem", () => {
     expect(peerProblem(subnet, peer)).toBe(byBlockLists(subnet, peer));
   });
 
+  it.each([
+    ["10.0.0.1/33", "10.0.0.2"],
+    ["10.0.0.1/-1", "10.0.0.2"],
+    ["2001:db8::1/129", "2001:db8::2"],
+  ])("leaves a prefix out of range (%s) to the kind's own rules, which refuse it with its place", (subnet, peer) => {
+    expect(peerProblem(subnet, peer)).toBeUndefined();
+  });
+
   it("answers IPv4 as block lists do across prefix lengths and addresses", () => {
     let seed = 7;
     const next = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
