@@ -5,9 +5,6 @@
 import PQueue from "p-queue";
 import { CycleError, type Graph } from "./dag.js";
 
-/** How long the walk starts nodes before it lets what they started go on. */
-const START_SLICE_MS = 10;
-
 export type NodeOutcome = { status: "done" } | { status: "failed"; error: unknown } | { status: "skipped"; blockedBy: string };
 
 export interface WalkOptions {
@@ -57,18 +54,7 @@ export async function walk(graph: Graph, options: WalkOptions): Promise<Map<stri
     });
   };
 
-  // Starting a node runs its visit up to its first await. Thousands of nodes ready at the start would run
-  // all of that before the first of them got further (its request sent, say): the start yields to the
-  // event loop every few milliseconds instead, the most urgent first, so that the work of the first ones
-  // goes on while the rest are being started. A small graph starts in one go, as before.
-  let slice = performance.now();
-  for (const id of inOrder(graph.nodes)) {
-    if (!ready(id)) continue;
-    schedule(id);
-    if (performance.now() - slice < START_SLICE_MS) continue;
-    await new Promise((resolve) => setImmediate(resolve));
-    slice = performance.now();
-  }
+  for (const id of inOrder(graph.nodes)) if (ready(id)) schedule(id);
   await queue.onIdle();
   return outcomes;
 }
