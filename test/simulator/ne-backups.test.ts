@@ -8,8 +8,9 @@ const t = useSimulator();
 // machine may take between two requests. Read at this pace, the first answer is still the first status.
 const slow = useSimulator({ speed: 50 });
 
-async function backup(deviceUuid: string, name = "nightly"): Promise<string> {
-  const res = await t.call("POST", "/ne/v1/deviceBackups", { body: { deviceUuid, name } });
+/** Starts a backup (on `sim`: the slow one where a test must see it still running) and returns its id. */
+async function backup(deviceUuid: string, name = "nightly", sim = t): Promise<string> {
+  const res = await sim.call("POST", "/ne/v1/deviceBackups", { body: { deviceUuid, name } });
   expect(res.status, JSON.stringify(res.body)).toBe(202);
   return res.body.id as string;
 }
@@ -138,17 +139,18 @@ describe("PATCH and DELETE /ne/v1/deviceBackups/{uuid}", () => {
   });
 
   it("deletes only COMPLETED or FAILED backups", async () => {
-    const device = seedDevice(t);
-    const pending = await backup(device);
-    const early = await t.call("DELETE", `/ne/v1/deviceBackups/${pending}`);
+    // At the slow pace: at the usual one a backup runs for 60 ms, and a loaded machine may let it finish before the refusal is asked for.
+    const device = seedDevice(slow);
+    const pending = await backup(device, "nightly", slow);
+    const early = await slow.call("DELETE", `/ne/v1/deviceBackups/${pending}`);
     expect(early.status).toBe(400);
     expect(early.body).toMatchObject({ errorCode: "EQ-2010010", property: "uuid" });
-    await t.waitFor(`/ne/v1/deviceBackups/${pending}`, "/status", "COMPLETED");
-    const res = await t.call("DELETE", `/ne/v1/deviceBackups/${pending}`);
+    await slow.waitFor(`/ne/v1/deviceBackups/${pending}`, "/status", "COMPLETED");
+    const res = await slow.call("DELETE", `/ne/v1/deviceBackups/${pending}`);
     expect(res.status).toBe(204);
     expect(res.text).toBe("");
-    expect((await t.call("GET", `/ne/v1/deviceBackups/${pending}`)).status).toBe(404);
-    expect((await t.call("DELETE", `/ne/v1/deviceBackups/${pending}`)).status).toBe(404);
+    expect((await slow.call("GET", `/ne/v1/deviceBackups/${pending}`)).status).toBe(404);
+    expect((await slow.call("DELETE", `/ne/v1/deviceBackups/${pending}`)).status).toBe(404);
   });
 });
 
@@ -170,8 +172,9 @@ describe("GET /ne/v1/deviceBackups/{uuid}/download", () => {
     expect(res.status).toBe(400);
     expect(res.body).toMatchObject({ errorCode: "EQ-2010010", property: "uuid" });
     expect(res.body.errorMessage).toMatch(/image snapshot/);
-    const pending = await backup(seedDevice(t));
-    expect((await t.call("GET", `/ne/v1/deviceBackups/${pending}/download`)).status).toBe(400);
+    // A backup still running, at the slow pace (a minute of backup is 60 ms at the usual one).
+    const pending = await backup(seedDevice(slow), "nightly", slow);
+    expect((await slow.call("GET", `/ne/v1/deviceBackups/${pending}/download`)).status).toBe(400);
   });
 });
 
@@ -237,7 +240,7 @@ describe("restore analysis and restore", () => {
     expect((await t.call("GET", base)).body).toMatchObject({ errorCode: "EQ-2012011", property: "backupUuid" });
     // A backup still running is refused: read at the slow pace, as a minute is 60 ms at the usual one.
     const running = seedDevice(slow);
-    const started = (await slow.call("POST", "/ne/v1/deviceBackups", { body: { deviceUuid: running, name: "nightly" } })).body.id as string;
+    const started = await backup(running, "nightly", slow);
     expect((await slow.call("GET", `/ne/v1/devices/${running}/restoreAnalysis?backupUuid=${started}`)).body).toMatchObject({ errorCode: "EQ-2010010", property: "backupUuid" });
     const otherDevice = await completed(seedDevice(t));
     expect((await t.call("GET", `${base}?backupUuid=${otherDevice}`)).body).toMatchObject({ errorCode: "EQ-2012010", property: "backupUuid" });
