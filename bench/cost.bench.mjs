@@ -13,7 +13,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { startSimulator } from "../dist/simulator/index.js";
-import { topology } from "./engine.bench.mjs";
+import { topology } from "./topology.mjs";
 import { runCli } from "./cli.mjs";
 
 const RUNS = 5;

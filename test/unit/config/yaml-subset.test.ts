@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { parseYaml, parseYamlDocument, type ParsedFile } from "../../../src/config/positions.js";
 import { readSubset, scalarValue } from "../../../src/config/yaml-subset.js";
+import { topology } from "../../../bench/topology.mjs";
 
 const repo = join(import.meta.dirname, "../../..");
 
@@ -32,46 +33,8 @@ function expectSameReading(text: string): void {
   expect(reading(parseYaml("f.yaml", text)), JSON.stringify(text)).toEqual(reading(parseYamlDocument("f.yaml", text)));
 }
 
-/** A connection of the engine benchmark's configuration (bench/engine.bench.mjs), as it writes it. */
-const BENCHMARK = `netform: 1
-provider:
-  endpoint: embedded
-  projectId: 5c1a4b6e-6b55-4c34-8a4f-2a9f1d0c7e01
-routeFilters:
-  rf-c0:
-    type: BGP_IPv4_PREFIX_FILTER
-    description: filter of c0
-connections:
-  c0:
-    type: EVPL_VC
-    bandwidth: 50
-    aSide:
-      accessPoint:
-        type: COLO
-        port: { uuid: c791f8cb-5cc8-cc80-8ce0-306a5c00a4ee }
-        linkProtocol: { type: DOT1Q, vlanTag: 100 }
-    zSide:
-      accessPoint:
-        type: COLO
-        port: { uuid: c791f8cb-0000-4000-8000-000000000002 }
-        linkProtocol: { type: DOT1Q, vlanTag: 1100 }
-    notifications: [{ type: ALL, emails: [noc@example.com] }]
-routingProtocols:
-  c0-direct:
-    connection: \${connections.c0.uuid}
-    type: DIRECT
-    directIpv4: { equinixIfaceIp: 10.0.0.1/30 }
-  c0-bgp:
-    connection: \${connections.c0.uuid}
-    type: BGP
-    customerAsn: 65010
-    bgpIpv4: { customerPeerIp: 10.0.0.2, enabled: true }
-routeFilterAttachments:
-  c0-in:
-    connection: \${connections.c0.uuid}
-    routeFilter: \${routeFilters.rf-c0.uuid}
-    direction: INBOUND
-`;
+/** One connection of the engine benchmarks' configuration, with its filter, routing protocols and attachment, as they write it. */
+const BENCHMARK = topology(5).yaml;
 
 const CONSTRUCTS = [
   "netform: 1\nprovider:\n  endpoint: embedded\n",

@@ -1,0 +1,2 @@
+/** The engine benchmarks' configuration of `resources` resources (5 per connection), and how many it declares. */
+export function topology(resources: number): { yaml: string; count: number };
