@@ -12,7 +12,7 @@ import { fileProblem, sortDiagnostics } from "../diag/index.js";
 import { address as makeAddress, compareAddresses, formatPath, NAME_PATTERN, parseAddress, parsePath, type Address, type FieldPath } from "./address.js";
 import type { KindCatalog } from "./catalog.js";
 import { collapseInstanceDiagnostics, expandForEach, instanceName, type RawResource } from "./for-each.js";
-import { isPlainObject, mapValues, readPath } from "./json.js";
+import { hasOwnKeys, isPlainObject, mapValues, readPath } from "./json.js";
 import { interpolate, newResult, type InterpolationResult, type InterpolationScope, type MissingValues } from "./interpolate.js";
 import { parseYaml, type FileIndex, type NodeSpan, type ParsedFile, type PositionIndex, type SourcePosition } from "./positions.js";
 import { conditionAddresses, dependencyEdges, findCycles, parentReferenceProblems } from "./references.js";
@@ -589,19 +589,14 @@ function buildResource(addr: Address, raw: RawResource, scope: InterpolationScop
   const out = newResult();
   const spec: Record<string, unknown> = {};
   const meta: Record<string, unknown> = {};
-  let hasMeta = false;
   for (const k of Object.keys(body)) {
     if (k === "preconditions" || k === "postconditions") continue;
-    const v = interpolate(body[k], [k], scope, out);
-    if (META_KEY_SET.has(k)) {
-      meta[k] = v;
-      hasMeta = true;
-    } else spec[k] = v;
+    (META_KEY_SET.has(k) ? meta : spec)[k] = interpolate(body[k], [k], scope, out);
   }
   for (const p of out.problems) diagnostics.push(placeDiagnostic(loc, p));
   const references = out.references.filter((ref) => {
     const head = ref.path[0];
-    if (typeof head === "string" && (META_KEYS as readonly string[]).includes(head)) {
+    if (typeof head === "string" && META_KEY_SET.has(head)) {
       diagnostics.push(placeDiagnostic(loc, { path: ref.path, code: "reference.not-allowed", message: `references are not allowed in ${head}`, hint: head === "dependsOn" ? `write the address itself: ${ref.address}` : undefined }));
       return false;
     }
@@ -635,7 +630,7 @@ function buildResource(addr: Address, raw: RawResource, scope: InterpolationScop
   }
 
   // The meta keys are validated after the spec's fields; a resource without any (most) is validated as its spec.
-  const validated = hasMeta ? { ...marked, ...meta } : marked;
+  const validated = hasOwnKeys(meta) ? { ...marked, ...meta } : marked;
   for (const item of validateSpec(kind, validated, { address: addr, positions: raw.positions, defaulted, withMetaFor: kindNames })) diagnostics.push(item);
 
   const resource: ConfigResource = {
