@@ -154,13 +154,12 @@ export class Poller {
     // too: one request serves them all. An object read on its own, or under its parent, is read when due:
     // a read before then gains nothing and may find it still in transition.
     const now = this.now();
-    const horizon = now + this.settings.minIntervalMs / 2;
     const reads = new Map<string, { due: Waiter[]; early: Waiter[] }>();
     for (const w of idle) {
       const key = sharedRead(w);
       let read = reads.get(key);
       if (!read) reads.set(key, (read = { due: [], early: [] }));
-      (w.due <= (w.gridded ? horizon : now) ? read.due : read.early).push(w);
+      (this.isDue(w, now) ? read.due : read.early).push(w);
     }
     // A read of many objects in one request takes along waiters not yet due, those due soonest first, as
     // far as it costs no more requests: all of a parent's, whose list holds them anyway; for a search, as
@@ -182,7 +181,7 @@ export class Poller {
       else byKind.set(w.kind, [w]);
     }
     for (const [kind, waiters] of byKind) {
-      void this.observe(kind, waiters).finally(() => {
+      void this.observe(kind, waiters, now).finally(() => {
         for (const w of waiters) w.reading = false;
         this.schedule();
       });
@@ -190,7 +189,7 @@ export class Poller {
     this.schedule();
   }
 
-  private async observe(kind: KindHandler, waiters: Waiter[]): Promise<void> {
+  private async observe(kind: KindHandler, waiters: Waiter[], readAt: number): Promise<void> {
     let bodies: Map<string, Body | undefined>;
     try {
       if (kind.observeMany && waiters.length > 1) {
@@ -203,10 +202,11 @@ export class Poller {
       for (const w of waiters) this.settle(w, () => w.reject(error));
       return;
     }
-    for (const w of waiters) this.check(w, bodies.get(refKey(w.ref)));
+    for (const w of waiters) this.check(w, bodies.get(refKey(w.ref)), readAt);
   }
 
-  private check(w: Waiter, body: Body | undefined): void {
+  /** Settles a wait on what a read begun at `readAt` found, or sets when to look at it next. */
+  private check(w: Waiter, body: Body | undefined, readAt: number): void {
     const { kind, ref, options } = w;
     const elapsed = this.now() - w.started;
     const noun = `${options.address} (${kind.noun} ${ref.id})`;
@@ -231,7 +231,16 @@ export class Poller {
       });
       return this.settle(w, () => w.reject(error));
     }
+    // A waiter taken along by another's read before it was due keeps its own turn: rescheduled from the
+    // read's answer, it would be looked at again an interval later, one more grid step for a searched
+    // object, and a wave of objects due one after the other would be noticed together, late.
+    if (!this.isDue(w, readAt)) return;
     w.due = this.dueAt(w.gridded, this.now() + nextLookAfter(elapsed, options.expectedMs, this.settings));
+  }
+
+  /** Whether a waiter is read at `time`: a searched one within half the smallest interval of its due time. */
+  private isDue(w: Waiter, time: number): boolean {
+    return w.due <= (w.gridded ? time + this.settings.minIntervalMs / 2 : time);
   }
 
   /**

@@ -188,6 +188,38 @@ describe("Poller", () => {
     for (const w of later) await expect(w).rejects.toBeInstanceOf(InterruptedError);
   });
 
+  it("keeps the turn of an object taken along early: a wave due one grid step later is still read then", async () => {
+    vi.useFakeTimers({ now: 0 });
+    try {
+      const states = new Map<string, string | undefined>([["a", "PROVISIONED"], ["b", "PROVISIONING"]]);
+      const { kind } = fakeKind(states);
+      const reads: number[] = [];
+      // A search takes 10 ms to answer, as a real one does: the answer comes after the grid point it was sent on.
+      const answerLater = async <T>(answer: () => Promise<T>): Promise<T> => {
+        reads.push(Date.now());
+        await new Promise((resolve) => setTimeout(resolve, 10));
+        return answer();
+      };
+      const searched = {
+        ...kind,
+        observe: (ctx: KindContext, ref: ObjectRef) => answerLater(() => kind.observe(ctx, ref)),
+        observeMany: (ctx: KindContext, refs: ObjectRef[]) => answerLater(() => kind.observeMany!(ctx, refs)),
+      } as KindHandler;
+      const poller = new Poller({} as KindContext, { minIntervalMs: 200, maxIntervalMs: 2_000, growth: 0.05 }, Date.now);
+      const a = poller.wait(searched, { id: "a" }, { ...options("connections.a"), expectedMs: 1_000 });
+      await vi.advanceTimersByTimeAsync(200);
+      const b = poller.wait(searched, { id: "b" }, { ...options("connections.b"), expectedMs: 1_000 });
+      // b's transition ends at 1,150 ms; a's read at 1,000 ms takes b along and finds it unfinished.
+      setTimeout(() => states.set("b", "PROVISIONED"), 950);
+      await vi.advanceTimersByTimeAsync(1_300);
+      await Promise.all([a, b]);
+      // b is read again at its own turn, 1,200 ms, not an interval after the early read's answer (1,210 ms, on the grid 1,400).
+      expect(reads).toEqual([1_000, 1_200]);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
   it("reads a nested kind's due objects by parent, without taking along those of other parents", async () => {
     const states = new Map<string, string | undefined>([["p1", "PROVISIONED"], ["p2", "PROVISIONING"], ["q", "PROVISIONING"]]);
     const { kind } = fakeKind(states);
