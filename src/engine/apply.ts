@@ -315,6 +315,8 @@ function resolvedSpec(input: ApplyInput, resource: ConfigResource): Body {
     const value = read(address, attribute);
     return value === undefined ? undefined : { value };
   });
+  // Without references the spec is the one loading the configuration validated, every value known then.
+  if (resource.references.length === 0) return spec;
   const unknown = [...leaves(spec)].filter(([, v]) => isUnknownValue(v)).map(([path]) => path);
   if (unknown.length) {
     for (const ref of resource.references) if (read(ref.address, ref.attribute) === undefined) absentAfterCreate(input, resource, ref);
