@@ -31,12 +31,13 @@ export class RunFence {
   /**
    * Right before a change to the service: rejects, and stops the run, once the lock is not this run's.
    * Changes go out side by side, and the backend's answer is the same for all that ask while it is on its
-   * way: they share it. One question, not one per change: a file read (local), a query on the lock's
-   * session, which answers one at a time (postgres), a LOCK request (http).
+   * way: they share it, and so do those that ask in the same turn of the event loop once it came (a wave
+   * of answers releases many changes at once). One question, not one per change: a file's stat (local), a
+   * query on the lock's session, which answers one at a time (postgres), a LOCK request (http).
    */
   check(): Promise<void> {
     if (this.lostBy) return Promise.reject(this.lostBy);
-    this.asking ??= this.ask().finally(() => (this.asking = undefined));
+    this.asking ??= this.ask().finally(() => setImmediate(() => (this.asking = undefined)));
     return this.asking;
   }
 

@@ -14,13 +14,16 @@ function answeredLock() {
 }
 
 describe("RunFence", () => {
-  it("asks the backend once for the changes that ask while its answer is on its way, and again after", async () => {
+  it("asks the backend once for the changes that ask while its answer is on its way or in the turn it came, and again after", async () => {
     const { lock, pending } = answeredLock();
     const fence = new RunFence(lock);
     const together = Promise.all([fence.check(), fence.check(), fence.check()]);
     expect(pending).toHaveLength(1);
     pending[0]!.resolve();
     await together;
+    await fence.check();
+    expect(pending).toHaveLength(1);
+    await new Promise((resolve) => setImmediate(resolve));
     const later = fence.check();
     expect(pending).toHaveLength(2);
     pending[1]!.resolve();
