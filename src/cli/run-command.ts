@@ -181,6 +181,8 @@ export async function planRequested(ctx: RunContext, run: Run, request: RunReque
  */
 export async function confirm(output: Output, question: string, input: NodeJS.ReadableStream, interrupts: Interrupts): Promise<boolean> {
   output.out(`\n${output.c.bold(question)}\n  Only 'yes' will be accepted to approve.\n`);
+  // readline writes its prompt to the stream itself: what was printed before it goes first.
+  output.flush();
   const rl = createInterface({ input, output: output.stdout });
   const declined = new AbortController();
   const decline = () => declined.abort();

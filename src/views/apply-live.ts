@@ -220,11 +220,11 @@ export class ApplyLiveView {
 
   /** Nothing is written for an empty frame: an idle tick must not cost a system call. */
   private write(text: string): void {
-    if (text !== "") this.output.stdout.write(text);
+    if (text !== "") this.output.write("out", text);
   }
 
   private flushPending(): void {
-    for (const p of this.pending) (p.stream === "out" ? this.output.stdout : this.output.stderr).write(p.text);
+    for (const p of this.pending) this.output.write(p.stream, p.text);
     this.pending = [];
   }
 

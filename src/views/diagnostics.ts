@@ -83,7 +83,7 @@ export function renderDiagnosticsJson(output: Output, diagnostics: readonly Diag
 
 /** `netform schema`: the schema text as is, on standard output. */
 export function renderSchema(output: Output, text: string): void {
-  output.stdout.write(text);
+  output.write("out", text);
 }
 
 /** A position in Terraform's diagnostics: 1-based line and column, 0-based byte offset in the file. */
