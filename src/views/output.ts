@@ -47,7 +47,7 @@ function dropOutputWhenReaderGoes(): void {
       readerGone.add(stream);
     });
   }
-  // Writes to a pipe, a file or a terminal are synchronous here (Linux, macOS): this one is done before the process ends.
+  // A run that ends at once (a second Ctrl-C) still writes what it held, as it would have written its last line.
   process.on("exit", release);
 }
 
