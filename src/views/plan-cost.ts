@@ -53,9 +53,11 @@ export function deltaPhrase(total: CostTotal): string {
 const SYMBOLS: Record<ResourceCost["action"], string> = { create: "+", update: "~", replace: "-/+", delete: "-", import: "~", "no-op": " " };
 
 /** A side's price, or "unknown" when the service could not give it. */
-function side(cost: PlanCost, r: ResourceCost, which: "before" | "after"): string {
-  const unknown = cost.unknown.some((u) => u.address === r.address && u.side === which);
-  if (unknown) return "unknown";
+/** The sides whose price is unknown, by address: a table asks for each of its rows. */
+const unknownSides = (cost: PlanCost): Set<string> => new Set(cost.unknown.map((u) => `${u.side} ${u.address}`));
+
+function side(unknown: ReadonlySet<string>, r: ResourceCost, which: "before" | "after"): string {
+  if (unknown.has(`${which} ${r.address}`)) return "unknown";
   const absent = which === "before" ? r.action === "create" : r.action === "delete";
   return absent ? "none" : amounts(r[which]);
 }
@@ -77,7 +79,8 @@ export function costTextLines(plan: Plan, c: Colors): string[] {
   if (!cost || cost.resources.length === 0) return [];
   const width = Math.max(...cost.resources.map((r) => r.address.length));
   const lines = [c.bold("Cost (monthly recurring, from the service's prices):")];
-  for (const r of cost.resources) lines.push(`  ${SYMBOLS[r.action].padStart(3)} ${r.address.padEnd(width)}  ${side(cost, r, "before")} -> ${side(cost, r, "after")}${r.product ? `  ${c.dim(`(${r.product})`)}` : ""}`);
+  const unpricedSides = unknownSides(cost);
+  for (const r of cost.resources) lines.push(`  ${SYMBOLS[r.action].padStart(3)} ${r.address.padEnd(width)}  ${side(unpricedSides, r, "before")} -> ${side(unpricedSides, r, "after")}${r.product ? `  ${c.dim(`(${r.product})`)}` : ""}`);
   for (const line of unknownLines(cost)) lines.push(c.dim(`  ${line}`));
   const unpriced = unpricedCount(cost);
   if (unpriced > 0) lines.push(`  ${c.bold("Total:")} unknown (${unknownTotalWhy(cost, unpriced)})`);
@@ -93,7 +96,8 @@ export function costMarkdown(plan: Plan, rowLimit?: number, where = "the full pl
   const cost = plan.cost;
   if (!cost || cost.resources.length === 0) return "";
   const resources = [...cost.resources].sort((a, b) => compareAddresses(a.address, b.address));
-  const rows = (rowLimit === undefined ? resources : resources.slice(0, rowLimit)).map((r) => [codeSpan(r.address), escapeInline(r.product ?? "unknown"), side(cost, r, "before"), side(cost, r, "after")]);
+  const unpricedSides = unknownSides(cost);
+  const rows = (rowLimit === undefined ? resources : resources.slice(0, rowLimit)).map((r) => [codeSpan(r.address), escapeInline(r.product ?? "unknown"), side(unpricedSides, r, "before"), side(unpricedSides, r, "after")]);
   const more = resources.length - rows.length;
   const unknown = unknownLines(cost).map((line) => `- ${escapeInline(line)}`);
   const body = [
