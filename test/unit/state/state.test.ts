@@ -2,6 +2,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFil
 import { hostname, tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it, vi } from "vitest";
+import { WRITE_SLICE } from "../../../src/state/atomic.js";
 import { LOCK_TTL_MS, StateLock, StateStore, forceUnlock, lockPathFor, writeFileAtomic, writeFileAtomicAsync } from "../../../src/state/index.js";
 
 const dir = () => mkdtempSync(join(tmpdir(), "netform-state-"));
@@ -149,6 +150,18 @@ describe("a lock left by a process that died", () => {
 });
 
 describe("leaving nothing behind", () => {
+  it("writes a text longer than one slice whole, a character of two code units astride the slices' border included", async () => {
+    const d = dir();
+    // The emoji's first half is the last code unit of the first slice; "é" takes two bytes, "€" three.
+    const content = `${"a".repeat(WRITE_SLICE - 1)}\u{1F600}${"é€".repeat(WRITE_SLICE)}end\n`;
+    writeFileAtomic(join(d, "sync.json"), content);
+    await writeFileAtomicAsync(join(d, "async.json"), content);
+    expect(readFileSync(join(d, "sync.json"), "utf8")).toBe(content);
+    expect(readFileSync(join(d, "async.json"), "utf8")).toBe(content);
+    writeFileAtomic(join(d, "empty"), "");
+    expect(readFileSync(join(d, "empty"), "utf8")).toBe("");
+  });
+
   it("removes the temporary file of a write that failed", async () => {
     const d = dir();
     mkdirSync(join(d, "in-the-way"));
