@@ -115,14 +115,14 @@ function blockingRemoved(error: ApiError, removed: ReadonlyMap<string, string>):
 }
 
 /** The dry run of one change, where the kind's operation takes one: a refusal, an unchecked reason, or nothing. */
-async function dryRun(run: Run, item: Checked, resolved: { spec: Body; unknown: string[] }, removed: ReadonlyMap<string, string>): Promise<Diagnostic | UncheckedChange | Blocked | undefined> {
+async function dryRun(run: Run, item: Checked, state: StateFile, resolved: { spec: Body; unknown: string[] }, removed: ReadonlyMap<string, string>): Promise<Diagnostic | UncheckedChange | Blocked | undefined> {
   const { change, resource, kind } = item;
   const { ctx } = run.session;
   const creating = change.action !== "update";
   const { create, update } = kind.dryRun ?? {};
   const send = creating
     ? create && (() => create(ctx, resolved.spec))
-    : update && (() => update(ctx, { id: change.id!, ...(parentOf(run, change) ?? {}) }, resolved.spec, change.changes.map((c) => c.path)));
+    : update && (() => update(ctx, { id: change.id!, ...parentOf(state, change) }, resolved.spec, change.changes.map((c) => c.path)));
   if (!send) return undefined;
   if (resolved.unknown.length > 0) return { address: change.address, why: `the service's dry run needs ${resolved.unknown.join(", ")}, known only after apply` };
   try {
@@ -136,9 +136,9 @@ async function dryRun(run: Run, item: Checked, resolved: { spec: Body; unknown: 
 }
 
 /** The parent a nested object lives under, as the state records it. */
-function parentOf(run: Run, change: ResourceChange): { parent: string } | undefined {
-  const parent = run.store.state.resources[change.address]?.parent;
-  return parent ? { parent } : undefined;
+function parentOf(state: StateFile, change: ResourceChange): { parent?: string } {
+  const parent = state.resources[change.address]?.parent;
+  return parent ? { parent } : {};
 }
 
 /** Every check of the plan's changes against the service, at once: the dry runs and each kind's checks across the plan. */
@@ -146,7 +146,7 @@ export async function checkWithService(run: Run, plan: Plan, state: StateFile, r
   const items = checkedChanges(run, plan);
   const resolve = resolvedFor(plan, state, refreshed);
   const removed = removedFirst(plan);
-  const dryRuns = items.map((item) => dryRun(run, item, resolve(item.resource), removed));
+  const dryRuns = items.map((item) => dryRun(run, item, state, resolve(item.resource), removed));
   const creates = new Map<string, ConfigResource[]>();
   for (const { change, resource } of items) if (change.action !== "update") creates.set(resource.kind, [...(creates.get(resource.kind) ?? []), resource]);
   const kindChecks = [...creates].map(([kind, own]) => (isKind(kind) ? KIND_DEFINITIONS.get(kind)?.preflight?.(run.session.ctx, own, run.config, (r) => resolve(r).spec) : undefined));
