@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { expandBlockAddresses, readPath, resourceAt, secretsAt, SENSITIVE_TEXT } from "../config/index.js";
 import { compareFields, withOmissionsFilled } from "../plan/diff.js";
 import type { DriftEntry, DriftReport, DriftedField } from "../plan/drift.js";
-import { lookupFrom, resolveSpec } from "../plan/resolve.js";
+import { lookupFrom, resolveSpec, type AttributeLookup } from "../plan/resolve.js";
 import { UNKNOWN_TEXT } from "../plan/types.js";
 import { leaves, sameValue } from "../plan/values.js";
 import type { Body, ObjectRef } from "../kinds/index.js";
@@ -127,10 +127,10 @@ function changedFields(run: Run, address: string, recorded: ResourceState, body:
 }
 
 /** The fields where the service differs from the configuration, service -> configuration; undefined when not configured. */
-function unappliedFields(run: Run, address: string, recorded: ResourceState, body: Body, ignore: IgnoreRules): DriftedField[] | undefined {
+function unappliedFields(run: Run, lookup: AttributeLookup, address: string, recorded: ResourceState, body: Body, ignore: IgnoreRules): DriftedField[] | undefined {
   const resource = resourceAt(run.config, address);
   if (!resource) return undefined;
-  const { spec } = resolveSpec(resource.spec, lookupFrom(run.store.state));
+  const { spec } = resolveSpec(resource.spec, lookup);
   const { changes } = compareFields(resource, run.session.kinds.get(resource.kind)!, spec, body, recorded, run.hash);
   return changes
     .filter((c) => !ignore.ignoresField(address, c.path))
@@ -140,6 +140,8 @@ function unappliedFields(run: Run, address: string, recorded: ResourceState, bod
 /** `only`: the addresses to check (--target); all when absent. */
 export async function detectDrift(run: Run, emit: EventSink, ignore: IgnoreRules, only?: ReadonlySet<string>): Promise<DriftReport> {
   const state = run.store.state;
+  // References resolve against the state as recorded: one lookup for every resource, not a copy of the state each.
+  const lookup = lookupFrom(state);
   const checked = only && new Set(expandBlockAddresses([...only], Object.keys(state.resources)));
   const { refreshed, requests } = await refresh(run.session, state, run.config, emit, run.signal);
   const before = run.session.api.requestCount;
@@ -156,7 +158,7 @@ export async function detectDrift(run: Run, emit: EventSink, ignore: IgnoreRules
           return;
         }
         const fields = changedFields(run, address, recorded, fresh.body, ignore);
-        const unapplied = unappliedFields(run, address, recorded, fresh.body, ignore);
+        const unapplied = unappliedFields(run, lookup, address, recorded, fresh.body, ignore);
         if (fields.length === 0) {
           // The state already records the change (a refresh-only run did): the service still differs from the configuration.
           if (unapplied?.length) entries.push({ address, kind: recorded.kind, id: recorded.id, status: "unapplied", fields: unapplied, differsFromConfiguration: true });
