@@ -165,8 +165,9 @@ export async function applyPlan(applyInput: ApplyInput): Promise<ApplyOutcome> {
   const records = new Recorder(applyInput.store, applyInput.hash);
   await adoptFoundObjects(applyInput, records);
   const dependencies = configGraph(applyInput.config);
-  const { graph, steps } = stepGraph(applyInput.plan, dependencies, applyInput.store.state.resources, applyInput.session.kinds);
-  const times = new TransitionTimes(KIND_TYPICAL_SECONDS, applyInput.store.state.timings, () => paceOf(applyInput.session.poll));
+  const { graph, steps } = stepGraph(applyInput.plan, dependencies, applyInput.store.view.resources, applyInput.session.kinds);
+  // The times learned before this apply: what its own steps teach is for the next one.
+  const times = new TransitionTimes(KIND_TYPICAL_SECONDS, structuredClone(applyInput.store.view.timings), () => paceOf(applyInput.session.poll));
   const urgency = remainingSeconds(graph, steps, times);
   const ahead = new StepsAhead(urgency);
   const turns = new Turns(ctx.provider.parallelism, fence && (() => fence.check()), () => ahead.mostUrgent());
@@ -417,7 +418,7 @@ async function sendObserving<T>(input: StepContext, stepId: string, send: (urgen
  * outcome is unknown and netform cannot tell whether it made a second one.
  */
 async function lookFor(input: StepContext, resource: ConfigResource, kind: KindHandler, spec: Body, since: string, strict: boolean): Promise<Observed | undefined> {
-  const owned = ownedByOthers(input.store.state.resources, resource.address);
+  const owned = ownedByOthers(input.store.view.resources, resource.address);
   const found = await kind.lookup(input.session.ctx, spec, owned);
   if (!found) return undefined;
   const why = whyNotOurs(kind, resource, spec, found, { since, identity: await input.session.api.identity(), owned });

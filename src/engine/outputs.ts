@@ -79,11 +79,12 @@ export function planOutputs(plan: Plan, config: Configuration, state: StateFile,
 }
 
 /** After apply: every output whose value is known, computed from the state as apply left it. */
-export async function recordOutputs(config: Configuration, state: StateFile, records: Recorder, hash: (v: unknown) => string): Promise<void> {
+export async function recordOutputs(config: Configuration, state: Readonly<StateFile>, records: Recorder, hash: (v: unknown) => string): Promise<void> {
   const lookup = existing(lookupFrom(state), state);
   const values: Record<string, OutputState> = {};
   for (const output of config.outputs.values()) {
-    const value = valueOf(output, lookup);
+    // A copy: the value may be a part of a recorded object (`state` is the store's own, not a copy).
+    const value = structuredClone(valueOf(output, lookup));
     if (value !== undefined) values[output.name] = recordOf(output, value, hash);
   }
   if (!sameValue(state.outputs, values)) await records.outputs(values);

@@ -319,9 +319,10 @@ export async function planRun(run: Run, given: PlanRequest, emit: EventSink): Pr
 
 async function planInWorkspace(run: Run, given: PlanRequest, emit: EventSink): Promise<Planned> {
   // The plan is made as if the moved blocks were already recorded; apply records them first.
-  const { moves, diagnostics: moveWarnings } = applicableMoves(run.config, run.store.state);
+  const recorded = run.store.state;
+  const { moves, diagnostics: moveWarnings } = applicableMoves(run.config, recorded);
   for (const d of moveWarnings) emit({ type: "diagnostic", diagnostic: d });
-  const state = stateAfterMoves(run.store.state, moves);
+  const state = stateAfterMoves(recorded, moves);
   const known = [...run.config.resources.keys(), ...Object.keys(state.resources)];
   const request: PlanRequest = {
     ...given,
@@ -419,7 +420,7 @@ async function applyChanges(run: Run, planned: Planned, emit: EventSink, operati
       if (found.status === "present") await records.observed(address, found, secretsAt(run.config, address, recorded.kind));
       else await records.forget(address);
     }
-    await recordOutputs(run.config, run.store.state, records, run.hash);
+    await recordOutputs(run.config, run.store.view, records, run.hash);
     await run.store.flushAll();
     return { failed: 0, skipped: 0, interrupted: 0 };
   }
@@ -437,7 +438,7 @@ async function applyChanges(run: Run, planned: Planned, emit: EventSink, operati
     ...(run.fence ? { fence: run.fence } : {}),
   });
   // Outputs are recorded even after a partial apply: what was made is what the next job may need.
-  await recordOutputs(run.config, run.store.state, new Recorder(run.store, run.hash), run.hash);
+  await recordOutputs(run.config, run.store.view, new Recorder(run.store, run.hash), run.hash);
   return outcome;
 }
 
@@ -449,7 +450,7 @@ async function applyChanges(run: Run, planned: Planned, emit: EventSink, operati
 export async function recordLookups(run: Run, plan: Plan): Promise<void> {
   if (!plan.lookups) return;
   const records = lookupRecords(plan.lookups);
-  if (sameValue(run.store.state.lookups ?? {}, records)) return;
+  if (sameValue(run.store.view.lookups ?? {}, records)) return;
   await new Recorder(run.store).lookups(records);
 }
 
