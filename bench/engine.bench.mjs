@@ -12,7 +12,9 @@
 // peak RSS, reported by the child itself (bench/probe.mjs), and CPU per resource, which should stay flat
 // as N grows. (3) file bytes netform wrote during the apply (the state, its journal, the lock) per
 // resource: linear in N means flat per resource. (4) API requests per resource, by kind and method, for
-// the apply and for a plan with nothing to change, and that plan's wall time.
+// the apply and for a plan with nothing to change, and that plan's wall time. (5) The wall time of a drift
+// check with nothing drifted and of a plan that changes every connection: the scheduled job and the
+// everyday change of a large estate, each of which once copied the whole state for every resource.
 
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -149,6 +151,8 @@ async function applyOnce(resources, speed, latencyMs) {
     let refresh;
     let planSeconds;
     let planUsage;
+    let driftSeconds;
+    let updatePlanSeconds;
     if (!latencyMs && speed === SPEEDS[0]) {
       const planStarted = performance.now();
       const planned = await runCliProbed(["plan", "--detailed-exitcode"], dir, env);
@@ -156,8 +160,13 @@ async function applyOnce(resources, speed, latencyMs) {
       if (planned.code !== 0) throw new Error(`the plan after apply is not clean (exit ${planned.code}):\n${planned.stderr.slice(-2000)}\n${planned.stdout.slice(-3000)}`);
       planUsage = JSON.parse(readFileSync(probe, "utf8"));
       refresh = apiRequests(log.splice(0)).filter((r) => !r.path.startsWith("/oauth2/"));
+      driftSeconds = await timedCli(["drift"], dir, env, 0);
+      // Every connection changes: a plan that asks the service's dry run of each update.
+      writeFileSync(join(dir, "netform.yaml"), yaml.replaceAll("noc@example.com", "noc-2@example.com"));
+      updatePlanSeconds = await timedCli(["plan", "--detailed-exitcode"], dir, env, 2);
+      log.splice(0);
     }
-    return { count, applySeconds, pathSeconds: path.total / 1000, startSeconds: (firstStart - startedAt) / 1000, usage, applyLog, refresh, planSeconds, planUsage, serial: state.serial, endedAt };
+    return { count, applySeconds, pathSeconds: path.total / 1000, startSeconds: (firstStart - startedAt) / 1000, usage, applyLog, refresh, planSeconds, planUsage, driftSeconds, updatePlanSeconds, connections: Object.values(state.resources).filter((r) => r.kind === "connections").length, serial: state.serial, endedAt };
   } finally {
     await sim.close();
     rmSync(dir, { recursive: true, force: true });
@@ -193,6 +202,8 @@ export default async function bench() {
     rows.push({ name: `scale ${at}: netform peak RSS (apply)`, value: fixed(main.usage.maxRssKiB / 1024, 0), unit: "MiB", goal: "<= 512" });
     rows.push({ name: `scale ${at}: plan with nothing to change, wall time`, value: fixed(main.planSeconds), unit: "s", goal: n >= 10_000 ? "<= 10" : undefined });
     rows.push({ name: `scale ${at}: netform peak RSS (plan)`, value: fixed(main.planUsage.maxRssKiB / 1024, 0), unit: "MiB", goal: "<= 512" });
+    rows.push({ name: `scale ${at}: drift with nothing drifted, wall time`, value: fixed(main.driftSeconds), unit: "s", goal: "linear in N" });
+    rows.push({ name: `scale ${at}: plan changing every connection (${main.connections} dry runs), wall time`, value: fixed(main.updatePlanSeconds), unit: "s", goal: "linear in N" });
     rows.push({ name: `scale ${at}: file bytes written by the apply per resource (state serial ${main.serial})`, value: fixed(main.usage.fileBytes / n, 0), unit: "B", goal: "flat from 200 to 10,000 (linear in N)" });
     rows.push({ name: `scale ${at}: API requests per resource (apply)`, value: main.applyLog.length / n, unit: "req", goal: "<= 2" });
     for (const [kind, count] of byKind(main.applyLog)) rows.push({ name: `scale ${at}:   apply ${kind}`, value: count / n, unit: "req/resource" });
@@ -210,6 +221,14 @@ export default async function bench() {
     ].join("\n"),
   );
   return rows;
+}
+
+/** The wall time of a command that must end with `code`. */
+async function timedCli(args, cwd, env, code) {
+  const started = performance.now();
+  const ran = await runCli(args, cwd, env);
+  if (ran.code !== code) throw new Error(`netform ${args.join(" ")} exited ${ran.code}, not ${code}:\n${ran.stderr.slice(-2000)}\n${ran.stdout.slice(-3000)}`);
+  return (performance.now() - started) / 1000;
 }
 
 /** The command line with the probe loaded first, so that it reports netform's own CPU, memory and writes. */
