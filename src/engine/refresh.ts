@@ -78,12 +78,14 @@ async function readAll(session: Session, state: StateFile, config: Configuration
   // Creates whose outcome is unknown (a crash, a timeout): find the object, or learn that there is none.
   const unresolved = entries.filter(([, recorded]) => !recorded.id && recorded.pending?.operation === "create");
   const identity = unresolved.length > 0 ? await session.api.identity() : undefined;
+  // None of them has an id recorded: every object the state records is another address's, for each alike
+  // (once, not once each: a run stopped in a wave of creates leaves thousands).
+  const owned = unresolved.length > 0 ? ownedByOthers(state.resources, "") : new Set<string>();
   await Promise.all(
     unresolved.map(async ([address, recorded]) => {
       const kind = session.kinds.get(recorded.kind);
       const spec = recorded.pending?.lookup;
       if (!kind) return;
-      const owned = ownedByOthers(state.resources, address);
       const found = spec ? await kind.lookup(session.ctx, spec, owned) : undefined;
       if (!found) {
         refreshed.set(address, { status: "absent" });
