@@ -21,7 +21,7 @@ import { isLockLost, type ResourceState, type StateStore } from "../state/index.
 import type { ChangeOutcome, EventSink, StepKind, StepTiming } from "./events.js";
 import { appliedValues, conditionError, failedConditions } from "./conditions.js";
 import { CreateBatcher } from "./create-batcher.js";
-import { remainingSeconds, StepsAhead } from "./estimate.js";
+import { remainingSeconds } from "./estimate.js";
 import { InterruptedError } from "./interrupt.js";
 import { notAdopted, whyNotOurs } from "./adoption.js";
 import { ownedByOthers } from "./refresh.js";
@@ -162,17 +162,22 @@ const OUTCOME_RANK: Readonly<Record<ChangeOutcome["outcome"], number>> = { done:
 export async function applyPlan(applyInput: ApplyInput): Promise<ApplyOutcome> {
   const { ctx } = applyInput.session;
   const { fence } = applyInput;
-  const records = new Recorder(applyInput.store, applyInput.hash);
-  await adoptFoundObjects(applyInput, records);
-  const dependencies = configGraph(applyInput.config);
-  const { graph, steps } = stepGraph(applyInput.plan, dependencies, applyInput.store.view.resources, applyInput.session.kinds);
-  // The times learned before this apply: what its own steps teach is for the next one.
-  const times = new TransitionTimes(KIND_TYPICAL_SECONDS, structuredClone(applyInput.store.view.timings), () => paceOf(applyInput.session.poll));
-  const urgency = remainingSeconds(graph, steps, times);
-  const ahead = new StepsAhead(urgency);
-  const turns = new Turns(ctx.provider.parallelism, fence && (() => fence.check()), () => ahead.mostUrgent());
-  const input: StepContext = { ...applyInput, poller: new Poller(ctx, applyInput.session.poll), times, records, creates: new CreateBatcher(ctx, turns), turns, urgency, dependencies };
+  const turns = new Turns(ctx.provider.parallelism, fence && (() => fence.check()));
+  const input: StepContext = {
+    ...applyInput,
+    poller: new Poller(ctx, applyInput.session.poll),
+    // The times learned before this apply: what its own steps teach is for the next one.
+    times: new TransitionTimes(KIND_TYPICAL_SECONDS, structuredClone(applyInput.store.view.timings), () => paceOf(applyInput.session.poll)),
+    records: new Recorder(applyInput.store, applyInput.hash),
+    creates: new CreateBatcher(ctx, turns),
+    turns,
+    urgency: new Map(),
+    dependencies: configGraph(applyInput.config),
+  };
   const { plan, store, emit } = input;
+  await adoptFoundObjects(input);
+  const { graph, steps } = stepGraph(plan, input.dependencies, store.view.resources, input.session.kinds);
+  input.urgency = remainingSeconds(graph, steps, input.times);
   for (const change of plan.changes) if (change.action !== "no-op" || change.awaiting) emit({ type: "planned_change", change, ...remainingOf(input.urgency, change.address) });
 
   // Steps the interrupt stopped, or kept from starting: what they block is not "skipped because it failed".
@@ -190,7 +195,6 @@ export async function applyPlan(applyInput: ApplyInput): Promise<ApplyOutcome> {
       return !input.signal?.aborted;
     },
     visit: async (id) => {
-      ahead.begun(id);
       const step = steps.get(id)!;
       const started = Date.now();
       const { address, action } = step.change;
@@ -216,7 +220,6 @@ export async function applyPlan(applyInput: ApplyInput): Promise<ApplyOutcome> {
       }
     },
     onSkip: (id, blockedBy) => {
-      ahead.begun(id);
       if (stoppedByInterrupt.has(blockedBy)) return;
       const step = steps.get(id)!;
       emit({ type: "apply_skipped", address: step.change.address, action: step.change.action, blockedBy: steps.get(blockedBy)?.change.address ?? blockedBy });
@@ -259,12 +262,12 @@ function recordedId(input: ApplyInput, step: Step): string | undefined {
 }
 
 /** Objects the refresh found for creates an earlier run left unfinished: recorded before anything else. */
-async function adoptFoundObjects(input: ApplyInput, records: Recorder): Promise<void> {
+async function adoptFoundObjects(input: StepContext): Promise<void> {
   for (const [address, found] of input.refreshed) {
-    const recorded = records.recorded(address);
+    const recorded = input.records.recorded(address);
     if (!recorded || recorded.id) continue;
-    if (found.status === "present") await records.observed(address, found, secretsAt(input.config, address, recorded.kind));
-    else if (found.status === "absent") await records.forget(address);
+    if (found.status === "present") await input.records.observed(address, found, secretsAt(input.config, address, recorded.kind));
+    else if (found.status === "absent") await input.records.forget(address);
   }
 }
 

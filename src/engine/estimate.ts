@@ -87,29 +87,3 @@ export function remainingSeconds(graph: Graph, steps: ReadonlyMap<string, TimedS
   for (const id of graph.nodes) from(id);
   return remaining;
 }
-
-/**
- * The steps of an apply not begun yet, by their urgency (`remainingSeconds`): the most urgent of them is the
- * least time the apply still has ahead of it, as far as its estimate knows.
- */
-export class StepsAhead {
-  private readonly order: string[];
-  private readonly gone = new Set<string>();
-  private next = 0;
-
-  constructor(private readonly urgency: ReadonlyMap<string, number>) {
-    this.order = [...urgency.keys()].sort((a, b) => urgency.get(b)! - urgency.get(a)!);
-  }
-
-  /** A step began, or will not: skipped, or kept from starting. */
-  begun(id: string): void {
-    this.gone.add(id);
-  }
-
-  /** The urgency of the most urgent step not begun yet (0 once every step has). */
-  mostUrgent(): number {
-    while (this.next < this.order.length && this.gone.has(this.order[this.next]!)) this.next++;
-    const id = this.order[this.next];
-    return id === undefined ? 0 : this.urgency.get(id)!;
-  }
-}

@@ -4,7 +4,7 @@
 
 import { describe, expect, it } from "vitest";
 import { stepGraph } from "../../../src/engine/apply.js";
-import { estimateDuration, remainingSeconds, StepsAhead } from "../../../src/engine/estimate.js";
+import { estimateDuration, remainingSeconds } from "../../../src/engine/estimate.js";
 import { TransitionTimes, withSample } from "../../../src/engine/transition-times.js";
 import { FIRST_LOOK, LATEST_FIRST_LOOK_MS, nextLookAfter, paceOf, REAL_SERVICE_POLLING } from "../../../src/engine/wait.js";
 import { Graph } from "../../../src/graph/index.js";
@@ -143,22 +143,5 @@ describe("remainingSeconds (the urgency of a step's calls)", () => {
     // A filter's attachment is short work: the routing protocols released by the same connection go first.
     expect(remaining.get(`${A}+`)).toBeLessThan(remaining.get(`${D}+`)!);
     expect(remaining.get(`${F}+`)).toBe(typical("routeFilters") + typical("routeFilterAttachments"));
-  });
-});
-
-describe("StepsAhead (the work an apply still has ahead of it)", () => {
-  it("is the urgency of the most urgent step not begun, whether the others began, were skipped or never were", () => {
-    const ahead = new StepsAhead(new Map([["connection+", 24], ["direct+", 13], ["bgp+", 9], ["filter+", 2.6], ["attachment+", 1.6]]));
-    expect(ahead.mostUrgent()).toBe(24);
-    // Steps begin out of the urgency's order: only the most urgent one left counts.
-    ahead.begun("filter+");
-    expect(ahead.mostUrgent()).toBe(24);
-    ahead.begun("connection+");
-    expect(ahead.mostUrgent()).toBe(13);
-    ahead.begun("bgp+");
-    ahead.begun("direct+");
-    expect(ahead.mostUrgent()).toBe(1.6);
-    ahead.begun("attachment+");
-    expect(ahead.mostUrgent()).toBe(0);
   });
 });

@@ -21,38 +21,4 @@ describe("Turns", () => {
     expect(order).toEqual(["first", "second", "high", "middle", "low"]);
     expect(most).toBe(2);
   });
-
-  it("lets calls with time to spare hold only a quarter of the slots while more urgent work is ahead, and all once it is not", async () => {
-    let ahead = 20;
-    const turns = new Turns(8, undefined, () => ahead);
-    const order: string[] = [];
-    let spareInFlight = 0;
-    let mostSpare = 0;
-    let release!: () => void;
-    const gate = new Promise<void>((resolve) => (release = resolve));
-    const call = (name: string, spare: boolean) => async () => {
-      order.push(name);
-      if (spare) mostSpare = Math.max(mostSpare, ++spareInFlight);
-      await gate;
-      if (spare) spareInFlight--;
-      return name;
-    };
-    // Urgency 4 is less than half of the 20 s ahead: time to spare. Urgency 13 is not.
-    const spare = Array.from({ length: 6 }, (_, i) => turns.take(4, call(`attachment${i}`, true)));
-    const urgent = Array.from({ length: 4 }, (_, i) => turns.take(13, call(`direct${i}`, false)));
-    await new Promise((resolve) => setImmediate(resolve));
-    // Two of the eight slots went to calls with time to spare; the urgent calls did not wait behind the rest.
-    expect(order).toEqual(["attachment0", "attachment1", "direct0", "direct1", "direct2", "direct3"]);
-    release();
-    await Promise.all([...spare, ...urgent]);
-    expect(mostSpare).toBe(2);
-
-    // With nothing more urgent ahead, the same calls use every slot.
-    ahead = 0;
-    order.length = 0;
-    spareInFlight = 0;
-    mostSpare = 0;
-    await Promise.all(Array.from({ length: 8 }, (_, i) => turns.take(4, call(`filter${i}`, true))));
-    expect(mostSpare).toBe(8);
-  });
 });
