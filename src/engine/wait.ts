@@ -47,9 +47,6 @@ export function nextLookAfter(elapsedMs: number, expectedMs: number, settings: P
   return Math.min(settings.maxIntervalMs, Math.max(settings.minIntervalMs, elapsedMs * settings.growth));
 }
 
-/** The step of the grid searched objects' looks are put on, as a fraction of the smallest interval. */
-const GRID_STEP = 1 / 4;
-
 export interface WaitOptions {
   address: string;
   operation: Operation;
@@ -153,8 +150,8 @@ export class Poller {
   private tick(): void {
     this.timer = undefined;
     const idle = [...this.waiters].filter((w) => !w.reading);
-    // Objects read by a search of their kind that are due within half a grid step are read now too: one
-    // request serves them all. An object read on its own, or under its parent, is read when due:
+    // Objects read by a search of their kind that are due within half the smallest interval are read now
+    // too: one request serves them all. An object read on its own, or under its parent, is read when due:
     // a read before then gains nothing and may find it still in transition.
     const now = this.now();
     const reads = new Map<string, { due: Waiter[]; early: Waiter[] }>();
@@ -241,29 +238,19 @@ export class Poller {
     w.due = this.dueAt(w.gridded, this.now() + nextLookAfter(elapsed, options.expectedMs, this.settings));
   }
 
-  /** Whether a waiter is read at `time`: a searched one within half a grid step of its due time. */
+  /** Whether a waiter is read at `time`: a searched one within half the smallest interval of its due time. */
   private isDue(w: Waiter, time: number): boolean {
-    return w.due <= (w.gridded ? time + this.gridStep() / 2 : time);
+    return w.due <= (w.gridded ? time + this.settings.minIntervalMs / 2 : time);
   }
 
   /**
-   * When a look wanted at `time` is due: for a searched object, rounded up to the grid, so that objects
-   * waiting side by side are read by the same request; otherwise at `time`.
+   * When a look wanted at `time` is due: for a searched object, rounded up to a grid of the smallest
+   * interval, so that objects waiting side by side are read by the same request; otherwise at `time`.
    */
   private dueAt(gridded: boolean, time: number): number {
     if (!gridded) return time;
-    const step = this.gridStep();
-    return Math.ceil(time / step) * step;
-  }
-
-  /**
-   * The grid's step, a fraction of the smallest interval. Each object is still read at most once per
-   * interval; a finer grid only means more, smaller searches: an object is noticed sooner after it is due,
-   * and a wave of objects finishing one after the other is released a few at a time rather than all at
-   * once, where the last of them would wait behind the calls of all the others.
-   */
-  private gridStep(): number {
-    return this.settings.minIntervalMs * GRID_STEP;
+    const grid = this.settings.minIntervalMs;
+    return Math.ceil(time / grid) * grid;
   }
 }
 
