@@ -34,9 +34,10 @@ export async function refresh(session: Session, state: StateFile, config: Config
 
 /**
  * The objects the state's other addresses hold, by `refKey` (the id, within its parent for nested kinds: an
- * attachment's id is its policy's): a lookup for `address` must not adopt one of them.
+ * attachment's id is its policy's): a lookup for `address` must not adopt one of them. Without `address`,
+ * every object the state records: what a lookup for an address with no id recorded must not adopt.
  */
-export function ownedByOthers(resources: Readonly<Record<string, ResourceState>>, address: string): ReadonlySet<string> {
+export function ownedByOthers(resources: Readonly<Record<string, ResourceState>>, address?: string): ReadonlySet<string> {
   return new Set(Object.entries(resources).flatMap(([other, recorded]) => (other !== address && recorded.id ? [refKey({ id: recorded.id, ...(recorded.parent ? { parent: recorded.parent } : {}) })] : [])));
 }
 
@@ -78,9 +79,9 @@ async function readAll(session: Session, state: StateFile, config: Configuration
   // Creates whose outcome is unknown (a crash, a timeout): find the object, or learn that there is none.
   const unresolved = entries.filter(([, recorded]) => !recorded.id && recorded.pending?.operation === "create");
   const identity = unresolved.length > 0 ? await session.api.identity() : undefined;
-  // None of them has an id recorded: every object the state records is another address's, for each alike
-  // (once, not once each: a run stopped in a wave of creates leaves thousands).
-  const owned = unresolved.length > 0 ? ownedByOthers(state.resources, "") : new Set<string>();
+  // None of them has an id recorded, so what the others own is the same for each: made once (a run stopped
+  // in a wave of creates leaves thousands).
+  const owned = unresolved.length > 0 ? ownedByOthers(state.resources) : new Set<string>();
   await Promise.all(
     unresolved.map(async ([address, recorded]) => {
       const kind = session.kinds.get(recorded.kind);
