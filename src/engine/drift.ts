@@ -139,7 +139,7 @@ function unappliedFields(run: Run, lookup: AttributeLookup, address: string, rec
 
 /** `only`: the addresses to check (--target); all when absent. */
 export async function detectDrift(run: Run, emit: EventSink, ignore: IgnoreRules, only?: ReadonlySet<string>): Promise<DriftReport> {
-  const state = run.store.state;
+  const state = run.store.snapshot();
   // References resolve against the state as recorded: one lookup for every resource, not a copy of the state each.
   const lookup = lookupFrom(state);
   const checked = only && new Set(expandBlockAddresses([...only], Object.keys(state.resources)));

@@ -16,7 +16,7 @@ export async function importObject(run: Run, address: string, id: string): Promi
   if (!resource) {
     throw new NetformError({ code: "import.undeclared", message: `${address} is not declared in the configuration`, hint: `declare it first (its fields as the object has them), then run: netform import ${address} ${id}` });
   }
-  const state = run.store.state;
+  const state = run.store.snapshot();
   const existing = state.resources[address];
   if (existing) {
     throw new NetformError({ code: "import.managed", message: `${address} is already managed (${existing.id ?? "create pending"})`, hint: `to manage another object under this address, first run: netform state rm ${address}` });

@@ -120,8 +120,8 @@ async function reachBackend(config: Configuration, options: InitOptions, workspa
     const store = await loadStore(access);
     const location = access.backend.location;
     return {
-      report: { type: settings.type, location, ...(store.exists ? { state: { serial: store.state.serial, resources: Object.keys(store.state.resources).length } } : {}) },
-      state: store.state,
+      report: { type: settings.type, location, ...(store.exists ? { state: { serial: store.view.serial, resources: Object.keys(store.view.resources).length } } : {}) },
+      state: store.snapshot(),
     };
   } finally {
     await access.backend.close();

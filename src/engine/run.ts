@@ -210,7 +210,7 @@ export async function openRun(options: RunOptions): Promise<Opened> {
       // A shared backend has no place beside the state for a key of netform's making, and every runner
       // must hash alike: there, the key is NETFORM_STATE_KEY or nothing.
       ...(settings.type === "local" ? { statePath } : {}),
-      lineage: store.state.lineage,
+      lineage: store.view.lineage,
       env: options.env,
       onKeyCreated: (keyPath) => options.emit({ type: "diagnostic", diagnostic: keyCreatedWarning(keyPath) }),
     });
@@ -259,7 +259,7 @@ async function expandFromLookups(
   store: StateStore,
   said: readonly Diagnostic[],
 ): Promise<{ ok: true; config: Configuration; prefetched: ResolvedLookups; diagnostics: Diagnostic[] } | { ok: false; diagnostics: Diagnostic[] }> {
-  const resolved = await unlessInterrupted(resolveLookups(session.ctx, config, store.state), options.signal);
+  const resolved = await unlessInterrupted(resolveLookups(session.ctx, config, store.snapshot()), options.signal);
   for (const d of resolved.diagnostics) options.emit({ type: "diagnostic", diagnostic: d });
   if (hasErrors(resolved.diagnostics)) return { ok: false, diagnostics: resolved.diagnostics };
   const again = readConfiguration(options.configPath, { ...readOptions, lookupValues: resolved.objects });
@@ -284,7 +284,7 @@ function keyCreatedWarning(keyPath: string): Diagnostic {
  * secret fields that have none (reconciledHashes): in memory, saved by the next write of the state.
  */
 function reconcileRecordedHashes(config: Configuration, store: StateStore, hash: SecretHasher): void {
-  const state = store.state;
+  const state = store.snapshot();
   const records = new Recorder(store, hash);
   for (const resource of config.resources.values()) {
     const recorded = state.resources[resource.address];
@@ -319,7 +319,7 @@ export async function planRun(run: Run, given: PlanRequest, emit: EventSink): Pr
 
 async function planInWorkspace(run: Run, given: PlanRequest, emit: EventSink): Promise<Planned> {
   // The plan is made as if the moved blocks were already recorded; apply records them first.
-  const recorded = run.store.state;
+  const recorded = run.store.snapshot();
   const { moves, diagnostics: moveWarnings } = applicableMoves(run.config, recorded);
   for (const d of moveWarnings) emit({ type: "diagnostic", diagnostic: d });
   const state = stateAfterMoves(recorded, moves);
@@ -393,7 +393,7 @@ async function planInWorkspace(run: Run, given: PlanRequest, emit: EventSink): P
 
 /** How long applying the plan should take, from this state's learned times where it has them. */
 function estimatedDuration(run: Run, plan: Plan): DurationEstimate | undefined {
-  const state = run.store.state;
+  const state = run.store.snapshot();
   const { graph, steps } = stepGraph(plan, configGraph(run.config), state.resources, run.session.kinds);
   return estimateDuration(graph, steps, new TransitionTimes(KIND_TYPICAL_SECONDS, state.timings, () => paceOf(run.session.poll)));
 }
@@ -472,7 +472,7 @@ function targetingWarning(targets: readonly string[], mode: PlanMode): Diagnosti
 export async function plannedFromFile(run: Run, file: PlanFile, emit: EventSink): Promise<Planned> {
   checkPlanFile(file, run);
   const moves = file.plan.changes.flatMap((c) => (c.previousAddress !== undefined ? [{ from: c.previousAddress, to: c.address }] : []));
-  const { refreshed } = await refresh(run.session, stateAfterMoves(run.store.state, moves), run.config, emit, run.signal);
+  const { refreshed } = await refresh(run.session, stateAfterMoves(run.store.snapshot(), moves), run.config, emit, run.signal);
   if (file.plan.lookups) {
     const lookups = await lookupsOf(run);
     for (const d of lookups.diagnostics) emit({ type: "diagnostic", diagnostic: d });
@@ -499,7 +499,7 @@ export async function plannedFromFile(run: Run, file: PlanFile, emit: EventSink)
 async function lookupsOf(run: Run): Promise<ResolvedLookups & { requests: number }> {
   if (run.config.lookups.size === 0) return { results: [], diagnostics: [], objects: new Map(), requests: 0 };
   const before = run.session.api.requestCount;
-  const resolved = run.prefetched ?? (await unlessInterrupted(resolveLookups(run.session.ctx, run.config, run.store.state), run.signal));
+  const resolved = run.prefetched ?? (await unlessInterrupted(resolveLookups(run.session.ctx, run.config, run.store.snapshot()), run.signal));
   // Read once: a later phase of the run (a saved plan's check) reads the service again.
   delete run.prefetched;
   const diagnostics = hasErrors(resolved.diagnostics) ? resolved.diagnostics : bindLookups(run.config, resolved.objects);

@@ -109,7 +109,7 @@ export async function readState(target: StateTarget, hint = MISSING_HINT): Promi
   return existing(target, async (access) => {
     const store = await loadStore(access);
     if (!store.exists) throw new NetformError({ code: "state.missing", message: `there is no state in ${access.backend.location}`, hint });
-    return store.state;
+    return store.snapshot();
   });
 }
 
@@ -125,7 +125,7 @@ export async function forgetResource(target: StateTarget, address: string): Prom
   await locked(target, "state rm", async (access) => {
     const store = await loadStore(access);
     if (!store.exists) throw new NetformError({ code: "state.missing", message: `there is no state in ${access.backend.location}`, hint: MISSING_HINT });
-    recordedAt(store.state, address);
+    recordedAt(store.snapshot(), address);
     await new Recorder(store).forget(address);
     await store.fold();
   });
@@ -141,8 +141,8 @@ export async function moveResource(target: StateTarget, from: string, to: string
   return locked(target, "state mv", async (access) => {
     const store = await loadStore(access);
     if (!store.exists) throw new NetformError({ code: "state.missing", message: `there is no state in ${access.backend.location}`, hint: MISSING_HINT });
-    const recorded = recordedAt(store.state, from);
-    if (store.state.resources[to]) throw new NetformError({ code: "state.move-exists", message: `the state already has ${to}`, hint: `move it away first (netform state mv ${to} ...), or forget it with netform state rm ${to}` });
+    const recorded = recordedAt(store.snapshot(), from);
+    if (store.view.resources[to]) throw new NetformError({ code: "state.move-exists", message: `the state already has ${to}`, hint: `move it away first (netform state mv ${to} ...), or forget it with netform state rm ${to}` });
     if (destination.kind !== recorded.kind) {
       throw new NetformError({ code: "state.move-kind", message: `${from} is one of ${recorded.kind}, and ${to} would make it one of ${destination.kind}`, hint: `an object keeps its kind: move it to ${recorded.kind}.${destination.name}` });
     }
@@ -164,7 +164,7 @@ export async function pullState(target: StateTarget, serial?: number): Promise<s
     // Read without the lock, the steps a stopped run journaled are shown with the state, and left where they are.
     if (serial === undefined && (await hasLeftoverJournal(access))) {
       const store = await loadStore(access);
-      if (store.exists && store.unfolded) return `${JSON.stringify(store.state, null, 2)}\n`;
+      if (store.exists && store.unfolded) return `${JSON.stringify(store.snapshot(), null, 2)}\n`;
     }
     const stored = serial === undefined ? await backend.read() : await backend.readVersion(serial);
     if (stored === undefined) {
@@ -231,7 +231,7 @@ export async function rekeyState(target: StateTarget, options: { prune?: boolean
     await store.update(() => {});
     const written = await backend.read();
     const to = written === undefined ? undefined : sealedWith(written);
-    const current = { lineage: store.state.lineage, serial: store.state.serial };
+    const current = { lineage: store.view.lineage, serial: store.view.serial };
     let history: RekeyedHistory;
     if (options.prune) history = backend.pruneHistory ? { pruned: await backend.pruneHistory(current) } : { unreachable: true };
     else history = backend.resealHistory ? { resealed: await backend.resealHistory((content) => resealed(content, keys, backend.location)) } : { unreachable: true };

@@ -135,7 +135,7 @@ export async function deleteWorkspace(target: WorkspaceTarget, name: string, for
     let addresses: string[];
     try {
       const store = await loadStore(access);
-      addresses = Object.keys(store.state.resources).sort();
+      addresses = Object.keys(store.view.resources).sort();
       if (addresses.length > 0 && !force) {
         const shown = addresses.length > 5 ? `${addresses.slice(0, 5).join(", ")} and ${addresses.length - 5} more` : addresses.join(", ");
         throw new NetformError({

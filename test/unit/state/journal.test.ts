@@ -41,7 +41,7 @@ describe("the state journal", () => {
     await stoppedRun(path, 3);
     const store = await open(path);
     expect(store.unfolded).toBe(true);
-    expect(Object.keys(store.state.resources).sort()).toEqual(["routeFilters.f1", "routeFilters.f2", "routeFilters.f3", "routeFilters.first"]);
+    expect(Object.keys(store.snapshot().resources).sort()).toEqual(["routeFilters.f1", "routeFilters.f2", "routeFilters.f3", "routeFilters.first"]);
     await store.removeResource("routeFilters.f2");
     expect(existsSync(`${path}.journal`)).toBe(false);
     expect(onDisk(path).serial).toBe(2);
@@ -70,7 +70,7 @@ describe("the state journal", () => {
     for (let i = 0; i < 300; i++) await store.setResource(`routeFilters.f${i}`, filter(`u${i}`, long));
     expect(onDisk(path).serial).toBe(2);
     expect(statSync(`${path}.journal`).size).toBeLessThan(256 * 1024);
-    expect(Object.keys((await open(path)).state.resources)).toHaveLength(301);
+    expect(Object.keys((await open(path)).view.resources)).toHaveLength(301);
   });
 
   it("records removals and the lookups, and the last value of a resource stepped on twice", async () => {
@@ -81,7 +81,7 @@ describe("the state journal", () => {
     await store.setResource("routeFilters.a", filter("ua", "renamed"));
     await store.removeResource("routeFilters.b");
     await store.setLookups({ "ports.p": { kind: "ports", attributes: { uuid: "p-1" } } });
-    const replayed = (await open(path)).state;
+    const replayed = (await open(path)).snapshot();
     expect(replayed.resources).toEqual({ "routeFilters.a": filter("ua", "renamed") });
     expect(replayed.lookups).toEqual({ "ports.p": { kind: "ports", attributes: { uuid: "p-1" } } });
   });
@@ -92,7 +92,7 @@ describe("the state journal", () => {
     const journal = readFileSync(`${path}.journal`, "utf8");
     writeFileSync(`${path}.journal`, `${journal}{"lineage":"${onDisk(path).serial}","after":1,"seq":3,"rec`);
     const store = await open(path);
-    expect(Object.keys(store.state.resources).sort()).toEqual(["routeFilters.f1", "routeFilters.f2", "routeFilters.first"]);
+    expect(Object.keys(store.snapshot().resources).sort()).toEqual(["routeFilters.f1", "routeFilters.f2", "routeFilters.first"]);
     await store.setResource("routeFilters.late", filter("late"));
     expect(existsSync(`${path}.journal`)).toBe(false);
     expect(Object.keys(onDisk(path).resources)).toHaveLength(4);
@@ -106,8 +106,8 @@ describe("the state journal", () => {
     writeFileSync(`${path}.journal`, journal);
     const store = await open(path);
     expect(store.unfolded).toBe(false);
-    expect(store.state.serial).toBe(2);
-    expect(Object.keys(store.state.resources)).toHaveLength(3);
+    expect(store.snapshot().serial).toBe(2);
+    expect(Object.keys(store.snapshot().resources)).toHaveLength(3);
   });
 
   it("refuses records that follow a later version than the state holds (a state restored from .backup), and keeps the journal", async () => {
@@ -161,7 +161,7 @@ describe("the state journal", () => {
     const journal = readFileSync(`${path}.journal`, "utf8");
     expect(journal).not.toContain("routeFilters.f1");
     expect(journal).not.toContain('"u1"');
-    expect(Object.keys((await open(path, keys)).state.resources)).toHaveLength(3);
+    expect(Object.keys((await open(path, keys)).view.resources)).toHaveLength(3);
     await expect(open(path, stateKeys({}))).rejects.toMatchObject({ code: "state.key" });
     // Records swapped: each one authenticates only at its own place.
     const [one, two] = journal.trimEnd().split("\n").map((l) => JSON.parse(l) as { sealed: unknown });

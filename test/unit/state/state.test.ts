@@ -12,14 +12,14 @@ describe("StateStore", () => {
     const path = join(dir(), "netform.state.json");
     const store = StateStore.open(path, "netform test");
     expect(store.exists).toBe(false);
-    expect(store.state).toMatchObject({ version: 1, serial: 0, resources: {} });
+    expect(store.snapshot()).toMatchObject({ version: 1, serial: 0, resources: {} });
     await store.setResource("routeFilters.a", { kind: "routeFilters", id: "u1", attributes: { name: "a" }, sensitiveHashes: {}, dependencies: [] });
     expect(JSON.parse(readFileSync(path, "utf8")).serial).toBe(1);
     await store.setResource("routeFilters.b", { kind: "routeFilters", id: "u2", attributes: {}, sensitiveHashes: {}, dependencies: [] });
     const onDisk = JSON.parse(readFileSync(path, "utf8"));
     expect(onDisk.serial).toBe(2);
     expect(Object.keys(onDisk.resources)).toEqual(["routeFilters.a", "routeFilters.b"]);
-    expect(onDisk.lineage).toBe(store.state.lineage);
+    expect(onDisk.lineage).toBe(store.snapshot().lineage);
   });
 
   it("saves changes made during a write together, and keeps the file it opened as .backup", async () => {
@@ -42,7 +42,7 @@ describe("StateStore", () => {
     const b = StateStore.open(path, "t");
     expect(b.exists).toBe(true);
     expect(b.resource("vpns.x")?.pending?.lookup).toEqual({ configName: "x" });
-    expect(b.state.lineage).toBe(a.state.lineage);
+    expect(b.view.lineage).toBe(a.view.lineage);
   });
 
   it("explains a corrupt or foreign state file", () => {
