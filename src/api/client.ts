@@ -254,7 +254,7 @@ export class ApiClient {
       try {
         const token = how.authenticated ? await this.accessToken(forceToken) : undefined;
         forceToken = false;
-        res = await (how.idempotent ? this.reads : this.changes).add(() => this.send(method, path, token ? { ...opts, token } : opts), { priority: how.priority });
+        res = await this.laneOf(opts, how.idempotent).add(() => this.send(method, path, token ? { ...opts, token } : opts), { priority: how.priority });
       } catch (cause) {
         if (cause instanceof NetformError) throw cause;
         const retryable = how.idempotent || neverSent(cause);
@@ -288,6 +288,17 @@ export class ApiClient {
       if (res.status >= 500 && !how.idempotent) throw new OutcomeUnknownError(method, path, new ApiError({ status: res.status, method, path, body: res.body }));
       return res;
     }
+  }
+
+  /**
+   * The slots a request waits for. A dry run (dryRun=true) changes nothing and is asked only while a plan
+   * is checked, when no change waits for a slot: it takes the less busy kind, so that the checks of a
+   * large plan run twice as many at a time, within the slots of both kinds that parallelism allows.
+   */
+  private laneOf(opts: RequestOptions, idempotent: boolean): PQueue {
+    if (opts.query?.dryRun !== true) return idempotent ? this.reads : this.changes;
+    const load = (lane: PQueue) => lane.pending + lane.size;
+    return load(this.changes) < load(this.reads) ? this.changes : this.reads;
   }
 
   private async wait(method: string, path: string, attempt: number, retryAfter: number | undefined, reason: string, rateLimited: boolean): Promise<void> {

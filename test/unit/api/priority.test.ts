@@ -1,6 +1,6 @@
 // The client keeps request slots for changes apart from those for reads: with every read slot taken by
 // slow status reads, a create still goes out at once, so polling never delays a create or a dependent's
-// start.
+// start. A dry run, asked only while a plan is checked, takes a free slot of either kind.
 
 import { once } from "node:events";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
@@ -41,5 +41,32 @@ describe("ApiClient request slots", () => {
     held[0]!.writeHead(200, { "content-type": "application/json" }).end("{}");
     await Promise.all([first, ...reads, search]);
     expect(served.slice(2)).toEqual(["GET /fabric/v4/connections/1", "GET /fabric/v4/connections/2", "GET /fabric/v4/connections/3", "POST /fabric/v4/connections/search"]);
+  });
+
+  it("runs dry runs in the slots of both kinds, and no more of them than both kinds have", async () => {
+    const served: string[] = [];
+    const held: ServerResponse[] = [];
+    const server = createServer((req: IncomingMessage, res: ServerResponse) => {
+      served.push(`${req.method} ${req.url}`);
+      held.push(res);
+      req.resume();
+    });
+    server.listen(0, "127.0.0.1");
+    await once(server, "listening");
+    closers.push(() => new Promise((resolve) => server.close(() => resolve())));
+    const api = new ApiClient({ baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, credentials: { token: "t" }, concurrency: 1 });
+    closers.unshift(() => api.close());
+
+    const checks = [1, 2, 3].map((n) => api.call("POST", "/fabric/v4/connections", { query: { dryRun: true }, body: { n }, readOnly: true }));
+    while (served.length < 2) await new Promise((resolve) => setImmediate(resolve));
+    // Give a third request every chance to go out: it must wait for one of the two slots.
+    for (let i = 0; i < 20; i++) await new Promise((resolve) => setImmediate(resolve));
+    expect(served).toEqual(["POST /fabric/v4/connections?dryRun=true", "POST /fabric/v4/connections?dryRun=true"]);
+
+    held.shift()!.writeHead(200, { "content-type": "application/json" }).end("{}");
+    while (served.length < 3) await new Promise((resolve) => setImmediate(resolve));
+    for (const res of held.splice(0)) res.writeHead(200, { "content-type": "application/json" }).end("{}");
+    await Promise.all(checks);
+    expect(served).toHaveLength(3);
   });
 });
