@@ -84,8 +84,15 @@ function speedIn(header: string | string[] | undefined): number | undefined {
   return header !== undefined && Number.isFinite(speed) && speed > 0 ? speed : undefined;
 }
 
-/** A token goes before the other requests queued for a slot, as every request waits for it. */
-const PRIORITY = { token: 1, request: 0 } as const;
+/**
+ * A token goes before the other requests queued for a slot, as every request waits for it. Dry runs go
+ * after the rest: a plan asks many, each on its own, beside a few reads that other checks wait for (the
+ * metros and ports of its limits, its prices), which would otherwise queue behind all of them.
+ */
+const PRIORITY = { token: 1, request: 0, dryRun: -1 } as const;
+
+/** A request the service answers without acting on it (dryRun=true): asked only while a plan is checked. */
+const isDryRun = (opts: RequestOptions) => opts.query?.dryRun === true;
 
 /** Renew this long before the service's stated expiry, so no request carries a token that dies in flight. */
 const RENEW_MARGIN_MS = 60_000;
@@ -291,12 +298,12 @@ export class ApiClient {
   }
 
   /**
-   * The slots a request waits for. A dry run (dryRun=true) changes nothing and is asked only while a plan
-   * is checked, when no change waits for a slot: it takes the less busy kind, so that the checks of a
-   * large plan run twice as many at a time, within the slots of both kinds that parallelism allows.
+   * The slots a request waits for. A dry run changes nothing and is asked only while a plan is checked,
+   * when no change waits for a slot: it takes the less busy kind, so that the checks of a large plan run
+   * twice as many at a time, within the slots of both kinds that parallelism allows.
    */
   private laneOf(opts: RequestOptions, idempotent: boolean): PQueue {
-    if (opts.query?.dryRun !== true) return idempotent ? this.reads : this.changes;
+    if (!isDryRun(opts)) return idempotent ? this.reads : this.changes;
     const load = (lane: PQueue) => lane.pending + lane.size;
     return load(this.changes) < load(this.reads) ? this.changes : this.reads;
   }
@@ -320,7 +327,7 @@ export class ApiClient {
 
   private async authenticated(method: string, path: string, opts: RequestOptions): Promise<Response> {
     const idempotent = opts.readOnly || isReadOnly(method);
-    const res = await this.exchange(method, path, opts, { idempotent, authenticated: true, priority: PRIORITY.request });
+    const res = await this.exchange(method, path, opts, { idempotent, authenticated: true, priority: isDryRun(opts) ? PRIORITY.dryRun : PRIORITY.request });
     if (res.status >= 400) throw new ApiError({ status: res.status, method, path, body: res.body });
     return res;
   }

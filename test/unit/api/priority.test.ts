@@ -69,4 +69,41 @@ describe("ApiClient request slots", () => {
     await Promise.all(checks);
     expect(served).toHaveLength(3);
   });
+
+  it("sends a plan's other reads before the dry runs queued ahead of them", async () => {
+    const served: string[] = [];
+    const held: ServerResponse[] = [];
+    const server = createServer((req: IncomingMessage, res: ServerResponse) => {
+      served.push(`${req.method} ${req.url}`);
+      held.push(res);
+      req.resume();
+    });
+    server.listen(0, "127.0.0.1");
+    await once(server, "listening");
+    closers.push(() => new Promise((resolve) => server.close(() => resolve())));
+    const api = new ApiClient({ baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, credentials: { token: "t" }, concurrency: 1 });
+    closers.unshift(() => api.close());
+    const release = () => {
+      for (const res of held.splice(0)) res.writeHead(200, { "content-type": "application/json" }).end("{}");
+    };
+    // A failed expectation leaves answers held: they are let go first, so that closing does not wait for them.
+    closers.unshift(async () => release());
+    const settle = async (count: number) => {
+      while (served.length < count) await new Promise((resolve) => setImmediate(resolve));
+      for (let i = 0; i < 20; i++) await new Promise((resolve) => setImmediate(resolve));
+    };
+
+    const checks = [1, 2, 3, 4].map((n) => api.call("POST", "/fabric/v4/connections", { query: { dryRun: true }, body: { n }, readOnly: true }));
+    await settle(2);
+    const metro = api.call("GET", "/fabric/v4/metros/DC");
+    release();
+    await settle(4);
+    // One slot went to the next dry run, the other to the read asked after all four of them.
+    expect(served.slice(2).sort()).toEqual(["GET /fabric/v4/metros/DC", "POST /fabric/v4/connections?dryRun=true"]);
+    release();
+    await settle(5);
+    release();
+    await Promise.all([...checks, metro]);
+    expect(served).toHaveLength(5);
+  });
 });
