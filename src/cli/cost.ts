@@ -16,7 +16,7 @@ export function registerCost(program: Command): void {
       // It only reads the state: it takes no lock, and a run in progress does not stop it.
       const request = runRequest({ ...flags, target: [], lock: "false" });
       return withRun(ctx, request, "plan", quietReporter(ctx.output), async (r) => {
-        const cost = await stateCost(r.session.api, r.store.snapshot());
+        const cost = await stateCost(r.session.api, r.store.view);
         ctx.output.out(flags.json ? renderStateCostJson(cost) : renderStateCostText(cost, ctx.output.c));
         return 0;
       });

@@ -258,7 +258,7 @@ function grouped<K extends string>(resources: readonly RecordedCost[], keyName: 
 }
 
 /** Prices every priced object the state records (settled ones: a pending create has no object yet). */
-export async function stateCost(api: ApiClient, state: StateFile, book = new PriceBook(api)): Promise<StateCost> {
+export async function stateCost(api: ApiClient, state: Readonly<StateFile>, book = new PriceBook(api)): Promise<StateCost> {
   const requestsBefore = book.requests;
   const items: Priceable[] = [];
   const kinds = new Map<string, string>();

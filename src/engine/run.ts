@@ -259,7 +259,7 @@ async function expandFromLookups(
   store: StateStore,
   said: readonly Diagnostic[],
 ): Promise<{ ok: true; config: Configuration; prefetched: ResolvedLookups; diagnostics: Diagnostic[] } | { ok: false; diagnostics: Diagnostic[] }> {
-  const resolved = await unlessInterrupted(resolveLookups(session.ctx, config, store.snapshot()), options.signal);
+  const resolved = await unlessInterrupted(resolveLookups(session.ctx, config, store.view), options.signal);
   for (const d of resolved.diagnostics) options.emit({ type: "diagnostic", diagnostic: d });
   if (hasErrors(resolved.diagnostics)) return { ok: false, diagnostics: resolved.diagnostics };
   const again = readConfiguration(options.configPath, { ...readOptions, lookupValues: resolved.objects });
@@ -499,7 +499,7 @@ export async function plannedFromFile(run: Run, file: PlanFile, emit: EventSink)
 async function lookupsOf(run: Run): Promise<ResolvedLookups & { requests: number }> {
   if (run.config.lookups.size === 0) return { results: [], diagnostics: [], objects: new Map(), requests: 0 };
   const before = run.session.api.requestCount;
-  const resolved = run.prefetched ?? (await unlessInterrupted(resolveLookups(run.session.ctx, run.config, run.store.snapshot()), run.signal));
+  const resolved = run.prefetched ?? (await unlessInterrupted(resolveLookups(run.session.ctx, run.config, run.store.view), run.signal));
   // Read once: a later phase of the run (a saved plan's check) reads the service again.
   delete run.prefetched;
   const diagnostics = hasErrors(resolved.diagnostics) ? resolved.diagnostics : bindLookups(run.config, resolved.objects);
