@@ -77,6 +77,19 @@ describe("POST /fabric/v4/ports", () => {
     expect(metros.body.data.map((m: { code: string }) => m.code)).toContain("GV");
   });
 
+  it("answers an order and a delete with the port as each left it, however far the clock moves meanwhile", async () => {
+    await t.token();
+    const placed = await t.racing(() => post(order({ name: "placed" })));
+    expect(placed.status).toBe(202);
+    expect(placed.body.state).toBe("PENDING");
+    // Ordered on the real clock (see racing), and deleted once active.
+    const path = `/fabric/v4/ports/${(await post(order({ name: "leaving" }))).body.uuid}`;
+    await t.waitFor(path, "/state", "ACTIVE");
+    const deleted = await t.racing(() => t.call("DELETE", path));
+    expect(deleted.status).toBe(202);
+    expect(deleted.body.state).toBe("DEPROVISIONING");
+  });
+
   it("ends in FAILED when a transition failure is injected", async () => {
     await t.call("POST", "/__sim/faults", { body: { failTransitions: { kind: "ports", count: 1 } } });
     const res = await post(order());

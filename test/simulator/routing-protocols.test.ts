@@ -106,6 +106,31 @@ describe("POST routingProtocols: DIRECT", () => {
   });
 });
 
+describe("routingProtocols: answers", () => {
+  it("show the instance as the create, the change or the delete left it, however far the clock moves meanwhile", async () => {
+    const provisioned = async () => {
+      const connection = seedConnection(t);
+      const made = await t.call("POST", base(connection), { body: DIRECT });
+      const direct = `${base(connection)}/${made.body.uuid}`;
+      await t.waitFor(direct, "/state", "PROVISIONED");
+      return direct;
+    };
+    // Each instance is made on the real clock first (see racing).
+    const [changing, deleting] = [await provisioned(), await provisioned()];
+    const fresh = seedConnection(t);
+
+    const created = await t.racing(() => t.call("POST", base(fresh), { body: DIRECT }));
+    expect(created.status).toBe(202);
+    expect(created.body.state).toBe("PROVISIONING");
+    const changed = await t.racing(() => t.call("PUT", changing, { body: { ...DIRECT, name: "renamed" } }));
+    expect(changed.status).toBe(202);
+    expect(changed.body).toMatchObject({ name: "renamed", state: "REPROVISIONING" });
+    const deleted = await t.racing(() => t.call("DELETE", deleting));
+    expect(deleted.status).toBe(202);
+    expect(deleted.body.state).toBe("DEPROVISIONING");
+  });
+});
+
 describe("POST routingProtocols: type and body", () => {
   it("needs a type from DIRECT, BGP", async () => {
     const connection = seedConnection(t);

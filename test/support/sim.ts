@@ -36,6 +36,12 @@ export interface TestSim {
   eventually<T>(probe: () => Promise<T | undefined>, what?: string): Promise<T>;
   /** GETs `path` until `pointer` (e.g. "/state") reads `value`; returns the body. */
   waitFor(path: string, pointer: string, value: unknown, client?: Exclude<Client, "none">): Promise<CallResult["body"]>;
+  /**
+   * Runs `act` on a clock that reads a minute later each time it is read: a test's fast clock may pass a
+   * transition while a request is being answered (a process stalled for 20 ms at speed 1000 passes a
+   * DIRECT's). What it plans lies minutes ahead of the real clock afterwards: act on fresh objects.
+   */
+  racing<T>(act: () => Promise<T>): Promise<T>;
 }
 
 const CREDENTIALS = { demo: ["demo-client", "demo-secret"], limited: ["limited-client", "limited-secret"] } as const;
@@ -118,6 +124,17 @@ export function useSimulator(options: SimulatorOptions = {}): TestSim {
         if (value !== undefined) return value;
         if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
         await new Promise((r) => setTimeout(r, 5));
+      }
+    },
+    async racing(act) {
+      const clock = running!.world.clock;
+      const readNow = clock.now;
+      let at = readNow.call(clock);
+      clock.now = () => (at += 60_000);
+      try {
+        return await act();
+      } finally {
+        clock.now = readNow;
       }
     },
     async waitFor(path, pointer, value, client = "demo") {

@@ -332,6 +332,8 @@ function placeOrder(world: World, principal: Principal, checked: CheckedOrder): 
     changeLog: newChangeLog(principal, now),
   };
   const port = world.create("ports", body, { uuid, projectId: checked.projectId });
+  // The answer shows the order as placed, however far a test's clock has moved on since.
+  const placed = world.now();
   world.transition(
     port,
     { "/state": "PENDING" },
@@ -341,7 +343,7 @@ function placeOrder(world: World, principal: Principal, checked: CheckedOrder): 
     ],
     { "/state": "FAILED" },
   );
-  return world.view(port);
+  return world.viewAsOf(port, placed);
 }
 
 function readDryRun(raw: string | undefined): boolean {
@@ -665,6 +667,8 @@ export const portsArea: Area = {
       const using = connectionsOnPort(world, port.uuid);
       if (using.length > 0) fail("invalidProperty", "portId", `port ${port.uuid} still carries connection(s) ${using.join(", ")}; delete them first`);
       if (dryRun) return c.json(world.view(port), 200);
+      // The answer shows the port as the delete left it, however far a test's clock has moved on since.
+      const at = world.now();
       const now = world.nowIso();
       world.transition(
         port,
@@ -672,7 +676,7 @@ export const portsArea: Area = {
         [{ afterMs: PORT_DURATIONS.deprovisioningMs, set: { "/state": "DEPROVISIONED" } }],
         { "/state": "FAILED" },
       );
-      return c.json(world.view(port), 202);
+      return c.json(world.viewAsOf(port, at), 202);
     });
 
     app.get("/fabric/v4/serviceProfiles", (c) => {

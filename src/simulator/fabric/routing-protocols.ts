@@ -120,8 +120,12 @@ interface Operation {
   failure?: Record<string, Json>;
 }
 
-/** Starts an operation on an instance: records its change request and its timed transition. */
-function startOperation(world: World, actor: Principal, obj: SimObject, operation: Operation): void {
+/**
+ * Starts an operation on an instance: records its change request and its timed transition. Returns the
+ * instant it started, which the answer shows the instance as of: at a test's speed the clock may pass the
+ * first transition while the request is still being answered.
+ */
+function startOperation(world: World, actor: Principal, obj: SimObject, operation: Operation): number {
   const earlierChanges = changesOf(obj).map((earlier) => {
     // With the transient-state rules an earlier change has always finished here; one that has not was superseded.
     const status = changeStatus(world, obj, earlier);
@@ -140,9 +144,10 @@ function startOperation(world: World, actor: Principal, obj: SimObject, operatio
     createdBy: actor.userName,
     createdAt: now,
     doneAt: now + world.clock.scale(operation.doneAfterMs),
-    data: { op: operation.op, path: "/", value: protocolValue(world.view(obj)) },
+    data: { op: operation.op, path: "/", value: protocolValue(world.viewAsOf(obj, now)) },
   };
   world.setMeta(obj, "changes", [...earlierChanges, record] as unknown as Json);
+  return now;
 }
 
 /** What the instance reads once an operation has succeeded: PROVISIONED, with its BGP sessions up or down. */
@@ -322,7 +327,8 @@ function checkNewProtocols(world: World, connection: SimObject, items: NewProtoc
   return direct;
 }
 
-function createProtocol(world: World, actor: Principal, connection: SimObject, spec: RoutingProtocolSpec, direct: DirectSpec | undefined): SimObject {
+/** Creates an instance and starts its provisioning; returns the instance as the answer shows it. */
+function createProtocol(world: World, actor: Principal, connection: SimObject, spec: RoutingProtocolSpec, direct: DirectSpec | undefined): JsonObject {
   const uuid = world.uuid();
   const fields = protocolFields(spec, direct);
   const obj = world.create(
@@ -340,7 +346,7 @@ function createProtocol(world: World, actor: Principal, connection: SimObject, s
     { uuid, ...(connection.projectId === undefined ? {} : { projectId: connection.projectId }), meta: { connectionUuid: connection.uuid, changes: [] } },
   );
   const afterMs = spec.type === "DIRECT" ? DURATION_MS.createDirect : DURATION_MS.createBgp;
-  startOperation(world, actor, obj, {
+  const started = startOperation(world, actor, obj, {
     type: "ROUTING_PROTOCOL_CREATION",
     op: "add",
     pending: "PROVISIONING",
@@ -349,7 +355,7 @@ function createProtocol(world: World, actor: Principal, connection: SimObject, s
     doneAfterMs: afterMs,
     failure: FAILED_SET,
   });
-  return obj;
+  return world.viewAsOf(obj, started);
 }
 
 // ── handlers ───────────────────────────────────────────────────────────────────────────────
@@ -372,8 +378,7 @@ function createOne(world: World) {
     refuseTransient(world, protocolsOf(world, connection.uuid));
     const direct = checkNewProtocols(world, connection, [{ spec: spec!, at: "" }], problems);
     problems.throwIfAny();
-    const obj = createProtocol(world, c.get("principal"), connection, spec!, direct);
-    return c.json(world.view(obj), 202);
+    return c.json(createProtocol(world, c.get("principal"), connection, spec!, direct), 202);
   };
 }
 
@@ -397,7 +402,7 @@ function createBulk(world: World) {
     // All items are valid together: create DIRECT first so that the BGP sessions settle after their subnet.
     const ordered = [...items].sort((a, b) => (a.spec.type === b.spec.type ? 0 : a.spec.type === "DIRECT" ? -1 : 1));
     const created = new Map(ordered.map((item) => [item, createProtocol(world, c.get("principal"), connection, item.spec, direct)]));
-    const views = items.map((item) => world.view(created.get(item)!));
+    const views = items.map((item) => created.get(item)!);
     return c.json({ pagination: { offset: 0, limit: views.length, total: views.length }, data: views }, 202);
   };
 }
@@ -464,7 +469,7 @@ function patch(world: World) {
     const actor = c.get("principal");
     const updated = cloneJson(world.view(obj));
     for (const [pointer, value] of Object.entries(set)) setPointer(updated, pointer, value);
-    startOperation(world, actor, obj, {
+    const started = startOperation(world, actor, obj, {
       type: "ROUTING_PROTOCOL_UPDATE",
       op: "replace",
       pending: "REPROVISIONING",
@@ -473,7 +478,7 @@ function patch(world: World) {
       doneAfterMs: DURATION_MS.update,
       failure: FAILED_SET,
     });
-    return c.json(world.view(obj), 202);
+    return c.json(world.viewAsOf(obj, started), 202);
   };
 }
 
@@ -529,7 +534,7 @@ function replace(world: World) {
       Object.assign(stored, fields, spec!.name === undefined ? {} : { name: spec!.name });
     });
     if (bgpToFollow) followDirect(world, bgpToFollow, spec as DirectSpec);
-    startOperation(world, actor, obj, {
+    const started = startOperation(world, actor, obj, {
       type: "ROUTING_PROTOCOL_UPDATE",
       op: "replace",
       pending: "REPROVISIONING",
@@ -538,7 +543,7 @@ function replace(world: World) {
       doneAfterMs: DURATION_MS.update,
       failure: FAILED_SET,
     });
-    return c.json(world.view(obj), 202);
+    return c.json(world.viewAsOf(obj, started), 202);
   };
 }
 
@@ -563,7 +568,7 @@ function remove(world: World) {
       fail("routingProtocolBgpBeforeDirect", "routingProtocolId", "The BGP routing protocol should be deleted before deleting the DIRECT routing protocol for the same Connection.", obj.uuid);
     }
     const actor = c.get("principal");
-    startOperation(world, actor, obj, {
+    const started = startOperation(world, actor, obj, {
       type: "ROUTING_PROTOCOL_DELETION",
       op: "remove",
       pending: "DEPROVISIONING",
@@ -574,7 +579,7 @@ function remove(world: World) {
       ],
       doneAfterMs: DURATION_MS.deprovision,
     });
-    return c.json(world.view(obj), 202);
+    return c.json(world.viewAsOf(obj, started), 202);
   };
 }
 
