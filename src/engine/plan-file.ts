@@ -87,7 +87,7 @@ export type PlanFile = Omit<z.infer<typeof planFileSchema>, "plan"> & { plan: Pl
 /** Every secret the configuration sends, as (address, path, keyed hash), from the specs as resolved now. */
 export function secretFingerprints(run: Run): PlanFile["secrets"] {
   const out: PlanFile["secrets"] = [];
-  const state = run.store.snapshot();
+  const state = run.store.view;
   for (const resource of run.config.resources.values()) {
     if (resource.secrets.empty) continue;
     const { spec } = resolveSpec(resource.spec, lookupFrom(state));
@@ -187,7 +187,7 @@ export function checkPlanFile(file: PlanFile, run: Run): void {
       hint: `apply it in its own workspace: netform apply --workspace ${planned} FILE`,
     });
   }
-  const state = run.store.snapshot();
+  const state = run.store.view;
   const where = run.store.location;
   if (!file.stateExisted && run.store.exists) throw stale(`it was made when there was no state, and ${where} now has one (serial ${state.serial})`);
   if (file.stateExisted) {

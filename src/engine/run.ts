@@ -284,7 +284,8 @@ function keyCreatedWarning(keyPath: string): Diagnostic {
  * secret fields that have none (reconciledHashes): in memory, saved by the next write of the state.
  */
 function reconcileRecordedHashes(config: Configuration, store: StateStore, hash: SecretHasher): void {
-  const state = store.snapshot();
+  // Each record is read before its hashes are replaced (in memory, by a new object), so the store's own serves.
+  const state = store.view;
   const records = new Recorder(store, hash);
   for (const resource of config.resources.values()) {
     const recorded = state.resources[resource.address];
@@ -393,7 +394,7 @@ async function planInWorkspace(run: Run, given: PlanRequest, emit: EventSink): P
 
 /** How long applying the plan should take, from this state's learned times where it has them. */
 function estimatedDuration(run: Run, plan: Plan): DurationEstimate | undefined {
-  const state = run.store.snapshot();
+  const state = run.store.view;
   const { graph, steps } = stepGraph(plan, configGraph(run.config), state.resources, run.session.kinds);
   return estimateDuration(graph, steps, new TransitionTimes(KIND_TYPICAL_SECONDS, state.timings, () => paceOf(run.session.poll)));
 }

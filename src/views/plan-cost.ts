@@ -68,10 +68,10 @@ export function deltaPhrase(total: CostTotal): string {
 
 const SYMBOLS: Record<ResourceCost["action"], string> = { create: "+", update: "~", replace: "-/+", delete: "-", import: "~", "no-op": " " };
 
-/** A side's price, or "unknown" when the service could not give it. */
 /** The sides whose price is unknown, by address: a table asks for each of its rows. */
 const unknownSides = (cost: PlanCost): Set<string> => new Set(cost.unknown.map((u) => `${u.side} ${u.address}`));
 
+/** A side's price, or "unknown" when the service could not give it. */
 function side(unknown: ReadonlySet<string>, r: ResourceCost, which: "before" | "after"): string {
   if (unknown.has(`${which} ${r.address}`)) return "unknown";
   const absent = which === "before" ? r.action === "create" : r.action === "delete";
